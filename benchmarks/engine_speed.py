@@ -1,0 +1,99 @@
+"""Engine speed: each game's rules core beside Gymnasium's FrozenLake-v1, in one run.
+
+    python benchmarks/engine_speed.py [--seconds 3] [--game SLUG ...]
+
+Every workload runs for the same wall time in this process, alternating with the
+FrozenLake reference, and prints units per second and the ratio to FrozenLake's steps
+per second. The default workload plays uniformly random legal actions (the choice is
+part of the measured loop, as it is for FrozenLake's ``action_space.sample``) and starts
+a new run when one ends; a game may name its own unit below.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+
+from playbench.core import Game, Rng, all_games, get_game
+
+Workload = Callable[[float], tuple[int, float]]
+
+
+def frozenlake(seconds: float) -> tuple[int, float]:
+    import gymnasium as gym
+
+    env = gym.make("FrozenLake-v1").unwrapped
+    env.reset(seed=0)
+    env.action_space.seed(0)
+    sample, step, reset = env.action_space.sample, env.step, env.reset
+    steps = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(1000):
+            _, _, terminated, truncated, _ = step(sample())
+            if terminated or truncated:
+                reset()
+        steps += 1000
+        if time.perf_counter() >= deadline:
+            return steps, time.perf_counter() - start
+
+
+def random_play(game: Game) -> Workload:
+    """Random legal actions, counted one unit per accepted step."""
+
+    def run(seconds: float) -> tuple[int, float]:
+        chooser = Rng.from_seed(0)
+        seed = 0
+        state = game.new(seed)
+        steps = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while True:
+            for _ in range(200):
+                if game.is_over(state):
+                    seed += 1
+                    state = game.new(seed)
+                state = game.step(state, chooser.choice(game.legal_actions(state))).state
+            steps += 200
+            if time.perf_counter() >= deadline:
+                return steps, time.perf_counter() - start
+
+    return run
+
+
+#: games whose natural unit is not one random step: slug -> (unit name, workload factory)
+SPECIAL_WORKLOADS: dict[str, tuple[str, Callable[[Game], Workload]]] = {}
+
+
+def measure(slug: str, seconds: float, rounds: int) -> None:
+    game = get_game(slug)
+    unit, factory = SPECIAL_WORKLOADS.get(slug, ("steps", random_play))
+    workload = factory(game)
+    ours = ref = 0.0
+    our_units = ref_steps = 0
+    for _ in range(rounds):
+        n, t = workload(seconds / rounds)
+        our_units, ours = our_units + n, ours + t
+        n, t = frozenlake(seconds / rounds)
+        ref_steps, ref = ref_steps + n, ref + t
+    our_rate, ref_rate = our_units / ours, ref_steps / ref
+    print(
+        f"{slug:<10} {our_rate:>12,.0f} {unit}/s   FrozenLake-v1 {ref_rate:>12,.0f} steps/s"
+        f"   ratio {our_rate / ref_rate:.3f}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=4.0, help="wall time per side")
+    parser.add_argument("--rounds", type=int, default=4, help="alternations per game")
+    parser.add_argument("--game", action="append", help="only these slugs")
+    args = parser.parse_args()
+    for slug in args.game or [game.slug for game in all_games()]:
+        measure(slug, args.seconds, args.rounds)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""The one command: ``playbench play | games``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from playbench.core import PlaybenchError, all_games, get_game
+from playbench.core.rng import MAX_SEED
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    if args.options:
+        try:
+            options = json.loads(args.options)
+        except json.JSONDecodeError as error:
+            raise PlaybenchError(f"--options is not valid JSON: {error}") from None
+        if not isinstance(options, dict):
+            raise PlaybenchError("--options must be a JSON object")
+    if args.level is not None:
+        options["startLevel"] = args.level
+    return options
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from playbench.terminal import TerminalSession, run_curses
+
+    game = get_game(args.game)
+    seed = args.seed if args.seed is not None else secrets.randbelow(MAX_SEED + 1)
+    state = game.new(seed, _options(args))
+    run_curses(TerminalSession(game, state))
+    return 0
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    for game in all_games():
+        entry = game.describe()
+        sys.stdout.write(f"{entry['slug']:<12} {entry['name']}: {entry['goal']}\n")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="playbench", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    play = commands.add_parser("play", help="play a game in the terminal")
+    play.add_argument("game", help="game slug, e.g. delvewick")
+    play.add_argument("--seed", type=int, help="seed (random when left out)")
+    play.add_argument("--level", type=int, help="start level (games with levels)")
+    play.add_argument("--options", help="game options as a JSON object")
+    play.set_defaults(run=cmd_play)
+
+    games = commands.add_parser("games", help="list the games")
+    games.set_defaults(run=cmd_games)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except PlaybenchError as error:
+        sys.stderr.write(f"playbench: {error}\n")
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,169 @@
+"""The contract every playbench game implements.
+
+A game is a pure rules core: ``new`` makes a state, ``step`` turns a state and an action
+into an :class:`Outcome` without touching its input, and everything else (observation,
+text board, spec, text commands, JSON form) is a view of the state. Every door (HTTP,
+sessions, terminal, MCP, Gymnasium, bots, benchmarks) goes through this class only.
+
+Actions are JSON objects (``{"type": "move", "dir": "up"}``); a game's text grammar
+(``parse_command``) turns a command line into one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+S = TypeVar("S")
+Action = dict[str, Any]
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome(Generic[S]):
+    """What one ``step`` did.
+
+    An accepted action has ``ok=True``, the new state, the score gained (``reward``,
+    never negative unless a game's rules say so) and the events, in order. A refused
+    action has ``ok=False``, the *unchanged* input state and a ``reason``; it costs
+    nothing.
+    """
+
+    state: S
+    ok: bool = True
+    reward: int = 0
+    events: list[JSON] = field(default_factory=list)
+    reason: str = ""
+
+    @classmethod
+    def refused(cls, state: S, reason: str) -> Outcome[S]:
+        return cls(state=state, ok=False, reason=reason)
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One line of a game's text grammar, for docs and help screens."""
+
+    syntax: str
+    description: str
+    example: str
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """A game's self-description: what the docs page, llms.txt and ``spec`` show."""
+
+    description: str
+    goal: str
+    scoring: str
+    rules: list[str]
+    action_schema: JSON
+    commands: list[Command]
+    observation: dict[str, str]
+    options: dict[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> JSON:
+        return {
+            "description": self.description,
+            "goal": self.goal,
+            "scoring": self.scoring,
+            "rules": list(self.rules),
+            "actionSchema": self.action_schema,
+            "commands": [
+                {"syntax": c.syntax, "description": c.description, "example": c.example}
+                for c in self.commands
+            ],
+            "observation": dict(self.observation),
+            "options": dict(self.options),
+        }
+
+
+class Game(ABC, Generic[S]):
+    """Base class of every game. Subclasses are stateless singletons."""
+
+    slug: ClassVar[str]
+    name: ClassVar[str]
+    genre: ClassVar[str]
+    #: terminal key name (curses names such as ``KEY_UP``, or a character) -> command text.
+    #: A command text ending in ``...`` asks the player to finish it on a prompt line.
+    keys: ClassVar[Mapping[str, str]] = {}
+    #: for games that run on a clock: (seconds between idle commands, command text).
+    idle: ClassVar[tuple[float, str] | None] = None
+    #: True where some action costs points (Gem Swap's ``hint``); otherwise score only rises.
+    score_can_fall: ClassVar[bool] = False
+
+    # -- the rules ---------------------------------------------------------------------
+    @abstractmethod
+    def new(self, seed: int, options: Mapping[str, Any] | None = None) -> S:
+        """A fresh run. Raises :class:`OptionsError` for a bad seed or options."""
+
+    @abstractmethod
+    def legal_actions(self, state: S) -> list[Action]:
+        """Every action ``step`` would accept now, in a stable order."""
+
+    @abstractmethod
+    def step(self, state: S, action: Action) -> Outcome[S]:
+        """Apply ``action``. Never mutates ``state``; never raises for a bad action.
+
+        ``action`` is whatever JSON value a client sent: anything that is not an action
+        of the game's grammar (not even an object) is refused with a reason.
+        """
+
+    @abstractmethod
+    def score(self, state: S) -> int: ...
+
+    @abstractmethod
+    def is_over(self, state: S) -> bool: ...
+
+    # -- views -------------------------------------------------------------------------
+    @abstractmethod
+    def observe(self, state: S) -> JSON:
+        """The public view: JSON-ready, without hidden information."""
+
+    @abstractmethod
+    def render(self, state: S) -> str:
+        """The text board a person or a language model reads."""
+
+    @abstractmethod
+    def spec(self) -> Spec: ...
+
+    @abstractmethod
+    def parse_command(self, text: str) -> Action:
+        """Turn a text command into an action. Raises :class:`CommandError`."""
+
+    # -- serialization -----------------------------------------------------------------
+    @abstractmethod
+    def to_json(self, state: S) -> JSON:
+        """The whole state, hidden parts included, as plain JSON data."""
+
+    @abstractmethod
+    def from_json(self, data: Any) -> S:
+        """Inverse of :meth:`to_json`. Raises :class:`StateError` on malformed data."""
+
+    # -- derived helpers -----------------------------------------------------------------
+    def is_legal(self, state: S, action: Action) -> bool:
+        return action in self.legal_actions(state)
+
+    def fingerprint(self, state: S) -> str:
+        """A short stable hash of the whole state (same state, same fingerprint)."""
+        return hashlib.sha256(canonical_json(self.to_json(state)).encode()).hexdigest()[:16]
+
+    def describe(self) -> JSON:
+        """The registry entry: slug, name, genre, description and goal."""
+        spec = self.spec()
+        return {
+            "slug": self.slug,
+            "name": self.name,
+            "genre": self.genre,
+            "description": spec.description,
+            "goal": spec.goal,
+        }
+
+
+def canonical_json(data: Any) -> str:
+    """Compact JSON with sorted keys: equal data gives equal text."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

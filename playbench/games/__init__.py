@@ -1,0 +1,10 @@
+"""The built-in games. Importing a game package registers it."""
+
+import importlib
+
+#: one line per game, in the order the arena lists them
+GAME_PACKAGES = (
+)
+
+for _package in GAME_PACKAGES:
+    importlib.import_module(f"playbench.games.{_package}")

@@ -1,0 +1,131 @@
+"""Terminal play for every registered game.
+
+The loop is split from curses so it can be tested: :class:`TerminalSession` turns key
+presses into the game's text commands and keeps the state, and :func:`run_curses` only
+draws and reads keys. A game lists its keys in ``Game.keys``; a key sequence (``k`` then
+``h``) is read while it is a prefix of some listed sequence; a command ending in ``...``
+is finished by the player on a prompt line; ``q`` quits.
+"""
+
+from __future__ import annotations
+
+import curses
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from playbench.core import CommandError, Game
+
+QUIT_KEY = "q"
+PROMPT_MARK = "..."
+
+
+@dataclass
+class TerminalSession:
+    """Key presses in, game states out; no drawing."""
+
+    game: Game
+    state: Any
+    pending: str = ""
+    message: str = ""
+    quit: bool = False
+    log: list[str] = field(default_factory=list)
+
+    def press(self, key: str) -> str | None:
+        """Feed one key. Returns a command that needs a prompt line, else None."""
+        if not self.pending and key == QUIT_KEY and QUIT_KEY not in self.game.keys:
+            self.quit = True
+            return None
+        sequence = self.pending + key
+        keys = self.game.keys
+        if sequence in keys:
+            self.pending = ""
+            command = keys[sequence]
+            if command.endswith(PROMPT_MARK):
+                return command[: -len(PROMPT_MARK)].rstrip()
+            self.run(command)
+            return None
+        if any(name.startswith(sequence) for name in keys if len(name) > len(sequence)):
+            self.pending = sequence
+            self.message = f"{sequence}…"
+            return None
+        self.pending = ""
+        self.message = f"key {key!r} does nothing here ({QUIT_KEY} quits)"
+        return None
+
+    def run(self, command: str) -> bool:
+        """Parse and apply one text command; keep the reason when it is refused."""
+        try:
+            action = self.game.parse_command(command)
+        except CommandError as error:
+            self.message = str(error)
+            return False
+        outcome = self.game.step(self.state, action)
+        if not outcome.ok:
+            self.message = f"refused: {outcome.reason}"
+            return False
+        self.state = outcome.state
+        self.log.append(command)
+        self.message = ", ".join(e.get("type", "") for e in outcome.events if e.get("type"))
+        return True
+
+    def screen(self) -> str:
+        status = "game over" if self.game.is_over(self.state) else "playing"
+        footer = f"score {self.game.score(self.state)}  [{status}]  {QUIT_KEY} quits"
+        return f"{self.game.render(self.state)}\n\n{footer}\n{self.message}"
+
+
+def _key_name(code: int | str) -> str:
+    if isinstance(code, str):
+        return code
+    return curses.keyname(code).decode() if code > 255 else chr(code)
+
+
+def run_curses(session: TerminalSession) -> None:
+    """Draw the session in a curses window until the player quits."""
+
+    def loop(window: Any) -> None:
+        curses.curs_set(0)
+        idle = session.game.idle
+        next_idle = time.monotonic() + (idle[0] if idle else 0)
+        while not session.quit:
+            window.timeout(int(idle[0] * 1000) if idle else -1)
+            window.erase()
+            for row, line in enumerate(session.screen().splitlines()):
+                try:
+                    window.addstr(row, 0, line)
+                except curses.error:
+                    break
+            window.refresh()
+            try:
+                code = window.get_wch()
+            except curses.error:
+                code = None
+            if code is None:
+                if (
+                    idle
+                    and time.monotonic() >= next_idle
+                    and not session.game.is_over(session.state)
+                ):
+                    session.run(idle[1])
+                    next_idle = time.monotonic() + idle[0]
+                continue
+            partial = session.press(_key_name(code))
+            if partial is not None:
+                session.run(_prompt(window, partial))
+
+    curses.wrapper(loop)
+
+
+def _prompt(window: Any, start: str) -> str:
+    height, _ = window.getmaxyx()
+    window.addstr(height - 1, 0, f"> {start} ")
+    curses.echo()
+    curses.curs_set(1)
+    window.timeout(-1)
+    try:
+        typed = window.getstr(height - 1, len(start) + 3).decode(errors="replace")
+    finally:
+        curses.noecho()
+        curses.curs_set(0)
+    return f"{start} {typed}".strip()
