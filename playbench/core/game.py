@@ -30,7 +30,9 @@ class Outcome(Generic[S]):
     An accepted action has ``ok=True``, the new state, the score gained (``reward``,
     never negative unless a game's rules say so) and the events, in order. A refused
     action has ``ok=False``, the *unchanged* input state and a ``reason``; it costs
-    nothing.
+    nothing. A game whose rules count refusals (Cogcrawl retries a turn whose reply did
+    not parse, then falls back to its scripted plan) returns the counting state instead,
+    still with ``ok=False``; doors then hand that state on.
     """
 
     state: S
