@@ -30,9 +30,10 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 def cmd_play(args: argparse.Namespace) -> int:
     from playbench.terminal import TerminalSession, run_curses
 
+    options = _options(args)
     game = get_game(args.game)
     seed = args.seed if args.seed is not None else secrets.randbelow(MAX_SEED + 1)
-    state = game.new(seed, _options(args))
+    state = game.new(seed, options)
     run_curses(TerminalSession(game, state))
     return 0
 

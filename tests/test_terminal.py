@@ -1,0 +1,64 @@
+from playbench.terminal import TerminalSession
+from tests.fakes import Counter
+
+
+def session() -> TerminalSession:
+    game = Counter()
+    return TerminalSession(game, game.new(0))
+
+
+def test_single_key_runs_its_command():
+    s = session()
+    assert s.press("b") is None
+    assert s.state["total"] == 2
+    assert s.log == ["add 2"]
+
+
+def test_key_sequence_waits_for_its_second_key():
+    s = session()
+    s.press("x")
+    assert s.pending == "x" and s.state["total"] == 0
+    s.press("y")
+    assert s.pending == "" and s.state["total"] == 1
+
+
+def test_broken_sequence_is_dropped_with_a_message():
+    s = session()
+    s.press("x")
+    s.press("z")
+    assert s.pending == "" and s.state["total"] == 0
+    assert "does nothing" in s.message
+
+
+def test_prompt_command_is_returned_for_completion():
+    s = session()
+    assert s.press("p") == "add"
+    assert s.run("add 2") and s.state["total"] == 2
+
+
+def test_bad_prompt_text_keeps_state_and_says_why():
+    s = session()
+    assert not s.run("add 9")
+    assert s.state["total"] == 0 and "unknown command" in s.message
+
+
+def test_refused_action_reports_reason():
+    s = session()
+    for _ in range(3):
+        s.press("b")
+    assert s.state["total"] == 6
+    s.press("a")
+    assert s.state["total"] == 6 and s.message.startswith("refused:")
+
+
+def test_q_quits():
+    s = session()
+    s.press("q")
+    assert s.quit
+
+
+def test_screen_shows_board_score_and_status():
+    s = session()
+    s.press("a")
+    screen = s.screen()
+    assert "total 1" in screen and "score 1" in screen and "playing" in screen
