@@ -1,0 +1,447 @@
+"""The Cogcrawl seat protocol: reading a reply, validating it, planning the turn's queue.
+
+A seat answers each observation with one JSON object (see the seed page "Actions and
+the reply format"). This module turns that answer into the list of dungeon primitives
+the rules will run, applying every cap and validation rule, and expands ``travel``
+into moves by a breadth-first search over the map remembered at the start of the turn.
+It executes nothing and depends on nothing but the standard library and the glyphs.
+
+Choices where the seed is silent (also written into the game's rules text):
+
+- Raw text must begin with ``{`` and end with ``}`` exactly: surrounding whitespace,
+  a byte-order mark or a trailing newline make it a parse failure.
+- ``{"reply": ...}`` is raw text only when it is the single key and holds a string; a
+  single ``reply`` key holding anything else is a parse failure.
+- JSON's ``NaN``/``Infinity`` are not JSON and fail to parse; with duplicate keys the
+  last one counts.
+- A non-string ``say`` or ``notes`` counts as absent (empty); ``actions`` that is
+  ``null`` counts as absent, any other non-array is reported as one dropped entry.
+- ``x``/``y`` must be JSON integers: ``3.0`` and ``true`` are not.
+- ``item`` must be a lower-case letter; ``"A"`` is dropped, not lower-cased.
+- A key a verb does not use (``dir`` on ``search``) is ignored like an unknown key.
+- A travel whose path is longer than 40 moves keeps its first 40 moves.
+- A travel later in the queue starts from where the moves before it would leave the
+  cog (a move into a known wall, a closed door or a visible monster leaves it in
+  place); a travel after ``up`` or ``down`` in the same queue is unreachable, since
+  the new level's map is not known at the start of the turn.
+- A travel to a known cell that cannot be stood on ends on the nearest walkable cell
+  next to it; next to a door that means orthogonally next to it (the only side a cog
+  can step into a doorway from).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from playbench.games.cogcrawl.glyphs import (
+    DIRECTIONS,
+    DOORS,
+    HEIGHT,
+    UNSEEN,
+    WALKABLE,
+    WIDTH,
+)
+
+MAX_REPLY_BYTES = 4096
+MAX_ACTIONS = 10
+MACRO_PRIMITIVE_CAP = 40
+QUEUE_CAP = 40
+MAX_SAY = 140
+MAX_NOTES = 400
+MAX_DO_RUNES = 8
+MAX_DIR_RUNES = 2
+
+#: the reply key that carries a model's raw text
+RAW_KEY = "reply"
+
+MOVE = "move"
+TRAVEL = "travel"
+DOWN = "down"
+UP = "up"
+PICKUP = "pickup"
+EAT = "eat"
+QUAFF = "quaff"
+WIELD = "wield"
+WEAR = "wear"
+KICK = "kick"
+SEARCH = "search"
+CHAT = "chat"
+WAIT = "wait"
+
+#: verbs a primitive may carry (``travel`` is expanded into ``move`` before it runs)
+PRIMITIVE_VERBS = (MOVE, DOWN, UP, PICKUP, EAT, QUAFF, WIELD, WEAR, KICK, SEARCH, CHAT, WAIT)
+VERBS = frozenset({*PRIMITIVE_VERBS, TRAVEL})
+DIR_VERBS = frozenset({MOVE, KICK, CHAT})
+ITEM_VERBS = frozenset({EAT, QUAFF, WIELD, WEAR})
+LEVEL_VERBS = frozenset({UP, DOWN})
+PACK_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz")
+DIRECTION_LIST = " ".join(DIRECTIONS)
+ORTHOGONAL = frozenset({"n", "s", "e", "w"})
+#: the fixed neighbour order of travel's search, so equal-length paths tie the same way
+SEARCH_ORDER = tuple(DIRECTIONS.items())
+
+
+@dataclass(frozen=True)
+class Primitive:
+    """One dungeon turn's worth of action, as the rules run it."""
+
+    verb: str
+    dir: str | None = None
+    item: str | None = None
+
+    def to_json(self) -> dict[str, str]:
+        data = {"do": self.verb}
+        if self.dir is not None:
+            data["dir"] = self.dir
+        if self.item is not None:
+            data["item"] = self.item
+        return data
+
+
+@dataclass
+class Plan:
+    """A validated turn: the queue to run and what was dropped, cut or unreachable."""
+
+    primitives: list[Primitive] = field(default_factory=list)
+    #: ``{"index", "do", "reason"}`` per entry that did not validate
+    dropped: list[dict[str, Any]] = field(default_factory=list)
+    #: ``{"index", "x", "y"}`` per travel that found no path (x, y after clamping)
+    unreachable: list[dict[str, Any]] = field(default_factory=list)
+    #: primitives cut from the queue past QUEUE_CAP
+    truncated: int = 0
+    #: action entries past MAX_ACTIONS, dropped unread
+    over_cap: int = 0
+    say: str = ""
+    notes: str = ""
+
+
+class ParseFailure(Exception):
+    """A reply that is not exactly one JSON object; the message says why."""
+
+
+# -- reading ---------------------------------------------------------------------------
+
+
+def read_reply(action: object) -> dict:
+    """The reply object of a turn's action, or :class:`ParseFailure` saying why not.
+
+    The action is either the reply object itself or ``{"reply": "<raw text>"}``.
+    """
+    if not isinstance(action, dict):
+        raise ParseFailure(f"a reply must be a JSON object, got {_json_type(action)}")
+    if len(action) == 1 and RAW_KEY in action:
+        raw = action[RAW_KEY]
+        if not isinstance(raw, str):
+            raise ParseFailure(
+                f'"{RAW_KEY}" must hold the raw reply text as a string, got {_json_type(raw)}'
+            )
+        return parse_raw(raw)
+    return action
+
+
+def parse_raw(raw: str | bytes) -> dict:
+    """Read raw reply text as the provider would: 4096 bytes, exactly one JSON object."""
+    if isinstance(raw, str):
+        try:
+            data = raw.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise ParseFailure(
+                f"the reply is not valid UTF-8 text (a lone surrogate at character {error.start})"
+            ) from None
+    else:
+        data = bytes(raw)
+    cut = len(data) > MAX_REPLY_BYTES
+    data = data[:MAX_REPLY_BYTES]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        where = "the 4096-byte cut splits a character" if cut else "the bytes are not UTF-8"
+        raise ParseFailure(
+            f"the reply is not valid UTF-8 ({where}; bad byte at {error.start})"
+        ) from None
+    length = f" of the first {MAX_REPLY_BYTES} bytes read" if cut else ""
+    if not text:
+        raise ParseFailure("the reply is empty; it must be one JSON object")
+    if not text.startswith("{"):
+        raise ParseFailure(f"the reply must begin with '{{', it begins with {text[:12]!r}")
+    if not text.endswith("}"):
+        raise ParseFailure(f"the text{length} must end with '}}', it ends with {text[-12:]!r}")
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except ParseFailure:
+        raise
+    except RecursionError:
+        raise ParseFailure("the reply nests too deeply to read") from None
+    except json.JSONDecodeError as error:
+        reason = "more than one JSON value" if error.msg == "Extra data" else error.msg
+        raise ParseFailure(
+            f"the text{length} is not one JSON object: {reason} at line {error.lineno} "
+            f"column {error.colno}"
+        ) from None
+    except ValueError as error:
+        raise ParseFailure(f"the reply is not one JSON object: {error}") from None
+    if not isinstance(value, dict):
+        raise ParseFailure(f"a reply must be a JSON object, got {_json_type(value)}")
+    return value
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ParseFailure(f"{name} is not a JSON value")
+
+
+def _json_type(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list | tuple):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+# -- planning --------------------------------------------------------------------------
+
+
+def plan_turn(
+    reply: dict,
+    memory: list[str],
+    position: tuple[int, int],
+    monsters: set[tuple[int, int]],
+    pack: set[str],
+) -> Plan:
+    """Validate a reply and expand it into the turn's queue; runs nothing."""
+    plan = Plan(say=_cut_runes(reply.get("say"), MAX_SAY))
+    plan.notes = _cut_runes(reply.get("notes"), MAX_NOTES)
+    actions = reply.get("actions")
+    if actions is None:
+        actions = []
+    elif not isinstance(actions, list):
+        plan.dropped.append(
+            {
+                "index": None,
+                "do": None,
+                "reason": f"actions must be an array, got {_json_type(actions)}",
+            }
+        )
+        actions = []
+    plan.over_cap = max(0, len(actions) - MAX_ACTIONS)
+    queue: list[Primitive] = []
+    where: tuple[int, int] | None = position
+    for index, entry in enumerate(actions[:MAX_ACTIONS]):
+        verb, reason = _validate(entry, pack)
+        if reason is not None:
+            plan.dropped.append({"index": index, "do": verb, "reason": reason})
+            continue
+        if verb == TRAVEL:
+            x = _clamp(entry["x"], WIDTH - 1)
+            y = _clamp(entry["y"], HEIGHT - 1)
+            path = None if where is None else travel_path(memory, where, (x, y), monsters)
+            if path is None:
+                plan.unreachable.append({"index": index, "x": x, "y": y})
+                continue
+            for direction in path:
+                queue.append(Primitive(MOVE, dir=direction))
+                where = _step(where, direction)
+            continue
+        primitive = Primitive(
+            verb,
+            dir=entry["dir"].lower() if verb in DIR_VERBS else None,
+            item=entry["item"] if verb in ITEM_VERBS else None,
+        )
+        queue.append(primitive)
+        if verb in LEVEL_VERBS:
+            where = None
+        elif verb == MOVE and where is not None:
+            where = _project_move(memory, where, primitive.dir, monsters)
+    plan.truncated = max(0, len(queue) - QUEUE_CAP)
+    plan.primitives = queue[:QUEUE_CAP]
+    return plan
+
+
+def _validate(entry: object, pack: set[str]) -> tuple[str | None, str | None]:
+    """(the entry's verb as reported, the reason it is dropped or None)."""
+    if not isinstance(entry, dict):
+        return None, f"an action must be an object, got {_json_type(entry)}"
+    if "do" not in entry:
+        return None, "missing do"
+    do = entry["do"]
+    if not isinstance(do, str):
+        return None, f"do must be a string, got {_json_type(do)}"
+    if len(do) > MAX_DO_RUNES:
+        return do[:MAX_DO_RUNES], f"do is {len(do)} runes, more than {MAX_DO_RUNES}"
+    verb = do.lower()
+    if verb not in VERBS:
+        return do, f"unknown verb {do!r}"
+    if verb in DIR_VERBS:
+        reason = _check_dir(verb, entry)
+        if reason:
+            return verb, reason
+    if verb == TRAVEL:
+        for axis in ("x", "y"):
+            if axis not in entry:
+                return verb, f"travel needs {axis}"
+            if type(entry[axis]) is not int:
+                return verb, f"{axis} must be an integer, got {_json_type(entry[axis])}"
+    if verb in ITEM_VERBS:
+        reason = _check_item(verb, entry, pack)
+        if reason:
+            return verb, reason
+    return verb, None
+
+
+def _check_dir(verb: str, entry: dict) -> str | None:
+    if "dir" not in entry:
+        return f"{verb} needs dir"
+    direction = entry["dir"]
+    if not isinstance(direction, str):
+        return f"dir must be a string, got {_json_type(direction)}"
+    if len(direction) > MAX_DIR_RUNES:
+        return f"dir is {len(direction)} runes, more than {MAX_DIR_RUNES}"
+    if direction.lower() not in DIRECTIONS:
+        return f"dir {direction!r} is not one of {DIRECTION_LIST}"
+    return None
+
+
+def _check_item(verb: str, entry: dict, pack: set[str]) -> str | None:
+    if "item" not in entry:
+        return f"{verb} needs item"
+    item = entry["item"]
+    if not isinstance(item, str):
+        return f"item must be a string, got {_json_type(item)}"
+    if len(item) != 1:
+        return f"item must be exactly one rune, got {len(item)}"
+    if item not in PACK_LETTERS:
+        return f"item {item!r} is not a letter a..z"
+    if item not in pack:
+        return f"no item {item!r} in the pack"
+    return None
+
+
+def _cut_runes(value: object, limit: int) -> str:
+    """A string cut to ``limit`` code points; anything not a string counts as absent."""
+    return value[:limit] if isinstance(value, str) else ""
+
+
+def _clamp(value: int, high: int) -> int:
+    return 0 if value < 0 else high if value > high else value
+
+
+def _step(where: tuple[int, int], direction: str) -> tuple[int, int]:
+    dx, dy = DIRECTIONS[direction]
+    return where[0] + dx, where[1] + dy
+
+
+def _project_move(
+    memory: list[str], where: tuple[int, int], direction: str, monsters: set[tuple[int, int]]
+) -> tuple[int, int]:
+    """Where a planned move would leave the cog, judged from the remembered map.
+
+    Into a visible monster (an attack), a wall, a door that may be shut or a cell off the
+    map it stays put; into an unseen cell it is assumed to arrive (if it cannot, the move
+    fails and the queue stops there anyway).
+    """
+    x, y = _step(where, direction)
+    if not (0 <= x < WIDTH and 0 <= y < HEIGHT) or (x, y) in monsters:
+        return where
+    glyph = memory[y][x]
+    return (x, y) if glyph == UNSEEN or glyph in WALKABLE else where
+
+
+# -- travel ----------------------------------------------------------------------------
+
+
+def travel_path(
+    memory: list[str],
+    start: tuple[int, int],
+    target: tuple[int, int],
+    monsters: set[tuple[int, int]],
+) -> list[str] | None:
+    """The directions of a shortest remembered path from ``start`` to ``target``.
+
+    Paths go only through remembered walkable cells free of visible monsters; a diagonal
+    step never enters or leaves a doorway and never cuts a corner (both cells beside it
+    must be walkable). A target that is known but not walkable is approached instead
+    (see the module notes). ``None`` when the target is unseen or no path exists. The
+    path is cut to its first MACRO_PRIMITIVE_CAP moves.
+    """
+    tx, ty = target
+    if not (0 <= tx < WIDTH and 0 <= ty < HEIGHT):
+        return None
+    glyph = memory[ty][tx]
+    if glyph == UNSEEN:
+        return None
+    if glyph in WALKABLE and target not in monsters:
+        goals = {target}
+    else:
+        sides = ORTHOGONAL if glyph in DOORS else DIRECTIONS
+        goals = set()
+        for name in sides:
+            dx, dy = DIRECTIONS[name]
+            cell = (tx + dx, ty + dy)
+            if _passable(memory, cell, monsters) or cell == start:
+                goals.add(cell)
+    if start in goals:
+        return []
+    previous: dict[tuple[int, int], tuple[tuple[int, int], str]] = {}
+    frontier = deque([start])
+    seen = {start}
+    while frontier:
+        here = frontier.popleft()
+        hx, hy = here
+        door_here = memory[hy][hx] in DOORS if _on_map(here) else False
+        for name, (dx, dy) in SEARCH_ORDER:
+            cell = (hx + dx, hy + dy)
+            if cell in seen or not _passable(memory, cell, monsters):
+                continue
+            if (
+                dx
+                and dy
+                and (
+                    door_here
+                    or memory[cell[1]][cell[0]] in DOORS
+                    or not _walkable(memory, (hx + dx, hy))
+                    or not _walkable(memory, (hx, hy + dy))
+                )
+            ):
+                continue
+            seen.add(cell)
+            previous[cell] = (here, name)
+            if cell in goals:
+                return _unwind(previous, start, cell)[:MACRO_PRIMITIVE_CAP]
+            frontier.append(cell)
+    return None
+
+
+def _on_map(cell: tuple[int, int]) -> bool:
+    return 0 <= cell[0] < WIDTH and 0 <= cell[1] < HEIGHT
+
+
+def _walkable(memory: list[str], cell: tuple[int, int]) -> bool:
+    return _on_map(cell) and memory[cell[1]][cell[0]] in WALKABLE
+
+
+def _passable(memory: list[str], cell: tuple[int, int], monsters: set[tuple[int, int]]) -> bool:
+    return _walkable(memory, cell) and cell not in monsters
+
+
+def _unwind(
+    previous: dict[tuple[int, int], tuple[tuple[int, int], str]],
+    start: tuple[int, int],
+    end: tuple[int, int],
+) -> list[str]:
+    path = []
+    cell = end
+    while cell != start:
+        cell, name = previous[cell]
+        path.append(name)
+    path.reverse()
+    return path
