@@ -3,8 +3,7 @@
 import importlib
 
 #: one line per game, in the order the arena lists them
-GAME_PACKAGES = (
-)
+GAME_PACKAGES = ("gemswap",)
 
 for _package in GAME_PACKAGES:
     importlib.import_module(f"playbench.games.{_package}")

@@ -1,0 +1,346 @@
+"""The Gem Swap board: cells, gems, lines, legal swaps, falling, refilling, reshuffling.
+
+The board is two flat ``bytearray`` of 64 cells in row-major order (cell 0 is ``A1`` at
+the top left, cell 63 is ``H8``): ``colors`` holds each gem's colour (0-6, or
+:data:`NO_COLOR` for a colour bomb) and ``kinds`` what kind of gem it is. Both copy in a
+fraction of a microsecond. Functions here take the two arrays and change them in place
+where their names say so; the rules copy a state's arrays before calling them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from playbench.core.rng import Rng
+
+SIZE = 8
+CELLS = SIZE * SIZE
+COLUMN_LETTERS = "ABCDEFGH"
+#: gem colours in their fixed order; ties between colours are broken in this order
+COLOR_LETTERS = "RGBYPOW"
+NUM_COLORS = len(COLOR_LETTERS)
+#: the "colour" of a colour bomb: matches nothing
+NO_COLOR = NUM_COLORS
+#: a cleared cell waiting to be filled (only while a step resolves)
+EMPTY = 255
+MIN_LINE = 3
+
+PLAIN = 0
+ROW_BLASTER = 1
+COLUMN_BLASTER = 2
+AREA_BOMB = 3
+COLOR_BOMB = 4
+#: token suffix of each coloured kind: ``R``, ``R-``, ``R|``, ``R+``
+KIND_SUFFIX = ("", "-", "|", "+")
+COLOR_BOMB_TOKEN = "@"
+
+HORIZONTAL = 0
+VERTICAL = 1
+
+CELL_NAMES: tuple[str, ...] = tuple(
+    f"{COLUMN_LETTERS[i % SIZE]}{i // SIZE + 1}" for i in range(CELLS)
+)
+CELL_INDEX: dict[str, int] = {name: i for i, name in enumerate(CELL_NAMES)}
+ROWS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(range(r * SIZE, (r + 1) * SIZE)) for r in range(SIZE)
+)
+COLUMNS: tuple[tuple[int, ...], ...] = tuple(tuple(range(c, CELLS, SIZE)) for c in range(SIZE))
+ALL_LINES = tuple(range(SIZE))
+
+#: how many times a reshuffle tries to lay the same gems out before dealing new ones
+RESHUFFLE_TRIES = 200
+
+_TOKEN_RE = re.compile(r"^(?:([RGBYPOW])([-|+]?)|@)$")
+
+
+# -- gems and cells ----------------------------------------------------------------------
+def token(color: int, kind: int) -> str:
+    """The text of one gem: ``R``, ``R-``, ``R|``, ``R+`` or ``@``."""
+    if kind == COLOR_BOMB:
+        return COLOR_BOMB_TOKEN
+    return COLOR_LETTERS[color] + KIND_SUFFIX[kind]
+
+
+def parse_token(text: str) -> tuple[int, int] | None:
+    """``(color, kind)`` of a gem token, or None when it is not one."""
+    match = _TOKEN_RE.match(text)
+    if match is None:
+        return None
+    if text == COLOR_BOMB_TOKEN:
+        return NO_COLOR, COLOR_BOMB
+    return COLOR_LETTERS.index(match.group(1)), KIND_SUFFIX.index(match.group(2))
+
+
+def neighbors(cell: int) -> list[int]:
+    """The cells sharing a side with ``cell``, in the order up, left, right, down."""
+    row, col = divmod(cell, SIZE)
+    found = []
+    if row > 0:
+        found.append(cell - SIZE)
+    if col > 0:
+        found.append(cell - 1)
+    if col < SIZE - 1:
+        found.append(cell + 1)
+    if row < SIZE - 1:
+        found.append(cell + SIZE)
+    return found
+
+
+def are_neighbors(a: int, b: int) -> bool:
+    return b in NEIGHBORS[a]
+
+
+NEIGHBORS: tuple[tuple[int, ...], ...] = tuple(tuple(neighbors(i)) for i in range(CELLS))
+
+
+def rows_of(colors: bytearray, kinds: bytearray) -> list[list[str]]:
+    """The board as 8 rows of 8 gem tokens, top row first."""
+    return [[token(colors[i], kinds[i]) for i in row] for row in ROWS]
+
+
+def read_rows(rows: object) -> tuple[bytearray, bytearray]:
+    """A board from 8 rows, each a string of 8 one-letter gems (``"RGBYPOWR"``, ``@`` for a
+    colour bomb) or a list of 8 gem tokens (``["R", "R-", "@", ...]``).
+
+    Raises ValueError naming the first problem: the size, an unknown gem, or a line of 3
+    already on the board.
+    """
+    if not isinstance(rows, list) or len(rows) != SIZE:
+        size = f"{len(rows)} rows" if isinstance(rows, list) else type(rows).__name__
+        raise ValueError(f"the board must be a list of {SIZE} rows, got {size}")
+    colors = bytearray(CELLS)
+    kinds = bytearray(CELLS)
+    for r, row in enumerate(rows):
+        if isinstance(row, str):
+            cells: list[object] = list(row.upper())
+        elif isinstance(row, list):
+            cells = row
+        else:
+            raise ValueError(
+                f"board row {r + 1} must be a string of {SIZE} gem letters or a list of "
+                f"{SIZE} gems, got {type(row).__name__}"
+            )
+        if len(cells) != SIZE:
+            raise ValueError(f"board row {r + 1} must have {SIZE} cells, got {len(cells)}")
+        for c, text in enumerate(cells):
+            gem = parse_token(text) if isinstance(text, str) else None
+            if gem is None:
+                raise ValueError(
+                    f"board cell {CELL_NAMES[r * SIZE + c]} holds {text!r}, not a gem: use "
+                    f"{' '.join(COLOR_LETTERS)}, a special such as R-, R| or R+, or @"
+                )
+            colors[r * SIZE + c], kinds[r * SIZE + c] = gem
+    runs = find_runs(colors)
+    if runs:
+        cells_text = "-".join(CELL_NAMES[cell] for cell in runs[0][1][:: len(runs[0][1]) - 1])
+        color = COLOR_LETTERS[colors[runs[0][1][0]]]
+        raise ValueError(f"the board already has a line of {color} at {cells_text}")
+    return colors, kinds
+
+
+# -- lines -------------------------------------------------------------------------------
+def find_runs(
+    colors: bytearray, rows: Iterable[int] = ALL_LINES, columns: Iterable[int] = ALL_LINES
+) -> list[tuple[int, tuple[int, ...]]]:
+    """Every line of 3+ same-coloured gems in the given rows and columns.
+
+    Returns ``(orientation, cells)`` pairs, horizontal lines first, each line's cells in
+    order (left to right, top to bottom). Colour bombs and empty cells never line up.
+    """
+    runs: list[tuple[int, tuple[int, ...]]] = []
+    for orientation, lines, index in ((HORIZONTAL, ROWS, rows), (VERTICAL, COLUMNS, columns)):
+        for number in index:
+            line = lines[number]
+            start = 0
+            while start <= SIZE - MIN_LINE:
+                color = colors[line[start]]
+                end = start + 1
+                while end < SIZE and colors[line[end]] == color:
+                    end += 1
+                if end - start >= MIN_LINE and color < NUM_COLORS:
+                    runs.append((orientation, line[start:end]))
+                start = end
+    return runs
+
+
+def makes_line(colors: bytearray, cell: int) -> bool:
+    """Whether the gem at ``cell`` ends a line of 3 with the two cells left or above it.
+
+    Used while laying a board out from the top left, when only those cells are placed.
+    """
+    color = colors[cell]
+    if color >= NUM_COLORS:
+        return False
+    row, col = divmod(cell, SIZE)
+    if col >= MIN_LINE - 1 and colors[cell - 1] == color == colors[cell - 2]:
+        return True
+    return row >= MIN_LINE - 1 and colors[cell - SIZE] == color == colors[cell - 2 * SIZE]
+
+
+# -- legal swaps -------------------------------------------------------------------------
+def _swap_patterns() -> tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]:
+    """Every pair of cells that two same-coloured gems can hold on the way to a line.
+
+    Each entry is ``(x, y, moves)``: when the gems at ``x`` and ``y`` share a colour, a
+    gem of that colour at ``source`` swapped into ``target`` completes a line, for each
+    ``(target, source)`` in ``moves``.
+    """
+
+    def at(row: int, col: int) -> int | None:
+        return row * SIZE + col if 0 <= row < SIZE and 0 <= col < SIZE else None
+
+    patterns = []
+    for dr, dc in ((0, 1), (1, 0)):
+        pr, pc = dc, dr
+        for row in range(SIZE):
+            for col in range(SIZE):
+                x = at(row, col)
+                # two in a row: complete either end from the sides or from beyond
+                y = at(row + dr, col + dc)
+                if y is not None:
+                    moves = []
+                    for end, step in ((2, 1), (-1, -1)):
+                        target = at(row + end * dr, col + end * dc)
+                        if target is None:
+                            continue
+                        sources = (
+                            at(row + end * dr + pr, col + end * dc + pc),
+                            at(row + end * dr - pr, col + end * dc - pc),
+                            at(row + (end + step) * dr, col + (end + step) * dc),
+                        )
+                        moves += [(target, s) for s in sources if s is not None]
+                    patterns.append((x, y, tuple(moves)))
+                # two with a gap: fill the gap from either side
+                z = at(row + 2 * dr, col + 2 * dc)
+                if z is not None:
+                    gap = at(row + dr, col + dc)
+                    sources = (at(row + dr + pr, col + dc + pc), at(row + dr - pr, col + dc - pc))
+                    patterns.append((x, z, tuple((gap, s) for s in sources if s is not None)))
+    return tuple(patterns)
+
+
+SWAP_PATTERNS = _swap_patterns()
+
+
+def legal_swaps(colors: bytearray) -> list[tuple[int, int]]:
+    """Every swap that lines up 3+ or involves a colour bomb, as ``(a, b)`` with ``a < b``.
+
+    In the stable order of the board: by the first cell, the swap to the right before
+    the swap down.
+    """
+    found: set[tuple[int, int]] = set()
+    for x, y, moves in SWAP_PATTERNS:
+        color = colors[x]
+        if color == colors[y] and color < NUM_COLORS:
+            for target, source in moves:
+                if colors[source] == color:
+                    found.add((target, source) if target < source else (source, target))
+    if NO_COLOR in colors:
+        for cell in range(CELLS):
+            if colors[cell] == NO_COLOR:
+                for other in NEIGHBORS[cell]:
+                    found.add((cell, other) if cell < other else (other, cell))
+    return sorted(found)
+
+
+def has_legal_swap(colors: bytearray) -> bool:
+    if NO_COLOR in colors:
+        return True
+    for x, y, moves in SWAP_PATTERNS:
+        color = colors[x]
+        if color == colors[y] and color < NUM_COLORS:
+            for _, source in moves:
+                if colors[source] == color:
+                    return True
+    return False
+
+
+def swap_makes_line(colors: bytearray, a: int, b: int) -> bool:
+    """Whether swapping the gems at neighbours ``a`` and ``b`` lines up 3 or more."""
+    colors[a], colors[b] = colors[b], colors[a]
+    try:
+        return bool(find_runs(colors, {a // SIZE, b // SIZE}, {a % SIZE, b % SIZE}))
+    finally:
+        colors[a], colors[b] = colors[b], colors[a]
+
+
+# -- falling and refilling ---------------------------------------------------------------
+def random_color(rng: Rng) -> int:
+    return rng.below(NUM_COLORS)
+
+
+def collapse(colors: bytearray, kinds: bytearray, columns: Iterable[int], rng: Rng) -> None:
+    """Let the gems of ``columns`` fall onto the empty cells; drop new gems in on top.
+
+    Columns are filled left to right, each from its lowest empty cell upward.
+    """
+    for col in columns:
+        write = CELLS - SIZE + col
+        read = write
+        while read >= 0:
+            color = colors[read]
+            if color != EMPTY:
+                if read != write:
+                    colors[write] = color
+                    kinds[write] = kinds[read]
+                write -= SIZE
+            read -= SIZE
+        while write >= 0:
+            colors[write] = random_color(rng)
+            kinds[write] = PLAIN
+            write -= SIZE
+
+
+# -- whole boards ------------------------------------------------------------------------
+def deal(rng: Rng) -> tuple[bytearray, bytearray]:
+    """A fresh random board of plain gems with no line and at least one legal swap."""
+    while True:
+        colors = bytearray(CELLS)
+        for cell in range(CELLS):
+            colors[cell] = random_color(rng)
+            while makes_line(colors, cell):
+                colors[cell] = random_color(rng)
+        if has_legal_swap(colors):
+            return colors, bytearray(CELLS)
+
+
+def _lay_out(gems: list[tuple[int, int]]) -> tuple[bytearray, bytearray] | None:
+    """Place ``gems`` from the top left, each cell taking the first remaining gem that makes
+    no line there; None when some cell cannot be filled."""
+    colors = bytearray(CELLS)
+    kinds = bytearray(CELLS)
+    for cell in range(CELLS):
+        for pick in range(cell, CELLS):
+            colors[cell] = gems[pick][0]
+            if not makes_line(colors, cell):
+                gems[cell], gems[pick] = gems[pick], gems[cell]
+                kinds[cell] = gems[cell][1]
+                break
+        else:
+            return None
+    return colors, kinds
+
+
+def reshuffle(colors: bytearray, kinds: bytearray, rng: Rng) -> tuple[bytearray, bytearray]:
+    """The same gems (specials included) laid out anew with no line and a legal swap.
+
+    Tries :data:`RESHUFFLE_TRIES` random orders; if none works (a board of too few
+    colours), deals a fresh random board instead.
+    """
+    gems = list(zip(colors, kinds, strict=True))
+    for _ in range(RESHUFFLE_TRIES):
+        rng.shuffle(gems)
+        laid = _lay_out(gems)
+        if laid is not None and has_legal_swap(laid[0]):
+            return laid
+    return deal(rng)
+
+
+def color_counts(colors: Sequence[int]) -> list[int]:
+    """How many gems of each colour the board holds (colour bombs not counted)."""
+    counts = [0] * NUM_COLORS
+    for color in colors:
+        if color < NUM_COLORS:
+            counts[color] += 1
+    return counts

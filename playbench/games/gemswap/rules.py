@@ -1,0 +1,377 @@
+"""Gem Swap rules: the state, and a swap resolved as a chain of small steps.
+
+A swap is: check it, move the gems (or fire the colour bomb), then repeat until the
+board is still: find the lines, group them into matches, decide the specials they make,
+set off every special caught in the clear (and every special those blasts hit), score
+the step times its cascade number, clear, place the new specials, let gems fall and
+refill from the state's generator. Then count the move, end the game after the last
+one, and reshuffle a board with no legal swap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from playbench.core.game import JSON
+from playbench.core.rng import Rng
+from playbench.games.gemswap.board import (
+    AREA_BOMB,
+    CELL_NAMES,
+    CELLS,
+    COLOR_BOMB,
+    COLOR_BOMB_TOKEN,
+    COLUMN_BLASTER,
+    COLUMNS,
+    EMPTY,
+    HORIZONTAL,
+    NEIGHBORS,
+    NO_COLOR,
+    PLAIN,
+    ROW_BLASTER,
+    ROWS,
+    SIZE,
+    collapse,
+    color_counts,
+    find_runs,
+    has_legal_swap,
+    legal_swaps,
+    reshuffle,
+    swap_makes_line,
+    token,
+)
+
+MOVES_PER_GAME = 30
+POINTS_PER_GEM = 10
+HINT_COST = 50
+#: points for creating a special, by kind
+CREATE_POINTS = {ROW_BLASTER: 50, COLUMN_BLASTER: 50, AREA_BOMB: 100, COLOR_BOMB: 200}
+#: points for setting a special off, by kind
+SET_OFF_POINTS = {ROW_BLASTER: 50, COLUMN_BLASTER: 50, AREA_BOMB: 80, COLOR_BOMB: 150}
+#: points for two colour bombs swapped together (instead of 150 each)
+DOUBLE_BOMB_POINTS = 500
+#: a match of this many gems in one straight line makes a colour bomb
+COLOR_BOMB_LINE = 5
+#: a match of this many gems in one straight line makes a line blaster
+BLASTER_LINE = 4
+AREA_RADIUS = 1
+
+#: the rows and the columns a collapse changed
+Change = tuple[range, list[int]]
+
+
+class GemState:
+    """One moment of a game. Treated as immutable once made: ``step`` builds a new one.
+
+    ``swaps`` caches the legal swaps of the board (derived data, not serialized).
+    """
+
+    __slots__ = ("colors", "kinds", "moves_made", "rng", "score", "selected", "swaps")
+
+    def __init__(
+        self,
+        colors: bytearray,
+        kinds: bytearray,
+        rng: Rng,
+        score: int = 0,
+        moves_made: int = 0,
+        selected: int | None = None,
+    ) -> None:
+        self.colors = colors
+        self.kinds = kinds
+        self.rng = rng
+        self.score = score
+        self.moves_made = moves_made
+        self.selected = selected
+        self.swaps: list[tuple[int, int]] | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.moves_made >= MOVES_PER_GAME
+
+    def legal_swaps(self) -> list[tuple[int, int]]:
+        if self.swaps is None:
+            self.swaps = [] if self.over else legal_swaps(self.colors)
+        return self.swaps
+
+    def but(self, *, selected: int | None, score: int | None = None) -> GemState:
+        """The same board with another selection or score (the arrays are shared, which
+        is safe: no state's arrays are changed once it is made)."""
+        state = GemState(
+            self.colors,
+            self.kinds,
+            self.rng,
+            self.score if score is None else score,
+            self.moves_made,
+            selected,
+        )
+        state.swaps = self.swaps
+        return state
+
+
+@dataclass(slots=True)
+class Turn:
+    """What one accepted command did: the new state, points and events."""
+
+    state: GemState
+    points: int = 0
+    events: list[JSON] = field(default_factory=list)
+
+
+# -- checks ------------------------------------------------------------------------------
+def swap_problem(state: GemState, a: int, b: int) -> str:
+    """Why the swap of neighbours ``a`` and ``b`` is not accepted, or "" when it is."""
+    if state.over:
+        return "the game is over"
+    colors = state.colors
+    if colors[a] == NO_COLOR or colors[b] == NO_COLOR:
+        return ""
+    if swap_makes_line(colors, a, b):
+        return ""
+    return f"swapping {CELL_NAMES[a]} and {CELL_NAMES[b]} lines up no 3 gems"
+
+
+# -- the swap ------------------------------------------------------------------------------
+def play_swap(state: GemState, a: int, b: int) -> Turn:
+    """Resolve an accepted swap (see :func:`swap_problem`) into a new state."""
+    colors = state.colors[:]
+    kinds = state.kinds[:]
+    rng = state.rng.copy()
+    events: list[JSON] = [{"type": "swap", "cells": [CELL_NAMES[a], CELL_NAMES[b]]}]
+    if colors[a] == NO_COLOR or colors[b] == NO_COLOR:
+        cleared, fired, bonus = _color_bomb_swap(colors, a, b)
+        points, changed = _resolve_step(colors, kinds, rng, 1, cleared, [], fired, bonus, events)
+    else:
+        colors[a], colors[b] = colors[b], colors[a]
+        kinds[a], kinds[b] = kinds[b], kinds[a]
+        runs = find_runs(colors, {a // SIZE, b // SIZE}, {a % SIZE, b % SIZE})
+        points, changed = _resolve_matches(colors, kinds, rng, 1, runs, (a, b), events)
+    points += _cascade(colors, kinds, rng, changed, events)
+    return _finish_move(state, colors, kinds, rng, points, events)
+
+
+def _color_bomb_swap(colors: bytearray, a: int, b: int) -> tuple[set[int], list[int], int]:
+    """Cells a colour bomb swap clears directly, the bombs it fires and their bonus."""
+    if colors[a] == NO_COLOR and colors[b] == NO_COLOR:
+        return set(range(CELLS)), [a, b], DOUBLE_BOMB_POINTS
+    bomb, partner = (a, b) if colors[a] == NO_COLOR else (b, a)
+    color = colors[partner]
+    cleared = {cell for cell in range(CELLS) if colors[cell] == color}
+    cleared.add(bomb)
+    return cleared, [bomb], SET_OFF_POINTS[COLOR_BOMB]
+
+
+def _cascade(
+    colors: bytearray, kinds: bytearray, rng: Rng, changed: Change, events: list[JSON]
+) -> int:
+    """Clear the lines the falling gems made, step after step, until the board is still."""
+    points = 0
+    step = 1
+    while True:
+        runs = find_runs(colors, *changed)
+        if not runs:
+            return points
+        step += 1
+        gained, changed = _resolve_matches(colors, kinds, rng, step, runs, (), events)
+        points += gained
+
+
+def _resolve_matches(
+    colors: bytearray,
+    kinds: bytearray,
+    rng: Rng,
+    step: int,
+    runs: list[tuple[int, tuple[int, ...]]],
+    moved: tuple[int, ...],
+    events: list[JSON],
+) -> tuple[int, Change]:
+    """Group the lines into matches, decide their specials, and resolve the step."""
+    cleared: set[int] = set()
+    created: list[tuple[int, int, int]] = []
+    for group in _group_runs(runs):
+        cells = {cell for _, line in group for cell in line}
+        cleared |= cells
+        kind = _special_for(group)
+        if kind is None:
+            continue
+        place = next((cell for cell in moved if cell in cells), None)
+        if place is None:
+            place = _fallback_place(group)
+        color = NO_COLOR if kind == COLOR_BOMB else colors[place]
+        created.append((place, color, kind))
+    return _resolve_step(colors, kinds, rng, step, cleared, created, [], 0, events)
+
+
+def _group_runs(
+    runs: list[tuple[int, tuple[int, ...]]],
+) -> list[list[tuple[int, tuple[int, ...]]]]:
+    """Lines sharing a gem form one match (an L, T or +); others stand alone."""
+    groups: list[list[tuple[int, tuple[int, ...]]]] = []
+    for run in runs:
+        cells = set(run[1])
+        joined = [g for g in groups if any(cells.intersection(line) for _, line in g)]
+        merged = [run]
+        for group in joined:
+            merged += group
+            groups.remove(group)
+        groups.append(merged)
+    for group in groups:
+        group.sort()
+    return groups
+
+
+def _special_for(group: list[tuple[int, tuple[int, ...]]]) -> int | None:
+    longest = max(len(line) for _, line in group)
+    if longest >= COLOR_BOMB_LINE:
+        return COLOR_BOMB
+    if len(group) > 1:
+        return AREA_BOMB
+    if longest == BLASTER_LINE:
+        return ROW_BLASTER if group[0][0] == HORIZONTAL else COLUMN_BLASTER
+    return None
+
+
+def _fallback_place(group: list[tuple[int, tuple[int, ...]]]) -> int:
+    """Where a match no moved gem is part of puts its special.
+
+    On the gem its lines share (the top-most, then left-most, when there are several);
+    for a single line, on its middle gem (the left or upper of the two middle ones).
+    """
+    if len(group) > 1:
+        across = {cell for o, line in group if o == HORIZONTAL for cell in line}
+        return min(cell for o, line in group if o != HORIZONTAL for cell in line if cell in across)
+    line = group[0][1]
+    return line[(len(line) - 1) // 2]
+
+
+def _resolve_step(
+    colors: bytearray,
+    kinds: bytearray,
+    rng: Rng,
+    step: int,
+    cleared: set[int],
+    created: list[tuple[int, int, int]],
+    fired: list[int],
+    bonus: int,
+    events: list[JSON],
+) -> tuple[int, Change]:
+    """Set off the specials caught in ``cleared``, score, clear, place, collapse.
+
+    ``fired`` are colour bombs already set off by the swap itself, worth ``bonus``.
+    Returns the step's points, already multiplied by ``step``, and the rows and columns
+    the collapse changed (where the next lines can be).
+    """
+    set_off: list[JSON] = [{"cell": CELL_NAMES[c], "gem": COLOR_BOMB_TOKEN} for c in fired]
+    done = set(fired)
+    queue = sorted(c for c in cleared if kinds[c] != PLAIN and c not in done)
+    common = -1
+    while queue:
+        cell = queue.pop(0)
+        if cell in done:
+            continue
+        done.add(cell)
+        kind = kinds[cell]
+        bonus += SET_OFF_POINTS[kind]
+        set_off.append({"cell": CELL_NAMES[cell], "gem": token(colors[cell], kind)})
+        if kind == COLOR_BOMB and common < 0:
+            counts = color_counts(colors)
+            common = counts.index(max(counts))
+        hit = _blast(colors, cell, kind, common)
+        for other in sorted(hit - cleared):
+            cleared.add(other)
+            if kinds[other] != PLAIN:
+                queue.append(other)
+    for _, _, kind in created:
+        bonus += CREATE_POINTS[kind]
+    points = (len(cleared) * POINTS_PER_GEM + bonus) * step
+    events.append(
+        {
+            "type": "cascade",
+            "step": step,
+            "cleared": [CELL_NAMES[c] for c in sorted(cleared)],
+            "created": [{"cell": CELL_NAMES[c], "gem": token(col, k)} for c, col, k in created],
+            "setOff": set_off,
+            "points": points,
+        }
+    )
+    lowest = [-1] * SIZE
+    for cell in cleared:
+        colors[cell] = EMPTY
+        kinds[cell] = PLAIN
+        row, col = divmod(cell, SIZE)
+        if row > lowest[col]:
+            lowest[col] = row
+    for cell, color, kind in created:
+        colors[cell] = color
+        kinds[cell] = kind
+    columns = [col for col in range(SIZE) if lowest[col] >= 0]
+    collapse(colors, kinds, columns, rng)
+    return points, (range(max(lowest) + 1), columns)
+
+
+def _blast(colors: bytearray, cell: int, kind: int, common: int) -> set[int]:
+    """The cells a special at ``cell`` clears when it goes off."""
+    row, col = divmod(cell, SIZE)
+    if kind == ROW_BLASTER:
+        return set(ROWS[row])
+    if kind == COLUMN_BLASTER:
+        return set(COLUMNS[col])
+    if kind == AREA_BOMB:
+        return {
+            r * SIZE + c
+            for r in range(max(0, row - AREA_RADIUS), min(SIZE, row + AREA_RADIUS + 1))
+            for c in range(max(0, col - AREA_RADIUS), min(SIZE, col + AREA_RADIUS + 1))
+        }
+    return {other for other in range(CELLS) if colors[other] == common}
+
+
+def _finish_move(
+    state: GemState,
+    colors: bytearray,
+    kinds: bytearray,
+    rng: Rng,
+    points: int,
+    events: list[JSON],
+) -> Turn:
+    """Count the move; end the game after the last one; reshuffle a stuck board."""
+    moves_made = state.moves_made + 1
+    score = state.score + points
+    if moves_made >= MOVES_PER_GAME:
+        events.append({"type": "gameOver", "score": score})
+    elif not has_legal_swap(colors):
+        colors, kinds = reshuffle(colors, kinds, rng)
+        events.append({"type": "reshuffle"})
+    return Turn(GemState(colors, kinds, rng, score, moves_made, None), points, events)
+
+
+# -- free commands -----------------------------------------------------------------------
+def gems_lined_up(state: GemState, a: int, b: int) -> int:
+    """How many gems the legal swap of ``a`` and ``b`` clears in its first step, before
+    any special goes off: the gems of its lines, or what a colour bomb takes."""
+    colors = state.colors
+    if colors[a] == NO_COLOR or colors[b] == NO_COLOR:
+        return len(_color_bomb_swap(colors, a, b)[0])
+    work = colors[:]
+    work[a], work[b] = work[b], work[a]
+    runs = find_runs(work, {a // SIZE, b // SIZE}, {a % SIZE, b % SIZE})
+    return len({cell for _, line in runs for cell in line})
+
+
+def best_swap(state: GemState) -> tuple[tuple[int, int], int]:
+    """The legal swap that lines up the most gems (the first in the stable order on ties)."""
+    best, most = state.legal_swaps()[0], -1
+    for pair in state.legal_swaps():
+        gems = gems_lined_up(state, *pair)
+        if gems > most:
+            best, most = pair, gems
+    return best, most
+
+
+def selectable(state: GemState, cell: int) -> tuple[str, int | None]:
+    """What ``select cell`` does: ``("swap", other)``, ``("select", cell)`` or
+    ``("deselect", None)``."""
+    chosen = state.selected
+    if chosen is None or (chosen != cell and cell not in NEIGHBORS[chosen]):
+        return "select", cell
+    if chosen == cell:
+        return "deselect", None
+    return "swap", chosen

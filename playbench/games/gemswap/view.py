@@ -1,0 +1,52 @@
+"""What a player sees of a Gem Swap state: the JSON observation and the text board.
+
+Neither shows the generator, so nothing tells which gems will drop in next.
+"""
+
+from __future__ import annotations
+
+from playbench.core.game import JSON
+from playbench.games.gemswap.board import CELL_NAMES, COLUMN_LETTERS, ROWS, rows_of, token
+from playbench.games.gemswap.rules import MOVES_PER_GAME, GemState
+
+#: width of one cell in the text board: the longest gem token (``R-``)
+CELL_WIDTH = 2
+
+
+def observe(state: GemState) -> JSON:
+    return {
+        "board": rows_of(state.colors, state.kinds),
+        "movesLeft": MOVES_PER_GAME - state.moves_made,
+        "movesMade": state.moves_made,
+        "score": state.score,
+        "selected": None if state.selected is None else CELL_NAMES[state.selected],
+        "gameOver": state.over,
+    }
+
+
+def render(state: GemState) -> str:
+    """The board with column letters on top and row numbers on the left, then the status.
+
+    ::
+
+           A  B  C  D  E  F  G  H
+         1 R  G  B  Y  R- W  @  O
+         ...
+        score 120   moves 3/30 (27 left)
+    """
+    colors, kinds = state.colors, state.kinds
+    header = "   " + " ".join(letter.ljust(CELL_WIDTH) for letter in COLUMN_LETTERS)
+    lines = [header.rstrip()]
+    for number, row in enumerate(ROWS, start=1):
+        gems = " ".join(token(colors[i], kinds[i]).ljust(CELL_WIDTH) for i in row)
+        lines.append(f"{number:>2} {gems}".rstrip())
+    status = (
+        f"score {state.score}   moves {state.moves_made}/{MOVES_PER_GAME} "
+        f"({MOVES_PER_GAME - state.moves_made} left)"
+    )
+    lines.append(status)
+    if state.selected is not None:
+        lines.append(f"selected {CELL_NAMES[state.selected]}")
+    if state.over:
+        lines.append(f"game over: final score {state.score}")
+    return "\n".join(lines)
