@@ -82,6 +82,8 @@ DIRECTION_LIST = " ".join(DIRECTIONS)
 ORTHOGONAL = frozenset({"n", "s", "e", "w"})
 #: the fixed neighbour order of travel's search, so equal-length paths tie the same way
 SEARCH_ORDER = tuple(DIRECTIONS.items())
+#: a search tree: cell -> (the cell it was reached from, the direction of that step)
+Tree = dict[tuple[int, int], tuple[tuple[int, int], str]]
 
 
 @dataclass(frozen=True)
@@ -391,7 +393,25 @@ def travel_path(
                 goals.add(cell)
     if start in goals:
         return []
-    previous: dict[tuple[int, int], tuple[tuple[int, int], str]] = {}
+    previous, reached = search(memory, start, monsters, goals)
+    if reached is None:
+        return None
+    return path_to(previous, start, reached)[:MACRO_PRIMITIVE_CAP]
+
+
+def search(
+    memory: list[str],
+    start: tuple[int, int],
+    monsters: set[tuple[int, int]],
+    goals: set[tuple[int, int]] | None = None,
+) -> tuple[Tree, tuple[int, int] | None]:
+    """Breadth-first search by travel's step rules from ``start``.
+
+    Returns the search tree (cell -> (previous cell, direction), in the order cells were
+    reached, so nearer cells come first) and the first goal reached, stopping there; with
+    no goals the whole remembered reach is searched.
+    """
+    previous: Tree = {}
     frontier = deque([start])
     seen = {start}
     while frontier:
@@ -415,10 +435,10 @@ def travel_path(
                 continue
             seen.add(cell)
             previous[cell] = (here, name)
-            if cell in goals:
-                return _unwind(previous, start, cell)[:MACRO_PRIMITIVE_CAP]
+            if goals is not None and cell in goals:
+                return previous, cell
             frontier.append(cell)
-    return None
+    return previous, None
 
 
 def _on_map(cell: tuple[int, int]) -> bool:
@@ -433,11 +453,8 @@ def _passable(memory: list[str], cell: tuple[int, int], monsters: set[tuple[int,
     return _walkable(memory, cell) and cell not in monsters
 
 
-def _unwind(
-    previous: dict[tuple[int, int], tuple[tuple[int, int], str]],
-    start: tuple[int, int],
-    end: tuple[int, int],
-) -> list[str]:
+def path_to(previous: Tree, start: tuple[int, int], end: tuple[int, int]) -> list[str]:
+    """The directions from ``start`` to ``end`` along a :func:`search` tree."""
     path = []
     cell = end
     while cell != start:
