@@ -1,0 +1,47 @@
+"""Route dependencies as ``Annotated`` aliases."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+
+from playbench.core.game import Game
+from playbench.core.registry import get_game
+from playbench.server.services import Services, services_of
+
+
+def game_from_path(slug: str) -> Game:
+    return get_game(slug)
+
+
+def session_cookie(slug: str) -> str:
+    return f"playbench_{slug}"
+
+
+def session_token(
+    request: Request,
+    slug: str,
+    authorization: Annotated[
+        str | None, Header(description="Bearer <token> from POST /games/{slug}/api/new")
+    ] = None,
+) -> str | None:
+    """The session token: ``Authorization: Bearer ...``, else the browser's cookie."""
+    if authorization:
+        scheme, _, value = authorization.partition(" ")
+        if scheme.lower() == "bearer" and value.strip():
+            return value.strip()
+    return request.cookies.get(session_cookie(slug))
+
+
+def agent_headers(
+    x_agent_check: Annotated[str | None, Header(description="agent-check puzzle token")] = None,
+    x_agent_answer: Annotated[str | None, Header(description="agent-check answer")] = None,
+) -> tuple[str | None, str | None]:
+    return x_agent_check, x_agent_answer
+
+
+ServicesDep = Annotated[Services, Depends(services_of)]
+GameDep = Annotated[Game, Depends(game_from_path)]
+TokenDep = Annotated[str | None, Depends(session_token)]
+AgentHeadersDep = Annotated[tuple[str | None, str | None], Depends(agent_headers)]

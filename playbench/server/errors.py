@@ -1,0 +1,100 @@
+"""Every error a client can cause becomes a clear 4xx JSON answer ``{"error": ...}``.
+
+Errors raised in the session routes also carry a fresh agent-check puzzle, so a client
+that failed a check (or sent a bad body to ``act``/``finish``) can go on.
+"""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from playbench.core.errors import (
+    CommandError,
+    OptionsError,
+    PlaybenchError,
+    StateError,
+    UnknownGameError,
+)
+from playbench.server import agent_check
+from playbench.server.sealing import SealError
+
+PUZZLE_PATHS = ("/api/act", "/api/finish")
+
+
+class ApiError(Exception):
+    """An error answer: HTTP status, message, and whether to attach a fresh puzzle."""
+
+    def __init__(self, status: int, message: str, *, puzzle: bool = False) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.puzzle = puzzle
+
+
+def _answer(
+    request: Request,
+    status: int,
+    message: str,
+    *,
+    puzzle: bool = False,
+    detail: list[dict[str, object]] | None = None,
+) -> JSONResponse:
+    body: dict[str, object] = {"error": message}
+    if detail is not None:
+        body["detail"] = detail
+    if puzzle or request.url.path.endswith(PUZZLE_PATHS):
+        services = request.app.state.services
+        body["agentCheck"] = agent_check.issue(
+            services.storage, services.settings.puzzle_ttl_seconds
+        )
+    return JSONResponse(body, status_code=status)
+
+
+def _field(loc: tuple[object, ...] | list[object]) -> str:
+    return ".".join(str(part) for part in loc) or "body"
+
+
+async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+    errors = exc.errors()
+    detail = [
+        {"field": _field(e.get("loc", ())), "message": e.get("msg", ""), "type": e.get("type")}
+        for e in errors
+    ]
+    message = "; ".join(f"{d['field']}: {d['message']}" for d in detail) or "invalid request"
+    return _answer(request, 422, message, detail=detail)
+
+
+async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+    return _answer(request, exc.status, exc.message, puzzle=exc.puzzle)
+
+
+async def _http(request: Request, exc: HTTPException) -> JSONResponse:
+    response = _answer(request, exc.status_code, str(exc.detail))
+    if exc.headers:
+        response.headers.update(exc.headers)
+    return response
+
+
+STATUS_BY_ERROR: tuple[tuple[type[PlaybenchError], int], ...] = (
+    (UnknownGameError, 404),
+    (SealError, 400),
+    (StateError, 400),
+    (OptionsError, 422),
+    (CommandError, 422),
+    (PlaybenchError, 400),
+)
+
+
+async def _playbench(request: Request, exc: PlaybenchError) -> JSONResponse:
+    status = next(code for kind, code in STATUS_BY_ERROR if isinstance(exc, kind))
+    return _answer(request, status, str(exc))
+
+
+def install(app: FastAPI) -> None:
+    app.add_exception_handler(RequestValidationError, _validation)
+    app.add_exception_handler(ApiError, _api_error)
+    app.add_exception_handler(HTTPException, _http)
+    app.add_exception_handler(PlaybenchError, _playbench)

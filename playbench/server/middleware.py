@@ -1,0 +1,108 @@
+"""Pure ASGI wrappers: the request body limit, and the benchmark's bare endpoint."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+Scope = dict[str, Any]
+ASGIApp = Any
+
+BARE_PATH = "/__bench/bare"
+TOO_LARGE = 413
+
+
+async def _send_json(send: Any, status: int, body: bytes) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+class BodyLimit:
+    """Answers 413 to a request body over ``limit`` bytes, declared or streamed."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+        self.message = json.dumps(
+            {"error": f"request body is over the limit of {limit} bytes"}
+        ).encode()
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = None
+        for name, value in scope["headers"]:
+            if name == b"content-length":
+                declared = value
+                break
+        if declared is not None:
+            try:
+                size = int(declared)
+            except ValueError:
+                size = self.limit + 1
+            if size > self.limit:
+                await _send_json(send, TOO_LARGE, self.message)
+                return
+            await self.app(scope, receive, send)
+            return
+        await self._streamed(scope, receive, send)
+
+    async def _streamed(self, scope: Scope, receive: Any, send: Any) -> None:
+        """No Content-Length (chunked): read the body, counting, before the app sees it."""
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await _send_json(send, TOO_LARGE, self.message)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        delivered = False
+
+        async def replay() -> dict[str, Any]:
+            nonlocal delivered
+            if delivered:
+                return await receive()
+            delivered = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
+class BareEndpoint:
+    """``POST /__bench/bare`` answers fixed bytes with no framework in the way.
+
+    Mounted only when the speed benchmark asks for it (``PLAYBENCH_BENCH_BARE``): it is
+    the reference the real routes are measured against on the same server stack.
+    """
+
+    def __init__(self, app: ASGIApp, body: bytes) -> None:
+        self.app = app
+        self.body = body
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["path"] != BARE_PATH:
+            await self.app(scope, receive, send)
+            return
+        more = True
+        while more:
+            message = await receive()
+            more = message.get("more_body", False)
+        await _send_json(send, 200, self.body)

@@ -1,0 +1,131 @@
+"""The session API: a stored game per token, played by text commands.
+
+``new`` needs no agent check; ``act`` and ``finish`` need a puzzle answered (headers
+``X-Agent-Check``/``X-Agent-Answer`` or body fields ``agent_check``/``agent_answer``).
+Every answer, errors included, carries the next puzzle.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import Response
+
+from playbench.core.game import Game
+from playbench.core.rng import MAX_SEED
+from playbench.server import agent_check, sessions
+from playbench.server.deps import AgentHeadersDep, GameDep, ServicesDep, TokenDep, session_cookie
+from playbench.server.errors import ApiError
+from playbench.server.schemas import (
+    ActCreate,
+    ActPublic,
+    AgentAnswer,
+    ErrorPublic,
+    FinishCreate,
+    FinishPublic,
+    InitCreate,
+    SessionPublic,
+    SessionView,
+)
+from playbench.server.services import Services, json_response
+from playbench.server.storage import SessionRow, VersionConflict
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorPublic} for code in (400, 401, 403, 404, 409, 413, 422)
+}
+CONFLICT = "the session changed under this request (another act ran first); retry"
+
+router = APIRouter(prefix="/games/{slug}/api", tags=["sessions"], responses=ERRORS)
+
+
+def _session(services: Services, game: Game, token: str | None) -> SessionRow:
+    if not token:
+        raise ApiError(
+            401, "no session token: send Authorization: Bearer <token> from new", puzzle=True
+        )
+    row = services.storage.session_by_token(game.slug, sessions.token_hash(token))
+    if row is None:
+        raise ApiError(404, f"no {game.slug} session for this token", puzzle=True)
+    return row
+
+
+def _check(services: Services, headers: tuple[str | None, str | None], body: AgentAnswer) -> None:
+    token = headers[0] if headers[0] is not None else body.agent_check
+    answer = headers[1] if headers[1] is not None else body.agent_answer
+    try:
+        agent_check.verify(services.storage, token, answer)
+    except agent_check.AgentCheckFailed as error:
+        raise ApiError(403, str(error), puzzle=True) from None
+
+
+@router.post("/new", response_model=SessionPublic)
+def new(game: GameDep, services: ServicesDep, body: InitCreate | None = None) -> Response:
+    body = body or InitCreate()
+    seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED + 1)
+    row, token = sessions.new_session(services, game, seed, body.options or {})
+    response = json_response({**sessions.view(services, game, row), "token": token})
+    response.set_cookie(
+        session_cookie(game.slug),
+        token,
+        httponly=True,
+        samesite="lax",
+        path=f"/games/{game.slug}",
+    )
+    return response
+
+
+@router.get("/state", response_model=SessionView)
+def state(game: GameDep, services: ServicesDep, token: TokenDep) -> Response:
+    row = _session(services, game, token)
+    return json_response(sessions.view(services, game, row))
+
+
+@router.post("/act", response_model=ActPublic)
+def act(
+    game: GameDep,
+    services: ServicesDep,
+    token: TokenDep,
+    headers: AgentHeadersDep,
+    body: ActCreate,
+) -> Response:
+    row = _session(services, game, token)
+    _check(services, headers, body)
+    try:
+        report = sessions.act(services, game, row, body.texts())
+    except VersionConflict:
+        raise ApiError(409, CONFLICT, puzzle=True) from None
+    view = sessions.view(services, game, report.row, report.state)
+    return json_response({**view, "results": report.results})
+
+
+@router.post("/finish", response_model=FinishPublic)
+def finish(
+    game: GameDep,
+    services: ServicesDep,
+    token: TokenDep,
+    headers: AgentHeadersDep,
+    body: FinishCreate,
+) -> Response:
+    row = _session(services, game, token)
+    _check(services, headers, body)
+    if row.finished:
+        raise ApiError(409, "this session is already finished", puzzle=True)
+    if not row.over:
+        raise ApiError(409, "the game is not over yet: finish once it has ended", puzzle=True)
+    try:
+        done = services.storage.finish(row, body.rating, body.review)
+    except VersionConflict:
+        raise ApiError(409, CONFLICT, puzzle=True) from None
+    return json_response(
+        {
+            "sessionId": done.id,
+            "slug": done.slug,
+            "score": done.score,
+            "rating": done.rating,
+            "review": done.review,
+            "rank": services.storage.rank(done),
+            "agentCheck": agent_check.issue(services.storage, services.settings.puzzle_ttl_seconds),
+        }
+    )

@@ -1,0 +1,168 @@
+"""Request and response bodies: ``XCreate`` is what a client sends, ``XPublic`` the answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, model_validator
+
+from playbench.core.rng import MAX_SEED
+from playbench.server.settings import MAX_COMMANDS_PER_ACT, MAX_REVIEW_CHARS
+
+JSONObject = dict[str, Any]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- shared ---------------------------------------------------------------------------
+class PuzzlePublic(BaseModel):
+    token: str
+    question: str
+    expiresIn: int
+    expiresAt: str
+    how: str
+
+
+class ErrorPublic(BaseModel):
+    error: str
+    detail: list[JSONObject] | None = None
+    agentCheck: PuzzlePublic | None = None
+
+
+# -- the stateless API ----------------------------------------------------------------
+class GameEntry(BaseModel):
+    slug: str
+    name: str
+    genre: str
+    description: str
+    goal: str
+    initUrl: str
+    actionUrl: str
+    docsUrl: str
+
+
+class GameList(BaseModel):
+    service: str
+    description: str
+    howToPlay: str
+    docs: str
+    count: int
+    games: list[GameEntry]
+
+
+class InitCreate(Strict):
+    seed: StrictInt | None = Field(None, ge=0, le=MAX_SEED, description="random when left out")
+    options: JSONObject | None = Field(None, description="game options (layouts, start level)")
+
+
+class InitPublic(BaseModel):
+    seed: int
+    state: str = Field(description="sealed state: send it back with the next action")
+    observation: JSONObject
+    legalActions: list[Any]
+    spec: JSONObject
+    score: int
+    gameOver: bool
+
+
+class ActionCreate(Strict):
+    state: StrictStr = Field(description="the sealed state from the previous response")
+    action: Any = Field(description="an action object of the game's action grammar")
+
+
+class ActionPublic(BaseModel):
+    ok: bool
+    reason: str | None = Field(None, description="why the action was refused (ok false)")
+    state: str | None = None
+    observation: JSONObject | None = None
+    legalActions: list[Any]
+    score: int | None = None
+    gameOver: bool | None = None
+    reward: int | None = None
+    events: list[JSONObject] | None = None
+
+
+# -- the session API ------------------------------------------------------------------
+class AgentAnswer(Strict):
+    agent_check: StrictStr | None = Field(None, description="puzzle token (or X-Agent-Check)")
+    agent_answer: StrictInt | StrictStr | None = Field(
+        None, description="puzzle answer (or X-Agent-Answer)"
+    )
+
+
+class SessionView(BaseModel):
+    sessionId: str
+    slug: str
+    seed: int
+    observation: JSONObject
+    board: str
+    legalActions: list[Any]
+    score: int
+    moves: int
+    gameOver: bool
+    finished: bool
+    agentCheck: PuzzlePublic
+
+
+class SessionPublic(SessionView):
+    token: str = Field(description="send as Authorization: Bearer <token>")
+
+
+class ActCreate(AgentAnswer):
+    command: StrictStr | None = None
+    commands: list[StrictStr] | None = Field(None, min_length=1, max_length=MAX_COMMANDS_PER_ACT)
+
+    @model_validator(mode="after")
+    def _one_of(self) -> ActCreate:
+        if (self.command is None) == (self.commands is None):
+            raise ValueError("send exactly one of command or commands")
+        return self
+
+    def texts(self) -> list[str]:
+        return [self.command] if self.command is not None else list(self.commands or [])
+
+
+class ActResult(BaseModel):
+    command: str
+    ok: bool
+    reason: str | None = None
+    reward: int
+    events: list[JSONObject]
+
+
+class ActPublic(SessionView):
+    results: list[ActResult]
+
+
+class FinishCreate(AgentAnswer):
+    rating: StrictInt = Field(ge=1, le=10)
+    review: StrictStr = Field("", max_length=MAX_REVIEW_CHARS)
+
+
+class FinishPublic(BaseModel):
+    sessionId: str
+    slug: str
+    score: int
+    rating: int
+    review: str
+    rank: int
+    agentCheck: PuzzlePublic
+
+
+# -- leaderboard ----------------------------------------------------------------------
+class LeaderboardEntry(BaseModel):
+    rank: int
+    sessionId: str
+    score: int
+    seed: int
+    moves: int
+    rating: int | None
+    review: str | None
+    finishedAt: str
+
+
+class LeaderboardPublic(BaseModel):
+    slug: str
+    entries: list[LeaderboardEntry]

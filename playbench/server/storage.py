@@ -1,0 +1,367 @@
+"""The database: sessions, their action logs, ratings and reviews, agent-check puzzles.
+
+SQLAlchemy Core over any URL; SQLite by default, in WAL mode with ``synchronous=FULL``.
+Every action is one transaction that first moves the session's ``version`` forward with
+an optimistic check (``UPDATE ... WHERE version = :seen``), then appends the log entry:
+of two concurrent writers on one session, exactly one applies and the other learns it
+lost (:class:`VersionConflict`).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+TOKEN_HASH_CHARS = 64
+SESSION_ID_CHARS = 32
+SLUG_CHARS = 64
+#: expired puzzles are kept this long so a late answer hears "expired", not "unknown"
+PUZZLE_RETENTION_SECONDS = 3600.0
+
+metadata = MetaData()
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id", String(SESSION_ID_CHARS), primary_key=True),
+    Column("token_hash", String(TOKEN_HASH_CHARS), nullable=False, unique=True),
+    Column("slug", String(SLUG_CHARS), nullable=False, index=True),
+    Column("seed", BigInteger, nullable=False),
+    Column("options", Text, nullable=False),
+    Column("state", Text, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("score", BigInteger, nullable=False),
+    Column("moves", Integer, nullable=False),
+    Column("over", Boolean, nullable=False),
+    Column("finished", Boolean, nullable=False, index=True),
+    Column("rating", Integer),
+    Column("review", Text),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("finished_at", Float),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("session_id", String(SESSION_ID_CHARS), ForeignKey("sessions.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("command", Text),
+    #: the action as JSON, or NULL when the command did not parse (nothing was stepped)
+    Column("action", Text),
+    Column("ok", Boolean, nullable=False),
+    Column("reward", BigInteger, nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+puzzles = Table(
+    "puzzles",
+    metadata,
+    Column("token_hash", String(TOKEN_HASH_CHARS), primary_key=True),
+    Column("answer", BigInteger, nullable=False),
+    Column("expires_at", Float, nullable=False, index=True),
+    Column("used", Boolean, nullable=False),
+)
+
+
+class VersionConflict(Exception):
+    """Another request changed the session first."""
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    id: str
+    slug: str
+    seed: int
+    options: dict[str, Any]
+    state: str
+    version: int
+    score: int
+    moves: int
+    over: bool
+    finished: bool
+    rating: int | None
+    review: str | None
+    finished_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    seq: int
+    command: str | None
+    action: Any
+    ok: bool
+    reward: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleClaim:
+    known: bool
+    #: False when the puzzle had been used already
+    fresh: bool
+    answer: int
+    expires_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class StepRecord:
+    """One action to append: what was sent, what happened, the state after it."""
+
+    command: str | None
+    action: Any
+    parsed: bool
+    ok: bool
+    reward: int
+    reason: str
+    state: str
+    score: int
+    over: bool
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def make_engine(url: str) -> Engine:
+    engine = create_engine(url)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _row(row: Any) -> SessionRow:
+    return SessionRow(
+        id=row.id,
+        slug=row.slug,
+        seed=row.seed,
+        options=json.loads(row.options),
+        state=row.state,
+        version=row.version,
+        score=row.score,
+        moves=row.moves,
+        over=bool(row.over),
+        finished=bool(row.finished),
+        rating=row.rating,
+        review=row.review,
+        finished_at=row.finished_at,
+    )
+
+
+class Storage:
+    """All reads and writes of the server, one short transaction each."""
+
+    def __init__(self, url: str) -> None:
+        self.engine = make_engine(url)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- sessions ----------------------------------------------------------------------
+    def create_session(
+        self,
+        *,
+        session_id: str,
+        token_hash: str,
+        slug: str,
+        seed: int,
+        options: dict[str, Any],
+        state: str,
+        score: int,
+        over: bool,
+    ) -> SessionRow:
+        now = time.time()
+        values = {
+            "id": session_id,
+            "token_hash": token_hash,
+            "slug": slug,
+            "seed": seed,
+            "options": json.dumps(options, sort_keys=True),
+            "state": state,
+            "version": 0,
+            "score": score,
+            "moves": 0,
+            "over": over,
+            "finished": False,
+            "created_at": now,
+            "updated_at": now,
+        }
+        with self.engine.begin() as conn:
+            conn.execute(insert(sessions).values(values))
+        return self.session_by_token(slug, token_hash)  # type: ignore[return-value]
+
+    def session_by_token(self, slug: str, token_hash: str) -> SessionRow | None:
+        query = select(sessions).where(sessions.c.token_hash == token_hash, sessions.c.slug == slug)
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return _row(row) if row is not None else None
+
+    def session_by_id(self, session_id: str) -> SessionRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(sessions).where(sessions.c.id == session_id)).first()
+        return _row(row) if row is not None else None
+
+    def record_step(self, session: SessionRow, version: int, record: StepRecord) -> int:
+        """Append one action to the log and store the state after it; the new version.
+
+        Raises :class:`VersionConflict` when the session is no longer at ``version``.
+        """
+        now = time.time()
+        moves = sessions.c.moves + 1 if record.ok else sessions.c.moves
+        change = (
+            update(sessions)
+            .where(sessions.c.id == session.id, sessions.c.version == version)
+            .values(
+                version=version + 1,
+                state=record.state,
+                score=record.score,
+                over=record.over,
+                moves=moves,
+                updated_at=now,
+            )
+        )
+        entry = {
+            "session_id": session.id,
+            "seq": version + 1,
+            "command": record.command,
+            "action": json.dumps(record.action) if record.parsed else None,
+            "ok": record.ok,
+            "reward": record.reward,
+            "reason": record.reason,
+            "created_at": now,
+        }
+        try:
+            with self.engine.begin() as conn:
+                if conn.execute(change).rowcount != 1:
+                    raise VersionConflict(session.id)
+                conn.execute(insert(actions).values(entry))
+        except IntegrityError:
+            raise VersionConflict(session.id) from None
+        return version + 1
+
+    def finish(self, session: SessionRow, rating: int, review: str) -> SessionRow:
+        change = (
+            update(sessions)
+            .where(
+                sessions.c.id == session.id,
+                sessions.c.version == session.version,
+                sessions.c.finished.is_(False),
+            )
+            .values(
+                finished=True,
+                rating=rating,
+                review=review,
+                finished_at=time.time(),
+                version=session.version + 1,
+            )
+        )
+        with self.engine.begin() as conn:
+            if conn.execute(change).rowcount != 1:
+                raise VersionConflict(session.id)
+        return self.session_by_id(session.id)  # type: ignore[return-value]
+
+    def log(self, session_id: str) -> list[LogEntry]:
+        query = select(actions).where(actions.c.session_id == session_id).order_by(actions.c.seq)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [
+            LogEntry(
+                seq=row.seq,
+                command=row.command,
+                action=json.loads(row.action) if row.action is not None else None,
+                ok=bool(row.ok),
+                reward=row.reward,
+                reason=row.reason,
+            )
+            for row in rows
+        ]
+
+    def leaderboard(self, slug: str, limit: int) -> list[SessionRow]:
+        query = (
+            select(sessions)
+            .where(sessions.c.slug == slug, sessions.c.finished.is_(True))
+            .order_by(sessions.c.score.desc(), sessions.c.finished_at.asc())
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [_row(row) for row in conn.execute(query).all()]
+
+    def rank(self, session: SessionRow) -> int:
+        """1 + the number of finished sessions of the game that rank above ``session``."""
+        ahead = (
+            select(sessions.c.id)
+            .where(
+                sessions.c.slug == session.slug,
+                sessions.c.finished.is_(True),
+                (sessions.c.score > session.score)
+                | (
+                    (sessions.c.score == session.score)
+                    & (sessions.c.finished_at < session.finished_at)
+                ),
+            )
+            .subquery()
+        )
+        with self.engine.connect() as conn:
+            return 1 + conn.execute(select(func.count()).select_from(ahead)).scalar_one()
+
+    # -- agent-check puzzles -------------------------------------------------------------
+    def add_puzzle(self, token_hash: str, answer: int, expires_at: float) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                puzzles.delete().where(
+                    puzzles.c.expires_at < time.time() - PUZZLE_RETENTION_SECONDS
+                )
+            )
+            conn.execute(
+                insert(puzzles).values(
+                    token_hash=token_hash, answer=answer, expires_at=expires_at, used=False
+                )
+            )
+
+    def take_puzzle(self, token_hash: str) -> PuzzleClaim:
+        """Mark the puzzle used (single use): whether it existed, was fresh, its answer."""
+        claim = (
+            update(puzzles)
+            .where(puzzles.c.token_hash == token_hash, puzzles.c.used.is_(False))
+            .values(used=True)
+        )
+        find = select(puzzles.c.answer, puzzles.c.expires_at).where(
+            puzzles.c.token_hash == token_hash
+        )
+        with self.engine.begin() as conn:
+            claimed = conn.execute(claim).rowcount == 1
+            row = conn.execute(find).first()
+        if row is None:
+            return PuzzleClaim(known=False, fresh=False, answer=0, expires_at=0.0)
+        return PuzzleClaim(known=True, fresh=claimed, answer=row.answer, expires_at=row.expires_at)
