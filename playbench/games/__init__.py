@@ -3,7 +3,10 @@
 import importlib
 
 #: one line per game, in the order the arena lists them
-GAME_PACKAGES = ("gemswap",)
+GAME_PACKAGES = (
+    "gemswap",
+    "chimestep",
+)
 
 for _package in GAME_PACKAGES:
     importlib.import_module(f"playbench.games.{_package}")

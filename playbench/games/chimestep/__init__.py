@@ -1,0 +1,105 @@
+"""Chimestep: ring every tile of a stepped pyramid while the Hush close in."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from playbench.core import Action, Game, Outcome, Spec, register
+from playbench.games.chimestep import commands, rules, spec, view
+from playbench.games.chimestep.state import DONE, State
+
+TICKS_PER_SECOND = 12
+
+
+class Chimestep(Game[State]):
+    """Chimestep, a real-time pyramid-ringing game on a seeded clock.
+
+    Description:
+        A chick hops along the four diagonals of a fixed 7-tier, 28-tile pyramid. Each
+        landing strikes its tile up to the stage's target level (1 on stages 1-2, 2 from
+        stage 3); the stage clears when no tile is below the target. Three kinds of Hush
+        (tumble, stalker, muffle) appear dormant, then move on their own clocks; touching
+        an awake one costs one of 3 lives. Time passes only on ``tick``.
+
+    Actions:
+        ``{"type": "start"}`` (waiting only), ``{"type": "hop", "dir": d}`` with ``d`` in
+        upLeft, upRight, downLeft, downRight (resolves at cooldown 0, else buffered one
+        deep; off the rim it teeters), ``{"type": "toll"}`` (a charge, cooldown 0), and
+        ``{"type": "tick", "count": n}`` (n optional, clamped to 1..30). Anything the engine
+        would not act on is refused with the same state and is not legal.
+
+    Observation:
+        status, stage, target, tiles (tier by tier), remaining, position, hopCooldown,
+        bufferedHop, teeter, lives, chain, tollCharges, tollCooldown, shimmerTicks,
+        hushCells (awake Hush only), dormantHush, stageHops, stageDamped, par, score, tick.
+        The generator, spawn clock and spawn queue stay hidden.
+
+    Scoring:
+        10 per raising landing, +25 when it reaches the target, + 2 x chain (capped at 10);
+        150 per Hush scattered by a toll; a stage clear pays 250 x stage, an efficiency
+        bonus, +500 at or under par + stageDamped, and 250 per life held. Never negative.
+
+    Termination:
+        The run ends (status ``done``) when the last life is lost; stages are endless.
+    """
+
+    slug = "chimestep"
+    name = "Chimestep"
+    genre = "arcade"
+    keys: ClassVar[Mapping[str, str]] = {
+        "u": "hop upLeft",
+        "i": "hop upRight",
+        "j": "hop downLeft",
+        "k": "hop downRight",
+        "7": "hop upLeft",
+        "9": "hop upRight",
+        "1": "hop downLeft",
+        "3": "hop downRight",
+        "KEY_LEFT": "hop upLeft",
+        "KEY_UP": "hop upRight",
+        "KEY_DOWN": "hop downLeft",
+        "KEY_RIGHT": "hop downRight",
+        " ": "start",
+        "s": "start",
+        "t": "toll",
+        ".": "tick",
+        "n": "tick ...",
+    }
+    idle: ClassVar[tuple[float, str] | None] = (1 / TICKS_PER_SECOND, "tick")
+
+    def new(self, seed: int, options: Mapping[str, Any] | None = None) -> State:
+        return rules.new(seed, options)
+
+    def legal_actions(self, state: State) -> list[Action]:
+        return rules.legal_actions(state)
+
+    def step(self, state: State, action: Action) -> Outcome[State]:
+        return rules.step(state, action)
+
+    def score(self, state: State) -> int:
+        return state.score
+
+    def is_over(self, state: State) -> bool:
+        return state.status == DONE
+
+    def observe(self, state: State) -> dict[str, Any]:
+        return view.observe(state)
+
+    def render(self, state: State) -> str:
+        return view.render(state)
+
+    def spec(self) -> Spec:
+        return spec.spec()
+
+    def parse_command(self, text: str) -> Action:
+        return commands.parse_command(text)
+
+    def to_json(self, state: State) -> dict[str, Any]:
+        return view.to_json(state)
+
+    def from_json(self, data: Any) -> State:
+        return view.from_json(data)
+
+
+GAME = register(Chimestep())

@@ -1,0 +1,52 @@
+"""The Chimestep text grammar: ``start``, ``hop upLeft`` / ``hop ul`` / ``ul``, ``toll``,
+``tick`` and ``tick 4``. Words are case-insensitive."""
+
+from __future__ import annotations
+
+import re
+
+from playbench.core import Action, CommandError
+from playbench.games.chimestep.board import DIRECTIONS
+
+#: every word that names a direction (lower case) -> its name in actions
+DIRECTION_WORDS = {name.lower(): name for name in DIRECTIONS} | {
+    "ul": "upLeft",
+    "ur": "upRight",
+    "dl": "downLeft",
+    "dr": "downRight",
+}
+COUNT_PATTERN = re.compile(r"[+-]?\d{1,9}")
+HELP = "commands: start, hop upLeft|upRight|downLeft|downRight (or ul ur dl dr), toll, tick, tick N"
+
+
+def parse_command(text: str) -> Action:
+    if not isinstance(text, str):
+        raise CommandError(f"a command is text, got {type(text).__name__}")
+    words = text.lower().split()
+    if not words:
+        raise CommandError(f"empty command; {HELP}")
+    head, rest = words[0], words[1:]
+    if head in DIRECTION_WORDS:
+        if rest:
+            raise CommandError(f"{head} is a hop and takes nothing after it")
+        return {"type": "hop", "dir": DIRECTION_WORDS[head]}
+    if head in ("start", "toll"):
+        if rest:
+            raise CommandError(f"{head} takes nothing after it, got {' '.join(rest)!r}")
+        return {"type": head}
+    if head == "hop":
+        if len(rest) != 1 or rest[0] not in DIRECTION_WORDS:
+            raise CommandError(
+                f"hop needs one direction: upLeft, upRight, downLeft, downRight "
+                f"(or ul, ur, dl, dr); got {' '.join(rest) or 'nothing'!r}"
+            )
+        return {"type": "hop", "dir": DIRECTION_WORDS[rest[0]]}
+    if head == "tick":
+        if not rest:
+            return {"type": "tick"}
+        if len(rest) == 1 and COUNT_PATTERN.fullmatch(rest[0]):
+            return {"type": "tick", "count": int(rest[0])}
+        raise CommandError(
+            f"tick takes one whole number of ticks (1 to 30), got {' '.join(rest)!r}"
+        )
+    raise CommandError(f"unknown command {text.strip()!r}; {HELP}")

@@ -1,0 +1,189 @@
+"""The three Hush: where they appear, when, how fast they move and what they do.
+
+Every Hush lies dormant for ``DORMANT_TICKS`` after it appears: it neither moves nor
+touches the chick. Awake, it steps once every ``period`` ticks along the same four
+diagonals as the chick. A tumble rolls one tier down, left or right at random, and leaves
+off the base; a stalker takes the first move in ``STALKER_ORDER`` that brings it closer;
+a muffle wanders at random, lowers every tile it lands on that is above 0, and disperses
+after ``MUFFLE_LIFETIME`` ticks awake.
+"""
+
+from __future__ import annotations
+
+from playbench.core import Rng
+from playbench.games.chimestep.board import (
+    ADJACENT,
+    BASE_CORNERS,
+    BASE_ROW,
+    CELLS,
+    DISTANCE,
+    DOWN_LEFT,
+    DOWN_RIGHT,
+    NEIGHBOR,
+    OFF,
+    ROW_OF,
+    TILE_COUNT,
+    UP_LEFT,
+    UP_RIGHT,
+)
+from playbench.games.chimestep.state import (
+    H_AWAKE,
+    H_CLOCK,
+    H_DORMANT,
+    H_KIND,
+    H_TILE,
+    HUSH_FIELDS,
+    State,
+)
+
+KINDS = ("tumble", "stalker", "muffle")
+TUMBLE, STALKER, MUFFLE = range(len(KINDS))
+KIND_INDEX = {name: kind for kind, name in enumerate(KINDS)}
+
+DORMANT_TICKS = 12
+MUFFLE_LIFETIME = 168
+#: tiles a tumble may appear on: tiers 0 and 1, never the chick's own tile
+TUMBLE_SPAWN_TILES = (0, 1, 2)
+STALKER_MIN_STEPS = 3
+MUFFLE_MIN_STEPS = 2
+MUFFLE_MIN_ROW = 3
+#: a stalker's tie order among moves that bring it equally close
+STALKER_ORDER = (DOWN_RIGHT, DOWN_LEFT, UP_RIGHT, UP_LEFT)
+
+#: ticks between steps: the stage-1 value, falling by one per stage to a floor
+TUMBLE_PERIOD = (7, 4)
+STALKER_PERIOD = (14, 10)
+MUFFLE_PERIOD = (10, 6)
+PERIODS = (TUMBLE_PERIOD, STALKER_PERIOD, MUFFLE_PERIOD)
+
+#: ticks of play between spawns: 72 at stage 1, 6 fewer per stage, never below 30
+SPAWN_INTERVAL_FIRST = 72
+SPAWN_INTERVAL_STEP = 6
+SPAWN_INTERVAL_FLOOR = 30
+#: most Hush on the board at once (dormant ones included): 1 + stage // 2, at most 4
+HUSH_CAP_MAX = 4
+#: the order Hush appear in, cycling; stage 3 and later use the last queue
+SPAWN_QUEUES = (
+    (TUMBLE, TUMBLE, STALKER),
+    (TUMBLE, STALKER, TUMBLE, MUFFLE),
+    (STALKER, TUMBLE, MUFFLE, TUMBLE),
+)
+
+
+def period(kind: int, stage: int) -> int:
+    first, floor = PERIODS[kind]
+    return max(floor, first - (stage - 1))
+
+
+def spawn_interval(stage: int) -> int:
+    return max(SPAWN_INTERVAL_FLOOR, SPAWN_INTERVAL_FIRST - SPAWN_INTERVAL_STEP * (stage - 1))
+
+
+def hush_cap(stage: int) -> int:
+    return min(HUSH_CAP_MAX, 1 + stage // 2)
+
+
+def spawn_queue(stage: int) -> tuple[int, ...]:
+    return SPAWN_QUEUES[min(stage, len(SPAWN_QUEUES)) - 1]
+
+
+def spawn_tile(kind: int, chick: int, rng: Rng) -> int:
+    """Where a new Hush of ``kind`` appears, given the chick's tile."""
+    if kind == TUMBLE:
+        choices = [t for t in TUMBLE_SPAWN_TILES if t != chick]
+    elif kind == STALKER:
+        choices = [t for t in BASE_CORNERS if DISTANCE[chick][t] >= STALKER_MIN_STEPS]
+    else:
+        choices = [
+            t
+            for t in range(TILE_COUNT)
+            if ROW_OF[t] >= MUFFLE_MIN_ROW and DISTANCE[chick][t] >= MUFFLE_MIN_STEPS
+        ]
+    return rng.choice(choices)
+
+
+def stalker_step(tile: int, chick: int) -> int:
+    """The stalker's next tile: the first move of ``STALKER_ORDER`` that closes in."""
+    here = DISTANCE[tile][chick]
+    for direction in STALKER_ORDER:
+        target = NEIGHBOR[tile][direction]
+        if target != OFF and DISTANCE[target][chick] < here:
+            return target
+    return tile
+
+
+def spawn_next(state: State, events: list) -> None:
+    """Put the next Hush of the stage's queue on the board, dormant."""
+    queue = spawn_queue(state.stage)
+    kind = queue[state.spawn_index]
+    state.spawn_index = (state.spawn_index + 1) % len(queue)
+    tile = spawn_tile(kind, state.position, state.rng)
+    state.hush += (kind, tile, DORMANT_TICKS, 0, 0)
+    row, col = CELLS[tile]
+    events.append({"type": "spawn", "kind": KINDS[kind], "row": row, "col": col, "points": 0})
+
+
+def advance(state: State, events: list) -> None:
+    """One tick of every Hush: dormancy, steps, muffling, leaving the board."""
+    hush = state.hush
+    removed = False
+    for at in range(0, len(hush), HUSH_FIELDS):
+        kind = hush[at + H_KIND]
+        if hush[at + H_DORMANT]:
+            hush[at + H_DORMANT] -= 1
+            if not hush[at + H_DORMANT]:
+                hush[at + H_CLOCK] = period(kind, state.stage)
+            continue
+        hush[at + H_AWAKE] += 1
+        if kind == MUFFLE and hush[at + H_AWAKE] >= MUFFLE_LIFETIME:
+            hush[at + H_KIND] = OFF
+            removed = True
+            row, col = CELLS[hush[at + H_TILE]]
+            events.append(
+                {"type": "disperse", "kind": "muffle", "row": row, "col": col, "points": 0}
+            )
+            continue
+        hush[at + H_CLOCK] -= 1
+        if hush[at + H_CLOCK]:
+            continue
+        hush[at + H_CLOCK] = period(kind, state.stage)
+        tile = hush[at + H_TILE]
+        if kind == TUMBLE:
+            if ROW_OF[tile] == BASE_ROW:
+                hush[at + H_KIND] = OFF
+                removed = True
+                row, col = CELLS[tile]
+                events.append(
+                    {"type": "rollOff", "kind": "tumble", "row": row, "col": col, "points": 0}
+                )
+                continue
+            direction = DOWN_RIGHT if state.rng.below(2) else DOWN_LEFT
+            hush[at + H_TILE] = NEIGHBOR[tile][direction]
+        elif kind == STALKER:
+            hush[at + H_TILE] = stalker_step(tile, state.position)
+        else:
+            target = state.rng.choice(ADJACENT[tile])
+            hush[at + H_TILE] = target
+            level = state.tiles[target]
+            if level:
+                state.tiles[target] = level - 1
+                row, col = CELLS[target]
+                events.append(
+                    {"type": "muffle", "row": row, "col": col, "level": level - 1, "points": 0}
+                )
+    if removed:
+        state.hush = [
+            value
+            for at in range(0, len(hush), HUSH_FIELDS)
+            if hush[at] != OFF
+            for value in hush[at : at + HUSH_FIELDS]
+        ]
+
+
+def awake_at(state: State, tile: int) -> int | None:
+    """The kind of an awake Hush on ``tile``, or None."""
+    hush = state.hush
+    for at in range(0, len(hush), HUSH_FIELDS):
+        if hush[at + H_TILE] == tile and not hush[at + H_DORMANT]:
+            return hush[at + H_KIND]
+    return None

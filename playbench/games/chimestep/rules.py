@@ -1,0 +1,469 @@
+"""The Chimestep rules core: a new run, the legal actions and the pure step.
+
+A step copies the state once and then runs a chain of small systems on the copy: apply
+the action (start, hop, toll), or run ``count`` single ticks, each of which counts the
+phase down or, while playing, runs the clocks, the chick's cooldown and buffered hop,
+the Hush, collisions and the spawn clock, in that order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from playbench.core import OptionsError, Outcome, Rng, check_seed
+from playbench.games.chimestep import hush
+from playbench.games.chimestep.board import (
+    APEX,
+    CELLS,
+    DIRECTION_INDEX,
+    DIRECTIONS,
+    DISTANCE,
+    NEIGHBOR,
+    OFF,
+    TILE_COUNT,
+)
+from playbench.games.chimestep.state import (
+    DONE,
+    H_DORMANT,
+    H_KIND,
+    H_TILE,
+    HUSH_FIELDS,
+    NO_DIRECTION,
+    PLAYING,
+    RECOVERING,
+    STAGE_CLEAR,
+    STAGE_INTRO,
+    STATUSES,
+    WAITING,
+    State,
+)
+
+# -- constants -----------------------------------------------------------------------------
+HOP_COOLDOWN = 4
+TEETER_TICKS = 12
+START_LIVES = 3
+START_CHARGES = 1
+MAX_CHARGES = 2
+RINGS_PER_CHARGE = 6
+TOLL_COOLDOWN = 24
+TOLL_RANGE = 1
+SHIMMER_TICKS = 36
+INTRO_TICKS = 24
+RECOVER_TICKS = 24
+CLEAR_TICKS = 36
+MIN_TICK_COUNT = 1
+MAX_TICK_COUNT = 30
+#: stages before this one have target level 1; this one and every later one, level 2
+TARGET_TWO_FROM_STAGE = 3
+LOW_TARGET = 1
+HIGH_TARGET = 2
+#: the chick's arrival on the apex at a stage start strikes it to this level
+APEX_START_LEVEL = 1
+
+RING_POINTS = 10
+TARGET_POINTS = 25
+CHAIN_POINTS = 2
+CHAIN_CAP = 10
+SCATTER_POINTS = 150
+CLEAR_POINTS_PER_STAGE = 250
+EFFICIENCY_POINTS_PER_HOP = 20
+EFFICIENCY_CAP = 300
+WINDOW_FIRST = 15
+WINDOW_STEP = 5
+WINDOW_CAP = 40
+PAR_BONUS = 500
+LIFE_POINTS = 250
+PAR_HOPS_PER_LEVEL = 32
+PAR_OFFSET = 2
+
+ACTION_KEYS = {"start": ("type",), "hop": ("type", "dir"), "toll": ("type",)}
+TICK_KEYS = ("type", "count")
+
+
+# -- stage tables ----------------------------------------------------------------------------
+def target_for(stage: int) -> int:
+    return HIGH_TARGET if stage >= TARGET_TWO_FROM_STAGE else LOW_TARGET
+
+
+def par_for(target: int) -> int:
+    return PAR_HOPS_PER_LEVEL * target - PAR_OFFSET
+
+
+def window_for(stage: int) -> int:
+    return min(WINDOW_CAP, WINDOW_FIRST + WINDOW_STEP * (stage - 1))
+
+
+# -- a new run ---------------------------------------------------------------------------------
+def new(seed: int, options: Mapping[str, Any] | None = None) -> State:
+    check_seed(seed)
+    if options is not None and not isinstance(options, Mapping):
+        raise OptionsError("options must be a JSON object")
+    if options:
+        raise OptionsError(f"chimestep takes no options, got {', '.join(sorted(options))}")
+    state = State()
+    state.status = WAITING
+    state.lives = START_LIVES
+    state.chain = 0
+    state.rings = 0
+    state.charges = START_CHARGES
+    state.toll_cooldown = 0
+    state.shimmer = 0
+    state.phase_ticks = 0
+    state.score = 0
+    state.tick = 0
+    state.free_leap = True
+    state.rng = Rng.from_seed(seed)
+    _set_up_stage(state, 1)
+    return state
+
+
+def _set_up_stage(state: State, stage: int) -> None:
+    state.stage = stage
+    state.target = target_for(stage)
+    state.tiles = bytearray(TILE_COUNT)
+    state.tiles[APEX] = APEX_START_LEVEL
+    state.stage_hops = 0
+    state.stage_damped = 0
+    state.hush = []
+    state.spawn_clock = hush.spawn_interval(stage)
+    state.spawn_index = 0
+    _to_apex(state)
+
+
+def _to_apex(state: State) -> None:
+    state.position = APEX
+    _drop_pending_moves(state)
+
+
+def _drop_pending_moves(state: State) -> None:
+    """No cooldown, no buffered hop, no teeter."""
+    state.cooldown = 0
+    state.buffered = NO_DIRECTION
+    state.teeter = 0
+    state.teeter_dir = NO_DIRECTION
+
+
+# -- legal actions ---------------------------------------------------------------------------
+def legal_actions(state: State) -> list[dict[str, Any]]:
+    status = state.status
+    if status == PLAYING:
+        actions: list[dict[str, Any]] = [{"type": "hop", "dir": name} for name in DIRECTIONS]
+        if state.charges and not state.toll_cooldown:
+            actions.append({"type": "toll"})
+        actions.append({"type": "tick"})
+        return actions
+    if status == WAITING:
+        return [{"type": "start"}]
+    if status == DONE:
+        return []
+    return [{"type": "tick"}]
+
+
+# -- the step ----------------------------------------------------------------------------------
+def step(state: State, action: Any) -> Outcome[State]:
+    parsed = _parse(action)
+    if isinstance(parsed, str):
+        return Outcome.refused(state, parsed)
+    kind, argument = parsed
+    status = state.status
+    events: list[dict[str, Any]] = []
+    if kind == "tick":
+        if status == WAITING:
+            return Outcome.refused(state, "the clock does not run while waiting: send start")
+        if status == DONE:
+            return Outcome.refused(state, "the run is over: ticks change nothing")
+        new_state = state.copy()
+        for _ in range(argument):
+            if new_state.status == DONE:
+                break
+            _tick(new_state, events)
+    elif kind == "start":
+        if status != WAITING:
+            return Outcome.refused(
+                state, f"start only acts while waiting; status is {STATUSES[status]}"
+            )
+        new_state = state.copy()
+        new_state.status = STAGE_INTRO
+        new_state.phase_ticks = INTRO_TICKS
+        events.append({"type": "start", "stage": new_state.stage, "points": 0})
+    elif status != PLAYING:
+        return Outcome.refused(
+            state, f"{kind} only acts while playing; status is {STATUSES[status]}"
+        )
+    elif kind == "hop":
+        new_state = state.copy()
+        _hop(new_state, argument, events)
+    else:
+        if not state.charges:
+            return Outcome.refused(state, "toll needs a charge and there is none")
+        if state.toll_cooldown:
+            return Outcome.refused(
+                state, f"toll is cooling down for {state.toll_cooldown} more ticks"
+            )
+        new_state = state.copy()
+        _toll(new_state, events)
+    return Outcome(state=new_state, reward=new_state.score - state.score, events=events)
+
+
+def _parse(action: Any) -> tuple[str, int] | str:
+    """(kind, direction or tick count) for a valid action, else the reason it is not one."""
+    if not isinstance(action, dict):
+        return f"an action is a JSON object with a type, got {type(action).__name__}"
+    kind = action.get("type")
+    if kind == "tick":
+        extra = [key for key in action if key not in TICK_KEYS]
+        if extra:
+            return f"tick takes only type and count, got {', '.join(map(str, extra))}"
+        count = action.get("count", MIN_TICK_COUNT)
+        if type(count) is not int:
+            return f"tick count must be an integer, got {count!r}"
+        return kind, min(MAX_TICK_COUNT, max(MIN_TICK_COUNT, count))
+    keys = ACTION_KEYS.get(kind) if isinstance(kind, str) else None
+    if keys is None:
+        return f"action type must be one of start, hop, toll, tick; got {kind!r}"
+    extra = [key for key in action if key not in keys]
+    if extra:
+        return f"{kind} takes only {' and '.join(keys)}, got {', '.join(map(str, extra))}"
+    if kind != "hop":
+        return kind, 0
+    direction = action.get("dir")
+    if direction not in DIRECTION_INDEX:
+        return f"hop dir must be one of {', '.join(DIRECTIONS)}; got {direction!r}"
+    return kind, DIRECTION_INDEX[direction]
+
+
+# -- actions -------------------------------------------------------------------------------------
+def _hop(state: State, direction: int, events: list) -> None:
+    if state.teeter:
+        if direction == state.teeter_dir:
+            _leap(state, events)
+            return
+        _clear_teeter(state, events)
+    if state.cooldown:
+        state.buffered = direction
+        events.append({"type": "buffer", "dir": DIRECTIONS[direction], "points": 0})
+        return
+    _resolve_hop(state, direction, events)
+
+
+def _resolve_hop(state: State, direction: int, events: list) -> None:
+    target = NEIGHBOR[state.position][direction]
+    if target == OFF:
+        state.teeter = TEETER_TICKS
+        state.teeter_dir = direction
+        events.append({"type": "teeter", "dir": DIRECTIONS[direction], "points": 0})
+        return
+    state.position = target
+    state.cooldown = HOP_COOLDOWN
+    state.stage_hops += 1
+    _land(state, target, direction, events)
+
+
+def _land(state: State, tile: int, direction: int, events: list) -> None:
+    level = state.tiles[tile]
+    target = state.target
+    row, col = CELLS[tile]
+    if level < target:
+        level += 1
+        state.tiles[tile] = level
+        state.chain += 1
+        points = RING_POINTS + CHAIN_POINTS * min(state.chain, CHAIN_CAP)
+        if level == target:
+            points += TARGET_POINTS
+        state.score += points
+        state.rings += 1
+        events.append(
+            {
+                "type": "ring",
+                "dir": DIRECTIONS[direction],
+                "row": row,
+                "col": col,
+                "level": level,
+                "chain": state.chain,
+                "points": points,
+            }
+        )
+        if not state.rings % RINGS_PER_CHARGE and state.charges < MAX_CHARGES:
+            state.charges += 1
+            events.append({"type": "charge", "charges": state.charges, "points": 0})
+        if level == target and not state.remaining():
+            _clear_stage(state, events)
+            return
+    else:
+        state.chain = 0
+        events.append(
+            {"type": "land", "dir": DIRECTIONS[direction], "row": row, "col": col, "points": 0}
+        )
+    _check_collision(state, events)
+
+
+def _leap(state: State, events: list) -> None:
+    free = state.free_leap
+    state.free_leap = False
+    state.chain = 0
+    events.append({"type": "leap", "dir": DIRECTIONS[state.teeter_dir], "free": free, "points": 0})
+    _back_to_apex(state, events, costs_life=not free)
+
+
+def _clear_teeter(state: State, events: list) -> None:
+    events.append({"type": "teeterClear", "dir": DIRECTIONS[state.teeter_dir], "points": 0})
+    state.teeter = 0
+    state.teeter_dir = NO_DIRECTION
+
+
+def _toll(state: State, events: list) -> None:
+    if state.teeter:
+        _clear_teeter(state, events)
+    state.charges -= 1
+    state.toll_cooldown = TOLL_COOLDOWN
+    near = DISTANCE[state.position]
+    kept: list[int] = []
+    scattered = []
+    found = state.hush
+    for at in range(0, len(found), HUSH_FIELDS):
+        entry = found[at : at + HUSH_FIELDS]
+        if not entry[H_DORMANT] and near[entry[H_TILE]] <= TOLL_RANGE:
+            scattered.append(entry)
+        else:
+            kept += entry
+    state.hush = kept
+    points = SCATTER_POINTS * len(scattered)
+    state.score += points
+    events.append({"type": "toll", "scattered": len(scattered), "points": 0})
+    for entry in scattered:
+        row, col = CELLS[entry[H_TILE]]
+        events.append(
+            {
+                "type": "scatter",
+                "kind": hush.KINDS[entry[H_KIND]],
+                "row": row,
+                "col": col,
+                "points": SCATTER_POINTS,
+            }
+        )
+
+
+# -- time ----------------------------------------------------------------------------------------
+def _tick(state: State, events: list) -> None:
+    state.tick += 1
+    if state.status != PLAYING:
+        state.phase_ticks -= 1
+        if not state.phase_ticks:
+            _end_phase(state, events)
+        return
+    if state.shimmer:
+        state.shimmer -= 1
+    if state.toll_cooldown:
+        state.toll_cooldown -= 1
+    if state.teeter:
+        state.teeter -= 1
+        if not state.teeter:
+            events.append({"type": "teeterEnd", "dir": DIRECTIONS[state.teeter_dir], "points": 0})
+            state.teeter_dir = NO_DIRECTION
+    elif state.cooldown:
+        state.cooldown -= 1
+        if not state.cooldown and state.buffered != NO_DIRECTION:
+            direction = state.buffered
+            state.buffered = NO_DIRECTION
+            _resolve_hop(state, direction, events)
+            if state.status != PLAYING:
+                return
+    if state.hush:
+        hush.advance(state, events)
+        _check_collision(state, events)
+        if state.status != PLAYING:
+            return
+    if state.spawn_clock:
+        state.spawn_clock -= 1
+    if not state.spawn_clock and len(state.hush) < HUSH_FIELDS * hush.hush_cap(state.stage):
+        hush.spawn_next(state, events)
+        state.spawn_clock = hush.spawn_interval(state.stage)
+
+
+def _end_phase(state: State, events: list) -> None:
+    status = state.status
+    if status == STAGE_CLEAR:
+        _set_up_stage(state, state.stage + 1)
+        state.status = STAGE_INTRO
+        state.phase_ticks = INTRO_TICKS
+        if state.charges < MAX_CHARGES:
+            state.charges += 1
+        events.append(
+            {
+                "type": "stageStart",
+                "stage": state.stage,
+                "target": state.target,
+                "charges": state.charges,
+                "points": 0,
+            }
+        )
+        return
+    state.status = PLAYING
+    if status == RECOVERING:
+        state.shimmer = SHIMMER_TICKS
+    events.append({"type": "play", "shimmerTicks": state.shimmer, "points": 0})
+
+
+# -- collisions, lives and stage clears ----------------------------------------------------------
+def _check_collision(state: State, events: list) -> None:
+    if state.shimmer:
+        return
+    kind = hush.awake_at(state, state.position)
+    if kind is not None:
+        row, col = CELLS[state.position]
+        events.append(
+            {"type": "damped", "kind": hush.KINDS[kind], "row": row, "col": col, "points": 0}
+        )
+        _back_to_apex(state, events, costs_life=True)
+
+
+def _back_to_apex(state: State, events: list, costs_life: bool) -> None:
+    """A life loss (or the free first leap): sweep, back to the apex, recover."""
+    state.chain = 0
+    state.stage_damped += 1
+    state.hush = []
+    state.shimmer = 0
+    _to_apex(state)
+    if costs_life:
+        state.lives -= 1
+        events.append({"type": "lifeLost", "lives": state.lives, "points": 0})
+    if not state.lives:
+        state.status = DONE
+        state.phase_ticks = 0
+        events.append({"type": "gameOver", "score": state.score, "points": 0})
+        return
+    state.status = RECOVERING
+    state.phase_ticks = RECOVER_TICKS
+
+
+def _clear_stage(state: State, events: list) -> None:
+    stage = state.stage
+    par = par_for(state.target)
+    hops = state.stage_hops
+    stage_points = CLEAR_POINTS_PER_STAGE * stage
+    efficiency = min(
+        EFFICIENCY_CAP, EFFICIENCY_POINTS_PER_HOP * max(0, par + window_for(stage) - hops)
+    )
+    par_bonus = PAR_BONUS if hops <= par + state.stage_damped else 0
+    life_points = LIFE_POINTS * state.lives
+    points = stage_points + efficiency + par_bonus + life_points
+    state.score += points
+    events.append(
+        {
+            "type": "stageClear",
+            "stage": stage,
+            "stageHops": hops,
+            "par": par,
+            "stagePoints": stage_points,
+            "efficiency": efficiency,
+            "parBonus": par_bonus,
+            "lifePoints": life_points,
+            "points": points,
+        }
+    )
+    state.hush = []
+    state.shimmer = 0
+    _drop_pending_moves(state)
+    state.status = STAGE_CLEAR
+    state.phase_ticks = CLEAR_TICKS
