@@ -1,0 +1,1 @@
+"""Baseline agents and solvers, one module per game."""
