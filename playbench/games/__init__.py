@@ -4,6 +4,7 @@ import importlib
 
 #: one line per game, in the order the arena lists them
 GAME_PACKAGES = (
+    "delvewick",
     "gemswap",
     "chimestep",
 )

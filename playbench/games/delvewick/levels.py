@@ -1,0 +1,291 @@
+"""The Delvewick glyphs, the layout parser and the 8 handcrafted levels with their solutions.
+
+A layout is a list of row strings, top row first, in the seed's glyphs. Inside the rules
+the board is one flat ``bytearray`` stored BOTTOM ROW FIRST, so the gravity scan order
+(rows bottom to top, columns left to right) is simply ascending index: cell ``(row, col)``
+of an ``H``-row board lives at ``(H - 1 - row) * W + col``; ``+W`` is up, ``-W`` is down.
+
+Each shipped level carries a solution in compact form, one letter per action:
+``U``/``D``/``L``/``R`` move and ``W`` waits. Every solution clears its level within the
+level's oil; tests play all 8 in one run to a win.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from playbench.core.errors import OptionsError
+
+BEDROCK = ord("#")
+SOIL = ord("%")
+EMPTY = ord(".")
+BOULDER = ord("O")
+GEM = ord("*")
+GEODE = ord("G")
+EXIT_CLOSED = ord("X")
+EXIT_OPEN = ord("E")
+MOLE = ord("M")
+BOULDER_FALLING = ord("o")
+GEM_FALLING = ord("v")
+GEODE_FALLING = ord("g")
+
+#: glyphs a level layout may use (falling objects and the open exit appear only in play)
+LAYOUT_GLYPHS = "#%.O*GXM"
+#: glyphs a board in play may hold
+BOARD_GLYPHS = LAYOUT_GLYPHS + "Eovg"
+
+MIN_SIDE = 3
+MAX_WIDTH = 64
+MAX_HEIGHT = 40
+MAX_NAME = 60
+MAX_QUOTA = 999
+MAX_OIL = 9999
+
+#: compact solution letters -> action
+SOLUTION_LETTERS = "UDLRW"
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One parsed layout. ``board`` is bottom row first (see the module docstring)."""
+
+    number: int
+    name: str
+    quota: int
+    oil: int
+    rows: tuple[str, ...]
+    width: int
+    height: int
+    board: bytes
+    start: int
+    exit: int
+    solution: str = ""
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "quota": self.quota, "oil": self.oil, "rows": list(self.rows)}
+
+    def cell(self, index: int) -> dict[str, int]:
+        """The ``{"row", "col"}`` of a flat index."""
+        return {"row": self.height - 1 - index // self.width, "col": index % self.width}
+
+    def index(self, row: int, col: int) -> int:
+        return (self.height - 1 - row) * self.width + col
+
+
+def parse_level(
+    name: object, quota: object, oil: object, rows: object, number: int = 1, solution: str = ""
+) -> Level:
+    """Check a layout and build a :class:`Level`. Raises :class:`OptionsError` naming the
+    first problem found."""
+    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+        raise OptionsError(f"level name must be a non-empty string of at most {MAX_NAME} chars")
+    for label, value, top in (("quota", quota, MAX_QUOTA), ("oil", oil, MAX_OIL)):
+        if type(value) is not int:
+            raise OptionsError(f"level {label} must be an integer, got {type(value).__name__}")
+        if value < 1:
+            raise OptionsError(f"level {label} must be at least 1, got {value}")
+        if value > top:
+            raise OptionsError(f"level {label} must be at most {top}, got {value}")
+    if not isinstance(rows, Sequence) or isinstance(rows, str) or not rows:
+        raise OptionsError("level rows must be a non-empty list of strings")
+    if not all(isinstance(row, str) for row in rows):
+        raise OptionsError("level rows must all be strings")
+    height, width = len(rows), len(rows[0])
+    if any(len(row) != width for row in rows):
+        lengths = sorted({len(row) for row in rows})
+        raise OptionsError(f"level is not rectangular: row lengths {lengths}")
+    if not (MIN_SIDE <= width <= MAX_WIDTH and MIN_SIDE <= height <= MAX_HEIGHT):
+        raise OptionsError(
+            f"level must be {MIN_SIDE}..{MAX_WIDTH} wide and {MIN_SIDE}..{MAX_HEIGHT} high, "
+            f"got {width} x {height}"
+        )
+    for r, row in enumerate(rows):
+        for c, glyph in enumerate(row):
+            if glyph not in LAYOUT_GLYPHS:
+                raise OptionsError(
+                    f"unknown glyph {glyph!r} at row {r}, col {c}; a layout uses {LAYOUT_GLYPHS}"
+                )
+    frame_ok = (
+        set(rows[0]) == {"#"}
+        and set(rows[-1]) == {"#"}
+        and all(row[0] == "#" and row[-1] == "#" for row in rows)
+    )
+    if not frame_ok:
+        raise OptionsError("level is not framed in bedrock: every border cell must be '#'")
+    text = "".join(rows)
+    for glyph, what in (("M", "mole"), ("X", "exit")):
+        count = text.count(glyph)
+        if count != 1:
+            raise OptionsError(f"level must have exactly one {glyph} ({what}), found {count}")
+    board = "".join(reversed(rows)).encode()
+    return Level(
+        number=number,
+        name=name,
+        quota=quota,
+        oil=oil,
+        rows=tuple(rows),
+        width=width,
+        height=height,
+        board=board,
+        start=board.index(MOLE),
+        exit=board.index(EXIT_CLOSED),
+        solution=solution,
+    )
+
+
+def _level(number: int, name: str, quota: int, oil: int, rows: str, solution: str) -> Level:
+    return parse_level(name, quota, oil, rows.split(), number=number, solution=solution)
+
+
+LEVELS: tuple[Level, ...] = (
+    _level(
+        1,
+        "Topsoil",
+        4,
+        40,
+        """
+        ##################
+        #M%%%%%%%O%%%%%%%#
+        #%%%%%%%%*%%%%%%%#
+        #%%*%%%%%%%%*%%%%#
+        #%%%%%%..%%%%%%%%#
+        #%*%%%%%%%%%%%*%X#
+        ##################
+        """,
+        "DDRRDDLUUURRRRRRRDRRRDDRRRR",
+    ),
+    _level(
+        2,
+        "Root Cellar",
+        5,
+        46,
+        """
+        ####################
+        #M%%%%%O%%%%%%%O%%%#
+        #%%%%%%*%%%%%%%*%%%#
+        #%%%%%%%%%%%%%%%%%%#
+        #%.O.*%%%%%%%%*.O..#
+        #%%%%%%%%%%%%%%%%%%#
+        #%*%%%%%%O%%%%%%%%X#
+        ####################
+        """,
+        "DDDDDRURRURUURRRRRRRRRRDDLDDRRRR",
+    ),
+    _level(
+        3,
+        "Old Workings",
+        6,
+        52,
+        """
+        ######################
+        #M%%%%%%%%%%%%%%%%%%%#
+        #%%%%%%%%%%O%%%%%%%%%#
+        #%%O%%%%%%%*%%%%%*%%%#
+        #%%*%%%%%%%O%%%%%O%%%#
+        #%%O%%%%%%###%%%%%%%%#
+        #%%%%%%%*%%%%%*%%%%%%#
+        #%*%%%%%%%%%%%%%%%%%X#
+        ######################
+        """,
+        "DDDRRLDDDRURRRRRUUURRRRDRDDRUUURRRRDDDDRR",
+    ),
+    _level(
+        4,
+        "Geode Hollow",
+        7,
+        58,
+        """
+        ######################
+        #M%%%%%%%%%%%%%%%%%%%#
+        #%%%%G.%%%%%%%%.G%%%%#
+        #%%%%#.%%%%%%%%.#%%%%#
+        #%%*%#.%%%*%%%%.#%*%%#
+        #%%%%%%%%%%%%%%%%%%%%#
+        #%%%%%%%%G%%O%%%%%%%%#
+        #%*%%%%%%%%%%%%%%%*%%#
+        #%%%%%%%%%%%%%%%%%%%X#
+        ######################
+        """,
+        "DDDRRDDDLRRRRRRRLWRUUURDRRRRRRRURDDDUUUUULLLDDDDDDRRRRR",
+    ),
+    _level(
+        5,
+        "Slate Gallery",
+        9,
+        64,
+        """
+        ########################
+        #M%%%%%%%%%%%%%%%%%%%%%#
+        #%%%%%%%%%%%%%%%%%%%%%%#
+        #%####.#####%#####.###%#
+        #%%%*%%O*%%%%%%%*O%%%%%#
+        #%%%%%%%%%%%%%%%%%%%%%%#
+        #%%G.%%%%*%%%%*%%%%.G%%#
+        #%%###%%%%%%%%%%%%%###%#
+        #%%*%%%%*%%%%%%*%%%%*%X#
+        ########################
+        """,
+        "DDDRRRDRRRRUDDRDDLLLLLLLUUURRDLLDDRRRRRRRRRRRRRUULUURRDDDDRRRRRR",
+    ),
+    _level(
+        6,
+        "The Underbrook",
+        11,
+        70,
+        """
+        ########################
+        #M%%%%%%%%%%%%%%%%%%%%%#
+        #%%%%%%%%%*O*%%%%%%%%%%#
+        #%%%%%%%%%O*O%%%%%%%%%%#
+        #%%*%%%%%%*O*%%%%%%%*%%#
+        #%*%%%%%%%%%%%%%%%%%%*%#
+        #%%......%%%%%%......%%#
+        #%%G%%%%%%*%*%%%%%%G%%%#
+        #%%%%%%%%%%%%%%%%%%%%%%#
+        #%%*%%%%%%%%%%%%%%%*%%X#
+        ########################
+        """,
+        "DDDDRURDDLDDDRUDLWRUURRRRRRRRRUUURWLRULLULLDDRRRRRRRRRRRDRDDDDR",
+    ),
+    _level(
+        7,
+        "Deep Seam",
+        12,
+        76,
+        """
+        ##########################
+        #M%%%%%%%%%%%%%%%%%%%%%%%#
+        #%%%%%%%%%%%%%%%%%%%%%%%%#
+        #%%%O%%%%%%%%%%%%%%%%O%%%#
+        #%%%*%%%%*%*%*%%%%%%%*%%%#
+        #%%%O%%%%%%%%%%%%%%%%O%%%#
+        #%%%%%%####.G.####%%%%%%%#
+        #%%*%%%%%%%%%%%%%%%%%%*%%#
+        #%%*%%%%%**%%%**%%%%%%*%%#
+        #%%%%%%%%%%%%%%%%%%%%%%%X#
+        ##########################
+        """,
+        "DDDRRRLDDDDRRRRRRRRRRRRULLUUULLLLDRRDRDDRRRRRRRRRRUUUULRDDDDDRR",
+    ),
+    _level(
+        8,
+        "The Gemheart",
+        13,
+        80,
+        """
+        ############################
+        #M%%%%%%%%%%%%%%%%%%%%%%%%%#
+        #%%%%%%%%%%%%%%%%%%%%%%%%%%#
+        #%%%O%%%%%%%%*%%%%%%%%%O%%%#
+        #%%%*%%%%%%%*G*%%%%%%%%*%%%#
+        #%%%*%%%%%%%%O%%%%%%%%%*%%%#
+        #%%%%%%%%#########%%%%%%%%%#
+        #%%G.%%%%%**%%%**%%%%%%.G%%#
+        #%%###%%%%%%%%%%%%%%%%%###%#
+        #%%*%%%%%%*%%%%%*%%%%%%%*%X#
+        ############################
+        """,
+        "DDDRRRDDLLDDDRRRRRRRRUURRRRRRDDRRRRRRRRLLUUUURUDRDRDLLLDDRRRR",
+    ),
+)

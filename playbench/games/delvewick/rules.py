@@ -1,0 +1,500 @@
+"""The pure Delvewick transition: state, move checks, the tick order 1-7 and gravity.
+
+A step is a chain of small systems on a fresh copy of the state: apply the action (1),
+complete the level on the open exit (2), one gravity pass (3), open the exit (4), chain
+bookkeeping (5), oil (6), boxed-in check (7). Nothing here touches its input state.
+
+The gravity pass visits only movables that can act: ``State.active`` holds every
+movable whose surroundings changed or that is falling, and a pass adds the neighbours of
+each cell it changes (to this pass when they come later in the scan, else to the next
+one). Every other movable is settled and would do nothing, so the result equals a full
+bottom-to-top, left-to-right scan.
+"""
+
+from __future__ import annotations
+
+from heapq import heappop, heappush
+from typing import Any
+
+from playbench.core.game import JSON, Outcome
+from playbench.games.delvewick.levels import (
+    BEDROCK,
+    BOULDER,
+    BOULDER_FALLING,
+    EMPTY,
+    EXIT_CLOSED,
+    EXIT_OPEN,
+    GEM,
+    GEM_FALLING,
+    GEODE,
+    GEODE_FALLING,
+    LEVELS,
+    MOLE,
+    SOIL,
+    Level,
+)
+
+PLAYING = "playing"
+WON = "won"
+CRUSHED = "crushed"
+OUT_OF_OIL = "outOfOil"
+BOXED_IN = "boxedIn"
+STATUSES = (PLAYING, WON, CRUSHED, OUT_OF_OIL, BOXED_IN)
+
+GEM_POINTS = 25
+#: chain bonus by position in the chain: 1st, 2nd, 3rd, 4th and every later gem
+CHAIN_BONUS = (0, 10, 20, 30)
+#: a gem collected at most this many ticks after the previous one continues the chain
+CHAIN_WINDOW = 4
+CRACK_POINTS = 10
+CLEAR_POINTS = 100
+OIL_POINTS = 5
+FINALE_POINTS = 250
+
+DIRECTIONS = ("up", "down", "left", "right")
+UP, DOWN, LEFT, RIGHT = range(4)
+DIR_INDEX = {name: i for i, name in enumerate(DIRECTIONS)}
+
+_TABLE = range(256)
+MOVABLE = tuple(b in b"O*Govg" for b in _TABLE)
+ROUNDED = MOVABLE
+FALLING = tuple(b in b"ovg" for b in _TABLE)
+TO_FALLING = tuple(
+    {BOULDER: BOULDER_FALLING, GEM: GEM_FALLING, GEODE: GEODE_FALLING}.get(b, b) for b in _TABLE
+)
+TO_REST = tuple(
+    {BOULDER_FALLING: BOULDER, GEM_FALLING: GEM, GEODE_FALLING: GEODE}.get(b, b) for b in _TABLE
+)
+#: cells the mole walks into (digging soil, collecting a gem at rest or falling)
+ENTERABLE = tuple(b in (SOIL, EMPTY, GEM, GEM_FALLING, EXIT_OPEN) for b in _TABLE)
+PUSHABLE = tuple(b in (BOULDER, GEODE) for b in _TABLE)
+OBJECT_NAME = {
+    BOULDER: "boulder",
+    BOULDER_FALLING: "boulder",
+    GEM: "gem",
+    GEM_FALLING: "gem",
+    GEODE: "geode",
+    GEODE_FALLING: "geode",
+}
+GLYPH_NAME = {
+    BEDROCK: "bedrock",
+    SOIL: "soil",
+    EMPTY: "empty",
+    EXIT_CLOSED: "the closed exit",
+    EXIT_OPEN: "the open exit",
+    MOLE: "the mole",
+    **OBJECT_NAME,
+}
+
+
+class State:
+    """One moment of a run. The board is flat, bottom row first (see ``levels``)."""
+
+    __slots__ = (
+        "active",
+        "board",
+        "chain",
+        "exit_open",
+        "gems",
+        "last_gem",
+        "level",
+        "oil",
+        "pos",
+        "score",
+        "status",
+        "tick",
+    )
+
+    def __init__(self, level: Level) -> None:
+        self.level = level
+        self.board = bytearray(level.board)
+        self.pos = level.start
+        self.oil = level.oil
+        self.tick = 0
+        self.chain = 0
+        self.last_gem = 0
+        self.gems = 0
+        self.score = 0
+        self.status = PLAYING
+        self.exit_open = False
+        self.active = all_movables(self.board)
+
+    def copy(self) -> State:
+        other = State.__new__(State)
+        other.level = self.level
+        other.board = bytearray(self.board)
+        other.pos = self.pos
+        other.oil = self.oil
+        other.tick = self.tick
+        other.chain = self.chain
+        other.last_gem = self.last_gem
+        other.gems = self.gems
+        other.score = self.score
+        other.status = self.status
+        other.exit_open = self.exit_open
+        other.active = self.active
+        return other
+
+    def load(self, level: Level) -> None:
+        """Start ``level`` fresh in this state: board, mole, oil, gems and chain."""
+        self.level = level
+        self.board = bytearray(level.board)
+        self.pos = level.start
+        self.oil = level.oil
+        self.chain = 0
+        self.last_gem = 0
+        self.gems = 0
+        self.exit_open = False
+        self.active = all_movables(self.board)
+
+
+def all_movables(board: bytes | bytearray) -> frozenset[int]:
+    return frozenset(i for i, b in enumerate(board) if MOVABLE[b])
+
+
+# -- the action ------------------------------------------------------------------------
+def read_action(action: Any) -> int | str:
+    """The direction index of a move, ``-1`` for wait, or the reason it is malformed."""
+    if type(action) is not dict:
+        return f"an action must be a JSON object such as {{'type': 'wait'}}, got {action!r}"
+    kind = action.get("type")
+    if kind == "move":
+        direction = action.get("dir")
+        if len(action) != 2 or direction not in DIR_INDEX:
+            if "dir" not in action:
+                return "a move needs 'dir': one of up, down, left, right"
+            if direction not in DIR_INDEX:
+                return f"unknown dir {direction!r}; use one of up, down, left, right"
+            return f"a move takes only 'type' and 'dir', got keys {sorted(action)}"
+        return DIR_INDEX[direction]
+    if kind == "wait":
+        if len(action) != 1:
+            return f"a wait takes only 'type', got keys {sorted(action)}"
+        return -1
+    if "type" not in action:
+        return "an action needs 'type': 'move' or 'wait'"
+    return f"unknown action type {kind!r}; use 'move' or 'wait'"
+
+
+def deltas(width: int) -> tuple[int, int, int, int]:
+    return (width, -width, -1, 1)
+
+
+def can_move(state: State, d: int) -> bool:
+    """True when the mole may move in direction ``d`` now (fast path of ``refusal``)."""
+    level = state.level
+    width = level.width
+    pos = state.pos
+    board = state.board
+    if d == UP:
+        target = pos + width
+        return target < len(board) and ENTERABLE[board[target]]
+    if d == DOWN:
+        target = pos - width
+        return target >= 0 and ENTERABLE[board[target]]
+    col = pos % width
+    if d == LEFT:
+        if col == 0:
+            return False
+        b = board[pos - 1]
+        return ENTERABLE[b] or (PUSHABLE[b] and col > 1 and board[pos - 2] == EMPTY)
+    if col == width - 1:
+        return False
+    b = board[pos + 1]
+    return ENTERABLE[b] or (PUSHABLE[b] and col < width - 2 and board[pos + 2] == EMPTY)
+
+
+def refusal(state: State, d: int) -> str:
+    """Why a move in direction ``d`` is refused (empty string when it is accepted)."""
+    if can_move(state, d):
+        return ""
+    level = state.level
+    name = DIRECTIONS[d]
+    here = level.cell(state.pos)
+    row, col = here["row"], here["col"]
+    step = deltas(level.width)[d]
+    target = state.pos + step
+    off = (
+        (d == UP and row == 0)
+        or (d == DOWN and row == level.height - 1)
+        or (d == LEFT and col == 0)
+        or (d == RIGHT and col == level.width - 1)
+    )
+    if off:
+        return f"cannot move {name}: that leaves the grid"
+    b = state.board[target]
+    where = "row {row}, col {col}".format(**level.cell(target))
+    if b == BEDROCK:
+        return f"cannot move {name}: bedrock at {where}"
+    if b == EXIT_CLOSED:
+        missing = level.quota - state.gems
+        return f"cannot move {name}: the exit at {where} is closed ({missing} more gems needed)"
+    thing = OBJECT_NAME.get(b, GLYPH_NAME.get(b, "something"))
+    if d in (UP, DOWN):
+        return f"cannot move {name} into a {thing} at {where}: only gems can be entered"
+    if FALLING[b]:
+        return f"cannot push the {thing} {name} at {where}: it is falling"
+    beyond = GLYPH_NAME.get(state.board[target + step], "something")
+    return f"cannot push the {thing} {name} at {where}: the cell beyond holds {beyond}"
+
+
+def legal_dirs(state: State) -> list[int]:
+    return [d for d in range(4) if can_move(state, d)]
+
+
+# -- the tick --------------------------------------------------------------------------
+def step(state: State, action: Any) -> Outcome[State]:
+    """Apply one action under the seed's tick order. Never mutates ``state``."""
+    if state.status != PLAYING:
+        return Outcome.refused(state, f"the run has ended ({state.status}); no action is accepted")
+    d = read_action(action)
+    if type(d) is str:
+        return Outcome.refused(state, d)
+    if d >= 0 and not can_move(state, d):
+        return Outcome.refused(state, refusal(state, d))
+
+    s = state.copy()
+    s.tick = tick = state.tick + 1
+    events: list[JSON] = []
+    score_before = state.score
+    level = s.level
+    width = level.width
+    board = s.board
+    seeds: set[int] = set(s.active)
+
+    # 1) the action
+    if d >= 0:
+        pos = s.pos
+        delta = deltas(width)[d]
+        target = pos + delta
+        b = board[target]
+        events.append(
+            {
+                "type": "move",
+                "dir": DIRECTIONS[d],
+                "from": level.cell(pos),
+                "to": level.cell(target),
+            }
+        )
+        if b == SOIL:
+            events.append({"type": "dig", "cell": level.cell(target)})
+        elif b in (GEM, GEM_FALLING):
+            _collect(s, tick, target, "collect", events)
+        elif PUSHABLE[b]:
+            board[target + delta] = b
+            events.append(
+                {
+                    "type": "push",
+                    "object": OBJECT_NAME[b],
+                    "from": level.cell(target),
+                    "to": level.cell(target + delta),
+                }
+            )
+            seeds.add(target + delta)
+            _touch(seeds, target + delta, width)
+        elif b == EXIT_OPEN:
+            board[pos] = EMPTY
+            board[target] = MOLE
+            s.pos = target
+            _complete_level(s, state.oil, events)
+            return Outcome(state=s, reward=s.score - score_before, events=events)
+        board[pos] = EMPTY
+        board[target] = MOLE
+        s.pos = target
+        _touch(seeds, pos, width)
+        _touch(seeds, target, width)
+
+    # 3) one gravity pass
+    _gravity(s, tick, seeds, events)
+
+    # 4) the exit opens
+    if not s.exit_open and s.gems >= level.quota:
+        s.exit_open = True
+        board[level.exit] = EXIT_OPEN
+        events.append({"type": "exitOpen", "cell": level.cell(level.exit)})
+
+    # 5) chain bookkeeping
+    if s.chain and tick - s.last_gem >= CHAIN_WINDOW:
+        s.chain = 0
+
+    # 6) oil
+    s.oil -= 1
+    if s.status == PLAYING and s.oil <= 0:
+        s.status = OUT_OF_OIL
+        events.append({"type": "outOfOil"})
+
+    # 7) boxed in
+    if s.status == PLAYING and not any(can_move(s, k) for k in range(4)) and settled(s):
+        s.status = BOXED_IN
+        events.append({"type": "boxedIn", "cell": level.cell(s.pos)})
+
+    return Outcome(state=s, reward=s.score - score_before, events=events)
+
+
+def _touch(seeds: set[int], cell: int, width: int) -> None:
+    """Add the cells whose gravity depends on ``cell``: above, beside and diagonally above."""
+    up = cell + width
+    seeds.update((up, cell - 1, cell + 1, up - 1, up + 1))
+
+
+def _collect(s: State, tick: int, cell: int, kind: str, events: list[JSON]) -> None:
+    """Bank a gem (walked into or caught) with its chain bonus."""
+    if s.chain and tick - s.last_gem <= CHAIN_WINDOW:
+        s.chain += 1
+    else:
+        s.chain = 1
+    s.last_gem = tick
+    s.gems += 1
+    points = GEM_POINTS + CHAIN_BONUS[min(s.chain, len(CHAIN_BONUS)) - 1]
+    s.score += points
+    events.append({"type": kind, "cell": s.level.cell(cell), "points": points, "chain": s.chain})
+
+
+def _complete_level(s: State, oil_left: int, events: list[JSON]) -> None:
+    """Tick order 2: clear bonus, then the next level or the end of the run."""
+    points = CLEAR_POINTS + OIL_POINTS * oil_left
+    s.score += points
+    level = s.level
+    events.append(
+        {
+            "type": "levelClear",
+            "level": level.number,
+            "name": level.name,
+            "points": points,
+            "oilLeft": oil_left,
+        }
+    )
+    custom = level is not LEVELS[level.number - 1]
+    if custom or level.number == len(LEVELS):
+        s.status = WON
+        finale = 0 if custom else FINALE_POINTS
+        s.score += finale
+        events.append({"type": "won", "points": finale})
+        return
+    nxt = LEVELS[level.number]
+    s.load(nxt)
+    events.append({"type": "levelStart", "level": nxt.number, "name": nxt.name})
+
+
+def _gravity(s: State, tick: int, seeds: set[int], events: list[JSON]) -> None:
+    """Tick order 3: one pass, rows bottom to top, columns left to right (rules a-d)."""
+    board = s.board
+    level = s.level
+    width = level.width
+    size = len(board)
+    heap = sorted(i for i in seeds if 0 <= i < size and MOVABLE[board[i]])
+    done: set[int] = set()
+    nxt: set[int] = set()
+    last = -1
+    while heap:
+        i = heappop(heap)
+        if i == last or i in done:
+            continue
+        last = i
+        b = board[i]
+        if not MOVABLE[b]:
+            continue
+        below = i - width
+        under = board[below]
+        if under == EMPTY:
+            new = below
+        elif under == MOLE:
+            if not FALLING[b]:
+                continue
+            board[i] = EMPTY
+            if b == GEM_FALLING:
+                _collect(s, tick, below, "caught", events)
+                changed: tuple[int, ...] = (i,)
+            else:
+                board[below] = b
+                done.add(below)
+                s.status = CRUSHED
+                events.append(
+                    {
+                        "type": "crushed",
+                        "object": OBJECT_NAME[b],
+                        "from": level.cell(i),
+                        "cell": level.cell(below),
+                    }
+                )
+                changed = (i, below)
+            _spread(changed, i, width, size, board, heap, done, nxt)
+            continue
+        elif ROUNDED[under]:
+            if board[i - 1] == EMPTY and board[below - 1] == EMPTY:
+                new = i - 1
+            elif board[i + 1] == EMPTY and board[below + 1] == EMPTY:
+                new = i + 1
+            else:
+                new = -1
+        else:
+            new = -1
+        if new < 0:
+            if FALLING[b]:
+                if b == GEODE_FALLING:
+                    board[i] = GEM
+                    s.score += CRACK_POINTS
+                    events.append({"type": "crack", "cell": level.cell(i), "points": CRACK_POINTS})
+                else:
+                    board[i] = TO_REST[b]
+                    events.append({"type": "land", "object": OBJECT_NAME[b], "cell": level.cell(i)})
+            continue
+        board[new] = TO_FALLING[b]
+        board[i] = EMPTY
+        done.add(new)
+        nxt.add(new)
+        events.append(
+            {
+                "type": "fall" if new == below else "roll",
+                "object": OBJECT_NAME[b],
+                "from": level.cell(i),
+                "to": level.cell(new),
+            }
+        )
+        _spread((i, new), i, width, size, board, heap, done, nxt)
+    s.active = frozenset(nxt)
+
+
+def _spread(
+    changed: tuple[int, ...],
+    current: int,
+    width: int,
+    size: int,
+    board: bytearray,
+    heap: list[int],
+    done: set[int],
+    nxt: set[int],
+) -> None:
+    """Queue the movables a change can wake: later in this pass, earlier for the next."""
+    for cell in changed:
+        up = cell + width
+        for n in (up, cell - 1, cell + 1, up - 1, up + 1):
+            if 0 <= n < size and MOVABLE[board[n]]:
+                if n > current:
+                    if n not in done:
+                        heappush(heap, n)
+                else:
+                    nxt.add(n)
+
+
+def would_act(board: bytearray, i: int, width: int) -> bool:
+    """True when the movable at ``i`` would fall, roll or land in a pass on this board."""
+    b = board[i]
+    if FALLING[b]:
+        return True
+    below = i - width
+    under = board[below]
+    if under == EMPTY:
+        return True
+    if not ROUNDED[under]:
+        return False
+    return (board[i - 1] == EMPTY and board[below - 1] == EMPTY) or (
+        board[i + 1] == EMPTY and board[below + 1] == EMPTY
+    )
+
+
+def settled(s: State) -> bool:
+    """Nothing is falling and a gravity pass would move nothing."""
+    board = s.board
+    width = s.level.width
+    return not any(MOVABLE[board[i]] and would_act(board, i, width) for i in s.active)

@@ -1,0 +1,53 @@
+"""What a player sees of a Delvewick state: the JSON observation and the text board."""
+
+from __future__ import annotations
+
+from playbench.core.game import JSON
+from playbench.games.delvewick.levels import LEVELS
+from playbench.games.delvewick.rules import State
+
+LEGEND = (
+    "# bedrock  % soil  . empty  O boulder  * gem  G geode  X exit (closed)  E exit (open)"
+    "  M mole  lowercase o v g: falling"
+)
+
+
+def board_rows(state: State) -> list[str]:
+    """The board as row strings, top row first, falling objects lowercase."""
+    level = state.level
+    width = level.width
+    board = state.board
+    return [
+        board[(level.height - 1 - r) * width : (level.height - r) * width].decode()
+        for r in range(level.height)
+    ]
+
+
+def observe(state: State) -> JSON:
+    level = state.level
+    return {
+        "board": board_rows(state),
+        "level": level.number,
+        "levelName": level.name,
+        "quota": level.quota,
+        "gemsCollected": state.gems,
+        "exitOpen": state.exit_open,
+        "oil": state.oil,
+        "tick": state.tick,
+        "chain": state.chain,
+        "score": state.score,
+        "status": state.status,
+    }
+
+
+def render(state: State) -> str:
+    level = state.level
+    custom = level is not LEVELS[level.number - 1]
+    where = "custom level" if custom else f"level {level.number}/{len(LEVELS)}"
+    exit_text = "open" if state.exit_open else "closed"
+    header = (
+        f"Delvewick  {where} {level.name!r}  gems {state.gems}/{level.quota}  exit {exit_text}"
+        f"  oil {state.oil}  score {state.score}  chain {state.chain}  tick {state.tick}"
+        f"  [{state.status}]"
+    )
+    return "\n".join([header, *board_rows(state), LEGEND])
