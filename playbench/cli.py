@@ -1,9 +1,10 @@
-"""The one command: ``playbench play | games``."""
+"""The one command: ``playbench play | games | serve``."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import sys
 from collections.abc import Sequence
@@ -45,6 +46,29 @@ def cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from playbench.server.services import build_services
+    from playbench.server.settings import ENV_DATA, ENV_DATABASE, Settings
+
+    if args.data:
+        os.environ[ENV_DATA] = args.data
+    if args.database:
+        os.environ[ENV_DATABASE] = args.database
+    # create the data folder, the sealing key and the tables once, before any worker starts
+    build_services(Settings.from_env()).close()
+    uvicorn.run(
+        "playbench.server:app",
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        log_level=args.log_level,
+        access_log=not args.no_access_log,
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="playbench", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -58,6 +82,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     games = commands.add_parser("games", help="list the games")
     games.set_defaults(run=cmd_games)
+
+    serve = commands.add_parser("serve", help="run the arena server (HTTP API and pages)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on")
+    serve.add_argument(
+        "--data", help="data folder for the SQLite database and the key (default ./data)"
+    )
+    serve.add_argument("--database", help="any SQLAlchemy URL (default SQLite in the data folder)")
+    serve.add_argument("--workers", type=int, default=1, help="worker processes")
+    serve.add_argument("--log-level", default="info", help="uvicorn log level")
+    serve.add_argument("--no-access-log", action="store_true", help="do not log each request")
+    serve.set_defaults(run=cmd_serve)
     return parser
 
 

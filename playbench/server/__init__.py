@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from playbench.server.app import create_app, create_asgi
+from playbench.server.factory import create_app, create_asgi
 from playbench.server.settings import Settings
 
 __all__ = ["Settings", "app", "create_app", "create_asgi"]
