@@ -63,8 +63,45 @@ def random_play(game: Game) -> Workload:
     return run
 
 
+CHIMESTEP_MAX_TICKS = 30
+
+
+def chimestep_ticks(game: Game) -> Workload:
+    """Random legal play of Chimestep, counted in game ticks.
+
+    Each step picks uniformly among the legal actions (start while waiting, the four hops,
+    the toll when it can ring, tick); a chosen tick gets a uniform count in 1..30. The unit
+    is one game tick, read from the state's own tick counter, so a ``tick`` of count n
+    counts n and a hop or toll counts nothing.
+    """
+
+    def run(seconds: float) -> tuple[int, float]:
+        chooser = Rng.from_seed(0)
+        seed = 0
+        state = game.new(seed)
+        done_ticks = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while True:
+            for _ in range(200):
+                if game.is_over(state):
+                    done_ticks += state.tick
+                    seed += 1
+                    state = game.new(seed)
+                action = chooser.choice(game.legal_actions(state))
+                if action["type"] == "tick":
+                    action["count"] = chooser.randint(1, CHIMESTEP_MAX_TICKS)
+                state = game.step(state, action).state
+            if time.perf_counter() >= deadline:
+                return done_ticks + state.tick, time.perf_counter() - start
+
+    return run
+
+
 #: games whose natural unit is not one random step: slug -> (unit name, workload factory)
-SPECIAL_WORKLOADS: dict[str, tuple[str, Callable[[Game], Workload]]] = {}
+SPECIAL_WORKLOADS: dict[str, tuple[str, Callable[[Game], Workload]]] = {
+    "chimestep": ("ticks", chimestep_ticks),
+}
 
 
 def measure(slug: str, seconds: float, rounds: int) -> None:
