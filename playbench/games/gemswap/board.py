@@ -258,11 +258,9 @@ def has_legal_swap(colors: bytearray) -> bool:
 
 def swap_makes_line(colors: bytearray, a: int, b: int) -> bool:
     """Whether swapping the gems at neighbours ``a`` and ``b`` lines up 3 or more."""
-    colors[a], colors[b] = colors[b], colors[a]
-    try:
-        return bool(find_runs(colors, {a // SIZE, b // SIZE}, {a % SIZE, b % SIZE}))
-    finally:
-        colors[a], colors[b] = colors[b], colors[a]
+    work = colors[:]
+    work[a], work[b] = work[b], work[a]
+    return bool(find_runs(work, {a // SIZE, b // SIZE}, {a % SIZE, b % SIZE}))
 
 
 # -- falling and refilling ---------------------------------------------------------------
