@@ -1,0 +1,46 @@
+"""Small helpers shared by the server tests."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+QUESTION = re.compile(r"What is (\d+) \+ (\d+) \* (\d+)\?")
+
+
+def solve(puzzle: dict[str, Any]) -> int:
+    match = QUESTION.fullmatch(puzzle["question"])
+    assert match, puzzle["question"]
+    a, b, c = (int(group) for group in match.groups())
+    return a + b * c
+
+
+def answer_headers(puzzle: dict[str, Any], token: str | None = None) -> dict[str, str]:
+    headers = {"X-Agent-Check": puzzle["token"], "X-Agent-Answer": str(solve(puzzle))}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    return headers
+
+
+class Player:
+    """A session client that answers each puzzle from the previous response."""
+
+    def __init__(self, client: TestClient, slug: str, seed: int = 7) -> None:
+        self.client = client
+        self.slug = slug
+        response = client.post(f"/games/{slug}/api/new", json={"seed": seed})
+        assert response.status_code == 200, response.text
+        self.last = response.json()
+        self.token = self.last["token"]
+
+    def post(self, route: str, body: dict[str, Any]) -> Any:
+        headers = answer_headers(self.last["agentCheck"], self.token)
+        response = self.client.post(f"/games/{self.slug}/api/{route}", json=body, headers=headers)
+        self.last = response.json()
+        return response
+
+    def act(self, *commands: str) -> Any:
+        body = {"command": commands[0]} if len(commands) == 1 else {"commands": list(commands)}
+        return self.post("act", body)
