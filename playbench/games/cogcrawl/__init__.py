@@ -1,0 +1,89 @@
+"""Cogcrawl: a seeded NetHack-style dungeon played through the seat protocol (slug ``cogcrawl``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from playbench.core.game import JSON, Action, Game, Outcome, Spec
+from playbench.core.registry import register
+from playbench.games.cogcrawl import commands, rules, view
+from playbench.games.cogcrawl.rules import PLAYING, CogState
+from playbench.games.cogcrawl.spec import build_spec
+
+
+class Cogcrawl(Game[CogState]):
+    """Cogcrawl: delve ten generated levels for the Cogheart, one planned reply per turn.
+
+    Description:
+        A small roguelike in NetHack's manner: 10 levels of 48 x 18 lit rooms and dark
+        corridors generated from the seed (levels appear when first entered), doors open,
+        closed, locked or hidden, hidden corridor cells, lava from DL4, 13 monster kinds by
+        depth plus the Oracle, food and hunger, potions with per-run appearances, weapons
+        and armour. All chance comes from the seeded generator kept in the state.
+
+    Actions:
+        A reply object ``{"actions": [...], "say": str, "notes": str}`` of up to 10 entries
+        (``move``, ``travel``, ``down``, ``up``, ``pickup``, ``eat``, ``quaff``, ``wield``,
+        ``wear``, ``kick``, ``search``, ``chat``, ``wait``), or ``{"reply": "<raw text>"}``
+        holding a model's text. Invalid entries are dropped and reported; a reply that does
+        not parse is refused once and then played by the delver.
+
+    Observation:
+        Turn counters, status (DL, HP, XL, AC, gold, hunger, wielded, worn), position, the
+        remembered map as 18 strings of 48, visible monsters, remembered items, what is
+        underfoot, the pack by letter, up to 8 messages, ``last_plan``, echoed notes and
+        say, the fallback and retry flags, and the run's state, score and progress.
+
+    Scoring:
+        +1 per gold piece, +50 per new level reached, kill experience, +1000 for the
+        Cogheart; never decreases. Progress is the deepest level reached / 10.
+
+    Termination:
+        Won by picking up the Cogheart on DL10; also ends on death (combat, starvation,
+        lava), on leaving by ``<`` from DL1, or after 50,000 dungeon turns.
+    """
+
+    slug = "cogcrawl"
+    name = "Cogcrawl"
+    genre = "roguelike"
+    keys: ClassVar[Mapping[str, str]] = commands.KEYS
+
+    # -- the rules ---------------------------------------------------------------------
+    def new(self, seed: int, options: Mapping[str, Any] | None = None) -> CogState:
+        return rules.new_state(seed, options)
+
+    def legal_actions(self, state: CogState) -> list[Action]:
+        return [{"actions": [p.to_json()]} for p in rules.legal_primitives(state)]
+
+    def step(self, state: CogState, action: Action) -> Outcome[CogState]:
+        return rules.play_turn(state, action)
+
+    def score(self, state: CogState) -> int:
+        return state.score
+
+    def is_over(self, state: CogState) -> bool:
+        return state.run != PLAYING
+
+    # -- views -------------------------------------------------------------------------
+    def observe(self, state: CogState) -> JSON:
+        return view.observe(state)
+
+    def render(self, state: CogState) -> str:
+        return view.render(state)
+
+    def spec(self) -> Spec:
+        return build_spec()
+
+    def parse_command(self, text: str) -> Action:
+        return commands.parse_command(text)
+
+    # -- serialization -----------------------------------------------------------------
+    def to_json(self, state: CogState) -> JSON:
+        return rules.to_json(state)
+
+    def from_json(self, data: Any) -> CogState:
+        return rules.from_json(data)
+
+
+GAME = register(Cogcrawl())

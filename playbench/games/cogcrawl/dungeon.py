@@ -1,0 +1,549 @@
+"""Dungeon levels of Cogcrawl: their data and their generation from the run seed.
+
+A level is 48 x 18 cells held as flat bytearrays (index ``y * WIDTH + x``): ``terrain``
+as it shows (a hidden door shows as wall, a hidden corridor cell as unseen rock, a
+locked door as ``+``) and ``memory``, what the cog has seen of it. Hidden things keep
+their true glyph and search count in small dicts; items lie in stacks keyed by cell.
+
+Generation (``Rng.from_seed(seed, depth)``, so a seed always gives the same dungeon):
+6-9 rooms in a 5 x 2 grid of slots, each room joined to the next slot's room and a few
+more by corridors dug through rock; doors are open, closed, locked or hidden; some
+corridor cells are hidden; ``<`` and ``>`` (on DL10 the Cogheart instead of ``>``) lie
+in different rooms. Every room is reachable from ``<`` when hidden cells and locked
+doors count as passable, and on every level ``<`` joins ``>`` (or the Cogheart) by a
+path with no hidden cell and no locked door. Lava pools appear from DL4 inside rooms,
+never cutting any walkable cell off.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+
+from playbench.core import Rng
+from playbench.games.cogcrawl import items as it
+from playbench.games.cogcrawl import monsters as mo
+from playbench.games.cogcrawl.glyphs import (
+    CORRIDOR,
+    DIRECTIONS,
+    DOOR_CLOSED,
+    DOOR_OPEN,
+    FLOOR,
+    HEIGHT,
+    LAVA,
+    STAIRS_DOWN,
+    STAIRS_UP,
+    TERRAIN_WALKABLE,
+    UNSEEN,
+    WALL_H,
+    WALL_V,
+    WIDTH,
+)
+
+SIZE = WIDTH * HEIGHT
+LEVELS = 10
+LAVA_DEPTH = 4
+ORACLE_LEVELS = (2, 3, 4, 5)
+
+FLOOR_B = ord(FLOOR)
+CORRIDOR_B = ord(CORRIDOR)
+DOOR_CLOSED_B = ord(DOOR_CLOSED)
+DOOR_OPEN_B = ord(DOOR_OPEN)
+STAIRS_UP_B = ord(STAIRS_UP)
+STAIRS_DOWN_B = ord(STAIRS_DOWN)
+LAVA_B = ord(LAVA)
+ROCK_B = ord(UNSEEN)
+WALL_H_B = ord(WALL_H)
+WALL_V_B = ord(WALL_V)
+WALKABLE_B = frozenset(ord(g) for g in TERRAIN_WALKABLE)
+DOOR_B = frozenset({DOOR_CLOSED_B, DOOR_OPEN_B})
+
+#: slot grid: column and row boundaries; a room keeps one cell clear inside its slot
+COLUMN_BOUNDS = (0, 10, 19, 29, 38, 48)
+ROW_BOUNDS = (0, 9, 18)
+SLOT_ROWS = len(ROW_BOUNDS) - 1
+SLOTS = (len(COLUMN_BOUNDS) - 1) * SLOT_ROWS
+MIN_ROOMS, MAX_ROOMS = 6, 9
+MIN_INNER_WIDTH, MIN_INNER_HEIGHT = 3, 2
+EXTRA_CORRIDORS = (1, 3)
+DOOR_TRIES = 4
+#: door kinds out of 100: open below 35, closed below 70, locked below 85, else hidden
+DOOR_OPEN_BELOW, DOOR_CLOSED_BELOW, DOOR_LOCKED_BELOW, PERCENT = 35, 70, 85, 100
+#: one corridor in HIDDEN_CORRIDOR_ODDS gets one hidden cell
+HIDDEN_CORRIDOR_ODDS = 5
+MIN_HIDDEN_CORRIDOR = 3
+GOLD_PILES = (1, 3)
+GOLD_BASE, GOLD_PER_DEPTH = 5, 6
+ITEM_COUNT = (2, 5)
+#: item categories out of 100: food below 30, potion below 65, weapon below 80, else armour
+FOOD_BELOW, POTION_BELOW, WEAPON_BELOW = 30, 65, 80
+FOOD_TABLE = (0, 0, 0, 1, 2, 3, 3, 4, 5)
+MONSTER_COUNT_MIN = 2
+PLACE_TRIES = 200
+
+Rect = tuple[int, int, int, int]
+Stack = tuple[it.Item, ...]
+
+
+def cell_of(x: int, y: int) -> int:
+    return y * WIDTH + x
+
+
+def xy_of(cell: int) -> tuple[int, int]:
+    return cell % WIDTH, cell // WIDTH
+
+
+def neighbours(cell: int) -> Iterable[tuple[str, int]]:
+    """(direction, cell) of the on-map neighbours, in the fixed DIRECTIONS order."""
+    x, y = cell % WIDTH, cell // WIDTH
+    for name, (dx, dy) in DIRECTIONS.items():
+        nx, ny = x + dx, y + dy
+        if 0 <= nx < WIDTH and 0 <= ny < HEIGHT:
+            yield name, ny * WIDTH + nx
+
+
+def room_map(rooms: Iterable[Rect]) -> bytes:
+    """Per cell, 1 + the index of the room whose rectangle (walls included) holds it, or 0."""
+    owner = bytearray(SIZE)
+    for index, (x1, y1, x2, y2) in enumerate(rooms):
+        for y in range(y1, y2 + 1):
+            owner[y * WIDTH + x1 : y * WIDTH + x2 + 1] = bytes([index + 1]) * (x2 - x1 + 1)
+    return bytes(owner)
+
+
+class Level:
+    """One dungeon level as the run knows it."""
+
+    __slots__ = (
+        "depth",
+        "down",
+        "hidden",
+        "items",
+        "locked",
+        "memory",
+        "monsters",
+        "owner",
+        "rooms",
+        "searches",
+        "terrain",
+        "up",
+    )
+
+    def __init__(
+        self,
+        depth: int,
+        terrain: bytearray,
+        memory: bytearray,
+        rooms: tuple[Rect, ...],
+        up: int,
+        down: int | None,
+        hidden: dict[int, int],
+        searches: dict[int, int],
+        locked: set[int],
+        items: dict[int, Stack],
+        monsters: list[mo.Monster],
+        owner: bytes | None = None,
+    ) -> None:
+        self.depth = depth
+        self.terrain = terrain
+        self.memory = memory
+        self.rooms = rooms
+        self.up = up
+        self.down = down
+        self.hidden = hidden
+        self.searches = searches
+        self.locked = locked
+        self.items = items
+        self.monsters = monsters
+        self.owner = owner if owner is not None else room_map(rooms)
+
+    def copy(self) -> Level:
+        return Level(
+            self.depth,
+            bytearray(self.terrain),
+            bytearray(self.memory),
+            self.rooms,
+            self.up,
+            self.down,
+            dict(self.hidden),
+            dict(self.searches),
+            set(self.locked),
+            dict(self.items),
+            [m.copy() for m in self.monsters],
+            self.owner,
+        )
+
+    def monster_at(self, cell: int) -> mo.Monster | None:
+        x, y = cell % WIDTH, cell // WIDTH
+        for monster in self.monsters:
+            if monster.x == x and monster.y == y:
+                return monster
+        return None
+
+    def to_json(self) -> dict:
+        return {
+            "terrain": self.terrain.decode("ascii"),
+            "memory": self.memory.decode("ascii"),
+            "rooms": [list(r) for r in self.rooms],
+            "up": self.up,
+            "down": self.down,
+            "hidden": [
+                [c, chr(g), self.searches.get(c, 0)] for c, g in sorted(self.hidden.items())
+            ],
+            "locked": sorted(self.locked),
+            "items": [[c, [list(i) for i in s]] for c, s in sorted(self.items.items())],
+            "monsters": [m.to_json() for m in self.monsters],
+        }
+
+
+# -- paths -----------------------------------------------------------------------------
+
+
+def step_allowed(terrain: bytearray, here: int, there: int) -> bool:
+    """No diagonal step into or out of a doorway (open, closed or still hidden)."""
+    if abs(here - there) in (1, WIDTH):
+        return True
+    return terrain[here] not in DOOR_B and terrain[there] not in DOOR_B
+
+
+def reachable(level: Level, start: int, passable: Callable[[int], bool]) -> dict[int, int]:
+    """Breadth-first parents of every cell reachable from ``start`` through ``passable``."""
+    terrain = level.terrain
+    door_like = _door_like(level)
+    parents = {start: start}
+    frontier = deque([start])
+    while frontier:
+        here = frontier.popleft()
+        for _, there in neighbours(here):
+            if there in parents or not passable(there):
+                continue
+            if abs(here - there) not in (1, WIDTH) and (
+                here in door_like or there in door_like or not step_allowed(terrain, here, there)
+            ):
+                continue
+            parents[there] = here
+            frontier.append(there)
+    return parents
+
+
+def _door_like(level: Level) -> set[int]:
+    return {c for c, g in level.hidden.items() if g == DOOR_CLOSED_B}
+
+
+def passable_with_hidden(level: Level, blocked: set[int] = frozenset()) -> Callable[[int], bool]:
+    """Walkable if hidden things were found and locked doors broken."""
+    terrain, hidden = level.terrain, level.hidden
+    return lambda c: (
+        c not in blocked
+        and (terrain[c] in WALKABLE_B or terrain[c] == DOOR_CLOSED_B or c in hidden)
+    )
+
+
+def passable_plain(level: Level, blocked: set[int] = frozenset()) -> Callable[[int], bool]:
+    """Walkable now or through a closed (not locked) door: no search, no kick needed."""
+    terrain, locked = level.terrain, level.locked
+    return lambda c: (
+        c not in blocked
+        and (terrain[c] in WALKABLE_B or (terrain[c] == DOOR_CLOSED_B and c not in locked))
+    )
+
+
+def goal_of(level: Level) -> int:
+    """The cell a run heads for on this level: ``>``, or the Cogheart on the last level."""
+    if level.down is not None:
+        return level.down
+    for cell, stack in level.items.items():
+        if it.COGHEART_ITEM in stack:
+            return cell
+    return level.up
+
+
+# -- generation ------------------------------------------------------------------------
+
+
+def oracle_level(seed: int) -> int:
+    """The one level of DL2-5 holding the Oracle, fixed by the seed."""
+    return Rng.from_seed(seed, 0).choice(ORACLE_LEVELS)
+
+
+def generate(seed: int, depth: int) -> Level:
+    """The level ``depth`` (1..10) of the dungeon of ``seed``; memory starts blank."""
+    rng = Rng.from_seed(seed, depth)
+    rooms = _place_rooms(rng)
+    terrain = bytearray(b" " * SIZE)
+    for x1, y1, x2, y2 in rooms:
+        _draw_room(terrain, x1, y1, x2, y2)
+    owner = room_map(rooms)
+    level = Level(
+        depth, terrain, bytearray(b" " * SIZE), rooms, 0, None, {}, {}, set(), {}, [], owner
+    )
+    corridors = _dig_corridors(rng, level)
+    _hide_and_lock(rng, level, corridors)
+    up_room = rng.below(len(rooms))
+    goal_room = (up_room + 1 + rng.below(len(rooms) - 1)) % len(rooms)
+    level.up = _free_cell(rng, level, [up_room], set())
+    terrain[level.up] = STAIRS_UP_B
+    goal = _free_cell(rng, level, [goal_room], set())
+    if depth < LEVELS:
+        level.down = goal
+        terrain[goal] = STAIRS_DOWN_B
+    else:
+        level.items[goal] = (it.COGHEART_ITEM,)
+    _clear_main_path(level)
+    blocked: set[int] = set()
+    others = [i for i in range(len(rooms)) if i != up_room]
+    if depth == oracle_level(seed):
+        cell = _free_cell(rng, level, others, blocked, away_from_doors=True)
+        blocked.add(cell)
+        x, y = xy_of(cell)
+        level.monsters.append(mo.Monster(0, mo.ORACLE, x, y, 1))
+    if depth >= LAVA_DEPTH:
+        _pour_lava(rng, level, blocked)
+    _scatter_items(rng, level)
+    _place_monsters(rng, level, others)
+    return level
+
+
+def _place_rooms(rng: Rng) -> tuple[Rect, ...]:
+    slots = list(range(SLOTS))
+    rng.shuffle(slots)
+    rooms = []
+    for slot in sorted(slots[: rng.randint(MIN_ROOMS, MAX_ROOMS)]):
+        column, row = divmod(slot, SLOT_ROWS)
+        left, right = COLUMN_BOUNDS[column] + 1, COLUMN_BOUNDS[column + 1] - 2
+        top, bottom = ROW_BOUNDS[row] + 1, ROW_BOUNDS[row + 1] - 2
+        inner_w = rng.randint(MIN_INNER_WIDTH, right - left - 1)
+        inner_h = rng.randint(MIN_INNER_HEIGHT, bottom - top - 1)
+        x1 = rng.randint(left, right - inner_w - 1)
+        y1 = rng.randint(top, bottom - inner_h - 1)
+        rooms.append((x1, y1, x1 + inner_w + 1, y1 + inner_h + 1))
+    return tuple(rooms)
+
+
+def _draw_room(terrain: bytearray, x1: int, y1: int, x2: int, y2: int) -> None:
+    width = x2 - x1 + 1
+    terrain[y1 * WIDTH + x1 : y1 * WIDTH + x2 + 1] = bytes([WALL_H_B]) * width
+    terrain[y2 * WIDTH + x1 : y2 * WIDTH + x2 + 1] = bytes([WALL_H_B]) * width
+    for y in range(y1 + 1, y2):
+        row = y * WIDTH
+        terrain[row + x1] = WALL_V_B
+        terrain[row + x2] = WALL_V_B
+        terrain[row + x1 + 1 : row + x2] = bytes([FLOOR_B]) * (width - 2)
+
+
+def _dig_corridors(rng: Rng, level: Level) -> list[list[int]]:
+    """Join room i to room i+1, plus a few extra pairs in neighbouring columns."""
+    rooms = level.rooms
+    pairs = [(i, i + 1) for i in range(len(rooms) - 1)]
+    extra = rng.randint(*EXTRA_CORRIDORS)
+    candidates = [
+        (i, j)
+        for i in range(len(rooms))
+        for j in range(i + 2, len(rooms))
+        if abs(rooms[i][0] - rooms[j][0]) <= COLUMN_BOUNDS[2]
+    ]
+    rng.shuffle(candidates)
+    pairs.extend(candidates[:extra])
+    doors: set[int] = set()
+    corridors = []
+    for a, b in pairs:
+        door_a, out_a, door_b, out_b = _door_pair(rng, rooms[a], rooms[b], doors)
+        path = _corridor_path(level, out_a, out_b)
+        for cell in path:
+            level.terrain[cell] = CORRIDOR_B
+        for door in (door_a, door_b):
+            level.terrain[door] = DOOR_OPEN_B
+            doors.add(door)
+        corridors.append(path)
+    return corridors
+
+
+def _door_pair(rng: Rng, a: Rect, b: Rect, doors: set[int]) -> tuple[int, int, int, int]:
+    if a[2] < b[0]:
+        sides = ("e", "w")
+    elif b[2] < a[0]:
+        sides = ("w", "e")
+    elif a[3] < b[1]:
+        sides = ("s", "n")
+    else:
+        sides = ("n", "s")
+    door_a, out_a = _door_on(rng, a, sides[0], doors)
+    door_b, out_b = _door_on(rng, b, sides[1], doors)
+    return door_a, out_a, door_b, out_b
+
+
+def _door_on(rng: Rng, rect: Rect, side: str, doors: set[int]) -> tuple[int, int]:
+    """A door cell on one wall of ``rect`` (not a corner) and the cell just outside it."""
+    x1, y1, x2, y2 = rect
+    dx, dy = DIRECTIONS[side]
+    cell = 0
+    for _ in range(DOOR_TRIES):
+        if side in ("e", "w"):
+            x, y = (x2 if side == "e" else x1), rng.randint(y1 + 1, y2 - 1)
+            along = WIDTH
+        else:
+            x, y = rng.randint(x1 + 1, x2 - 1), (y2 if side == "s" else y1)
+            along = 1
+        cell = cell_of(x, y)
+        if cell in doors or (cell - along not in doors and cell + along not in doors):
+            break
+    x, y = xy_of(cell)
+    return cell, cell_of(x + dx, y + dy)
+
+
+def _corridor_path(level: Level, start: int, goal: int) -> list[int]:
+    """Shortest 4-connected path through cells outside every room (always exists)."""
+    owner = level.owner
+    parents = {start: start}
+    frontier = deque([start])
+    while frontier:
+        here = frontier.popleft()
+        if here == goal:
+            break
+        x, y = here % WIDTH, here // WIDTH
+        for nx, ny in ((x, y - 1), (x, y + 1), (x + 1, y), (x - 1, y)):
+            if 0 <= nx < WIDTH and 0 <= ny < HEIGHT:
+                there = ny * WIDTH + nx
+                if there not in parents and not owner[there]:
+                    parents[there] = here
+                    frontier.append(there)
+    path = [goal]
+    while path[-1] != start:
+        path.append(parents[path[-1]])
+    path.reverse()
+    return path
+
+
+def _hide_and_lock(rng: Rng, level: Level, corridors: list[list[int]]) -> None:
+    terrain = level.terrain
+    for cell in range(SIZE):
+        if terrain[cell] != DOOR_OPEN_B:
+            continue
+        roll = rng.below(PERCENT)
+        if roll < DOOR_OPEN_BELOW:
+            continue
+        terrain[cell] = DOOR_CLOSED_B
+        if roll >= DOOR_CLOSED_BELOW and roll < DOOR_LOCKED_BELOW:
+            level.locked.add(cell)
+        elif roll >= DOOR_LOCKED_BELOW:
+            level.hidden[cell] = DOOR_CLOSED_B
+            x, _ = xy_of(cell)
+            rect = level.rooms[level.owner[cell] - 1]
+            terrain[cell] = WALL_V_B if x in (rect[0], rect[2]) else WALL_H_B
+    for path in corridors:
+        if len(path) >= MIN_HIDDEN_CORRIDOR and rng.below(HIDDEN_CORRIDOR_ODDS) == 0:
+            cell = path[rng.randint(1, len(path) - 2)]
+            if terrain[cell] == CORRIDOR_B:
+                level.hidden[cell] = CORRIDOR_B
+                terrain[cell] = ROCK_B
+
+
+def reveal(level: Level, cell: int) -> None:
+    level.terrain[cell] = level.hidden.pop(cell)
+    level.searches.pop(cell, None)
+
+
+def _clear_main_path(level: Level) -> None:
+    """Unhide and unlock whatever lies on one shortest path from ``<`` to the goal."""
+    goal = goal_of(level)
+    parents = reachable(level, level.up, passable_with_hidden(level))
+    cell = goal
+    while cell != level.up:
+        if cell in level.hidden:
+            reveal(level, cell)
+        level.locked.discard(cell)
+        cell = parents[cell]
+
+
+def _interior(rect: Rect) -> list[int]:
+    x1, y1, x2, y2 = rect
+    return [cell_of(x, y) for y in range(y1 + 1, y2) for x in range(x1 + 1, x2)]
+
+
+def _next_to_door(level: Level, cell: int) -> bool:
+    x, y = xy_of(cell)
+    for nx, ny in ((x, y - 1), (x, y + 1), (x + 1, y), (x - 1, y)):
+        other = cell_of(nx, ny)
+        if level.terrain[other] in DOOR_B or other in level.hidden:
+            return True
+    return False
+
+
+def _is_free(level: Level, cell: int, blocked: set[int]) -> bool:
+    return (
+        level.terrain[cell] == FLOOR_B
+        and cell not in level.items
+        and cell not in blocked
+        and level.monster_at(cell) is None
+    )
+
+
+def _free_cell(
+    rng: Rng, level: Level, rooms: list[int], blocked: set[int], away_from_doors: bool = False
+) -> int:
+    """A floor cell with nothing on it in one of ``rooms`` (random, seeded)."""
+    for _ in range(PLACE_TRIES):
+        cell = rng.choice(_interior(level.rooms[rng.choice(rooms)]))
+        if _is_free(level, cell, blocked) and not (away_from_doors and _next_to_door(level, cell)):
+            return cell
+    for index in rooms:
+        for cell in _interior(level.rooms[index]):
+            if _is_free(level, cell, blocked):
+                return cell
+    raise RuntimeError("no free floor cell in the chosen rooms")
+
+
+def _pour_lava(rng: Rng, level: Level, blocked: set[int]) -> None:
+    """Lava cells in rooms, each kept only if it cuts no walkable cell off."""
+    goal = goal_of(level)
+    count = len(reachable(level, level.up, passable_with_hidden(level, blocked)))
+    everything = list(range(len(level.rooms)))
+    for _ in range(rng.randint(2, level.depth)):
+        cell = _free_cell(rng, level, everything, blocked, away_from_doors=True)
+        level.terrain[cell] = LAVA_B
+        plain = reachable(level, level.up, passable_plain(level, blocked))
+        if (
+            goal in plain
+            and len(reachable(level, level.up, passable_with_hidden(level, blocked))) == count - 1
+        ):
+            count -= 1
+        else:
+            level.terrain[cell] = FLOOR_B
+
+
+def _scatter_items(rng: Rng, level: Level) -> None:
+    everything = list(range(len(level.rooms)))
+    depth = level.depth
+    for _ in range(rng.randint(*GOLD_PILES)):
+        amount = rng.randint(GOLD_BASE, GOLD_BASE + GOLD_PER_DEPTH * depth)
+        level.items[_free_cell(rng, level, everything, set())] = ((it.GOLD_KIND, amount),)
+    weapons = [i for i, w in enumerate(it.WEAPONS) if w.depth <= depth]
+    armours = [i for i, a in enumerate(it.ARMOURS) if a.depth <= depth]
+    for _ in range(rng.randint(*ITEM_COUNT)):
+        roll = rng.below(PERCENT)
+        if roll < FOOD_BELOW:
+            item = (it.FOOD_KIND, rng.choice(FOOD_TABLE))
+        elif roll < POTION_BELOW:
+            item = (it.POTION_KIND, rng.below(len(it.POTIONS)))
+        elif roll < WEAPON_BELOW:
+            item = (it.WEAPON_KIND, rng.choice(weapons))
+        else:
+            item = (it.ARMOUR_KIND, rng.choice(armours))
+        level.items[_free_cell(rng, level, everything, set())] = (item,)
+
+
+def _place_monsters(rng: Rng, level: Level, rooms: list[int]) -> None:
+    kinds = mo.kinds_for_depth(level.depth)
+    ident = len(level.monsters)
+    for _ in range(rng.randint(MONSTER_COUNT_MIN, MONSTER_COUNT_MIN + 1 + level.depth // 2)):
+        kind = rng.choice(kinds)
+        x, y = xy_of(_free_cell(rng, level, rooms, set()))
+        level.monsters.append(mo.Monster(ident, kind, x, y, roll_hp(rng, kind)))
+        ident += 1
+
+
+def roll_hp(rng: Rng, kind: int) -> int:
+    level = mo.KINDS[kind].level
+    if level == 0:
+        return rng.randint(1, mo.LEVEL0_HP)
+    return sum(rng.randint(1, mo.HIT_DIE) for _ in range(level))
