@@ -1,0 +1,87 @@
+"""Hypothesis properties over random action lists on every shipped and a busy custom level."""
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from playbench.core import canonical_json
+
+from .helpers import BY_LETTER, GAME
+
+ALL_ACTIONS = [BY_LETTER[letter] for letter in "UDLRW"]
+JUNK = [{"type": "move", "dir": "in"}, {"type": "dig"}, {}, "up", None]
+BUSY = {
+    "name": "busy",
+    "quota": 3,
+    "oil": 60,
+    "rows": [
+        "##########",
+        "#O*G.O*G.#",
+        "#.O*.G.O.#",
+        "#*.O.*O..#",
+        "#..M.....#",
+        "#%%%.%%.X#",
+        "##########",
+    ],
+}
+OPTIONS = [{"startLevel": k} for k in range(1, 9)] + [{"level": BUSY}]
+
+runs = st.tuples(
+    st.sampled_from(OPTIONS),
+    st.lists(st.sampled_from(ALL_ACTIONS + JUNK), max_size=60),
+)
+
+
+def replay(options, actions):
+    """States after each action (refused ones included), starting with the fresh state."""
+    state = GAME.new(0, options)
+    states = [state]
+    for action in actions:
+        state = GAME.step(state, action).state
+        states.append(state)
+    return states
+
+
+@given(runs)
+def test_legal_actions_are_exactly_the_accepted_ones(run):
+    options, actions = run
+    for state in replay(options, actions):
+        accepted = [a for a in ALL_ACTIONS if GAME.step(state, a).ok]
+        assert GAME.legal_actions(state) == accepted
+        assert not any(GAME.step(state, junk).ok for junk in JUNK)
+
+
+@given(runs)
+def test_step_never_mutates_its_input_and_score_never_falls(run):
+    options, actions = run
+    state = GAME.new(0, options)
+    for action in actions:
+        before = canonical_json(GAME.to_json(state))
+        outcome = GAME.step(state, action)
+        assert canonical_json(GAME.to_json(state)) == before
+        assert outcome.reward >= 0
+        assert GAME.score(outcome.state) == GAME.score(state) + outcome.reward
+        if not outcome.ok:
+            assert outcome.state is state and outcome.reward == 0 and outcome.reason
+        state = outcome.state
+
+
+@given(runs)
+def test_json_round_trip_keeps_the_state_and_its_future(run):
+    options, actions = run
+    cut = len(actions) // 2
+    middle = replay(options, actions[:cut])[-1]
+    loaded = GAME.from_json(GAME.to_json(middle))
+    assert canonical_json(GAME.to_json(loaded)) == canonical_json(GAME.to_json(middle))
+    for action in actions[cut:]:
+        first, second = GAME.step(middle, action), GAME.step(loaded, action)
+        assert first.ok == second.ok and first.events == second.events
+        middle, loaded = first.state, second.state
+        assert GAME.to_json(middle) == GAME.to_json(loaded)
+
+
+@given(runs)
+def test_same_actions_same_states(run):
+    options, actions = run
+    first = [GAME.fingerprint(s) for s in replay(options, actions)]
+    second = [GAME.fingerprint(s) for s in replay(options, actions)]
+    assert first == second
