@@ -7,6 +7,7 @@ GAME_PACKAGES = (
     "delvewick",
     "gemswap",
     "chimestep",
+    "cogcrawl",
 )
 
 for _package in GAME_PACKAGES:
