@@ -404,12 +404,14 @@ def search(
     start: tuple[int, int],
     monsters: set[tuple[int, int]],
     goals: set[tuple[int, int]] | None = None,
+    cut_corners: bool = False,
 ) -> tuple[Tree, tuple[int, int] | None]:
     """Breadth-first search by travel's step rules from ``start``.
 
     Returns the search tree (cell -> (previous cell, direction), in the order cells were
     reached, so nearer cells come first) and the first goal reached, stopping there; with
-    no goals the whole remembered reach is searched.
+    no goals the whole remembered reach is searched. ``cut_corners`` lifts the wall-corner
+    rule (never the doorway rule), for planners that also send single moves.
     """
     previous: Tree = {}
     frontier = deque([start])
@@ -428,8 +430,10 @@ def search(
                 and (
                     door_here
                     or memory[cell[1]][cell[0]] in DOORS
-                    or not _walkable(memory, (hx + dx, hy))
-                    or not _walkable(memory, (hx, hy + dy))
+                    or not (
+                        cut_corners
+                        or (_walkable(memory, (hx + dx, hy)) and _walkable(memory, (hx, hy + dy)))
+                    )
                 )
             ):
                 continue
