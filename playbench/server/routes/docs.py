@@ -21,6 +21,9 @@ from playbench.server.services import base_url, services_of
 EXAMPLE_SEED = 7
 TITLE = "playbench arena"
 
+#: the pages answer HTML, but an unknown game is the JSON error every route gives
+ERROR_SCHEMA = {"$ref": f"#/components/schemas/{ErrorPublic.__name__}"}
+
 router = APIRouter(tags=["docs"])
 
 PAGE = """<!doctype html>
@@ -104,7 +107,9 @@ def index(request: Request) -> HTMLResponse:
 @router.get(
     "/docs/api/{slug}",
     response_class=HTMLResponse,
-    responses={404: {"model": ErrorPublic}},
+    responses={
+        code: {"content": {"application/json": {"schema": ERROR_SCHEMA}}} for code in (404, 422)
+    },
 )
 def game_page(slug: str, request: Request) -> HTMLResponse:
     game = get_game(slug)

@@ -1,0 +1,65 @@
+"""Pages for people and agents: index, one API page per game, llms.txt, OpenAPI."""
+
+from __future__ import annotations
+
+import json
+from html import escape
+
+from playbench.core import get_game
+
+
+def test_game_page_shows_the_spec_and_a_curl_example(client, slug):
+    game = get_game(slug)
+    spec = game.spec()
+    reply = client.get(f"/docs/api/{slug}")
+    assert reply.status_code == 200 and reply.headers["content-type"].startswith("text/html")
+    page = reply.text
+    for text in (game.name, spec.goal, spec.scoring, *spec.rules[:3]):
+        assert escape(text) in page
+    for command in spec.commands:
+        assert escape(command.syntax) in page and escape(command.example) in page
+    assert escape(json.dumps(spec.action_schema, indent=2)) in page
+    assert f"curl -s &quot;http://testserver/api/games/{slug}/init?seed=7&quot;" in page
+    first = json.dumps(game.legal_actions(game.new(7))[0])
+    assert escape(first) in page, "the curl example's action is legal at seed 7"
+
+
+def test_llms_txt_is_the_entry_point_for_agents(client, slug):
+    reply = client.get("/llms.txt")
+    assert reply.status_code == 200 and reply.headers["content-type"].startswith("text/plain")
+    text = reply.text
+    assert text.startswith("# playbench arena\n")
+    assert f"(http://testserver/docs/api/{slug}): {get_game(slug).spec().goal}" in text
+    for route in ("/api/games/{slug}/init", "/games/{slug}/api/act", "/api/v1/agent-check"):
+        assert route in text
+
+
+def test_index_links_every_game(client, slug):
+    page = client.get("/").text
+    assert f'href="/docs/api/{slug}"' in page and 'href="/llms.txt"' in page
+
+
+def test_openapi_lists_every_route_with_response_models(client):
+    schema = client.get("/openapi.json").json()
+    paths = schema["paths"]
+    for path in (
+        "/api/games",
+        "/api/games/{slug}/init",
+        "/api/games/{slug}/action",
+        "/games/{slug}/api/new",
+        "/games/{slug}/api/state",
+        "/games/{slug}/api/act",
+        "/games/{slug}/api/finish",
+        "/api/v1/agent-check",
+        "/api/leaderboard/{slug}",
+        "/docs/api/{slug}",
+        "/llms.txt",
+    ):
+        assert path in paths, path
+    action = paths["/api/games/{slug}/action"]["post"]["responses"]
+    assert action["200"]["content"]["application/json"]["schema"]["$ref"].endswith("ActionPublic")
+    assert action["400"]["content"]["application/json"]["schema"]["$ref"].endswith("ErrorPublic")
+
+
+def test_bare_benchmark_endpoint_is_not_served_by_default(client):
+    assert client.post("/__bench/bare", content=b"{}").status_code == 404

@@ -1,0 +1,95 @@
+"""Nothing is lost across a restart; concurrent acts on one session never both apply."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from fastapi.testclient import TestClient
+
+from playbench.core import canonical_json, get_game
+from playbench.server import create_app, sessions
+from playbench.server.storage import StepRecord, VersionConflict
+from tests.server.helpers import Player, answer_headers
+
+THREADS = 6
+
+
+def test_restart_keeps_sessions_logs_and_sealed_states(settings):
+    with TestClient(create_app(settings)) as first:
+        player = Player(first, "tally", seed=7)
+        player.act("step 2", "step 1")
+        sealed = first.get("/api/games/tally/init?seed=3").json()["state"]
+        token, puzzle = player.token, player.last["agentCheck"]
+    assert (settings.data_dir / "playbench.db").exists()
+    assert (settings.data_dir / "secret.key").exists()
+    with TestClient(create_app(settings)) as second:
+        headers = {"Authorization": f"Bearer {token}"}
+        view = second.get("/games/tally/api/state", headers=headers).json()
+        assert view["observation"]["pos"] == 3 and view["moves"] == 2
+        reply = second.post(
+            "/games/tally/api/act",
+            json={"command": "step 1"},
+            headers=answer_headers(puzzle, token),
+        )
+        assert reply.status_code == 200, "a puzzle issued before the restart still answers"
+        assert reply.json()["observation"]["pos"] == 4
+        step = {"state": sealed, "action": {"type": "step", "by": 1}}
+        assert second.post("/api/games/tally/action", json=step).json()["ok"] is True
+        services = second.app.state.services
+        row = services.storage.session_by_token("tally", sessions.token_hash(token))
+        log = services.storage.log(row.id)
+        assert [entry.command for entry in log] == ["step 2", "step 1", "step 1"]
+        assert (
+            canonical_json(get_game("tally").to_json(sessions.replay(get_game("tally"), row, log)))
+            == row.state
+        )
+
+
+def test_sqlite_runs_in_wal_mode_with_full_sync(client):
+    with client.app.state.services.storage.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2
+
+
+def test_a_stale_version_is_a_conflict_and_changes_nothing(client):
+    player = Player(client, "tally")
+    storage = client.app.state.services.storage
+    row = storage.session_by_token("tally", sessions.token_hash(player.token))
+    record = StepRecord("step 1", {"type": "step", "by": 1}, True, True, 1, "", row.state, 1, False)
+    assert storage.record_step(row, row.version, record) == row.version + 1
+    with pytest.raises(VersionConflict):
+        storage.record_step(row, row.version, record)
+    assert len(storage.log(row.id)) == 1
+    assert storage.session_by_id(row.id).version == row.version + 1
+
+
+def test_concurrent_acts_never_both_apply_to_one_state(client, slug):
+    game = get_game(slug)
+    player = Player(client, slug, seed=7)
+    puzzles = [client.get("/api/v1/agent-check").json() for _ in range(THREADS)]
+    command = game.spec().commands[0].example
+    barrier = threading.Barrier(THREADS)
+    statuses: list[int] = []
+
+    def act(puzzle):
+        barrier.wait()
+        reply = client.post(
+            f"/games/{slug}/api/act",
+            json={"command": command},
+            headers=answer_headers(puzzle, player.token),
+        )
+        statuses.append(reply.status_code)
+
+    threads = [threading.Thread(target=act, args=(p,)) for p in puzzles]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert set(statuses) <= {200, 409} and 200 in statuses
+    storage = client.app.state.services.storage
+    row = storage.session_by_token(slug, sessions.token_hash(player.token))
+    log = storage.log(row.id)
+    assert len(log) == row.version == statuses.count(200)
+    assert [entry.seq for entry in log] == list(range(1, row.version + 1))
+    assert canonical_json(game.to_json(sessions.replay(game, row, log))) == row.state
