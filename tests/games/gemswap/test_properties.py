@@ -1,0 +1,141 @@
+"""Invariants of Gem Swap under random play and random boards."""
+
+import json
+from collections import Counter
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from playbench.core import Rng, canonical_json
+from playbench.games.gemswap import board as gems
+from tests.games.gemswap.boards import GAME
+
+seeds = st.integers(min_value=0, max_value=2**63 - 1)
+choices = st.lists(st.integers(min_value=0, max_value=10**6), min_size=1, max_size=35)
+ADJACENT_PAIRS = [
+    (cell, other)
+    for cell in range(gems.CELLS)
+    for other in (cell + 1, cell + gems.SIZE)
+    if other < gems.CELLS and (other == cell + gems.SIZE or cell % gems.SIZE < gems.SIZE - 1)
+]
+
+
+def run(seed: int, picks: list[int]):
+    """States of a game that plays ``picks`` as indexes into the legal actions."""
+    state = GAME.new(seed)
+    states = [state]
+    for pick in picks:
+        actions = GAME.legal_actions(state)
+        if not actions:
+            break
+        outcome = GAME.step(state, actions[pick % len(actions)])
+        assert outcome.ok, outcome.reason
+        state = outcome.state
+        states.append(state)
+    return states
+
+
+def lines(state) -> list:
+    return gems.find_runs(state.colors)
+
+
+@given(seeds, choices)
+def test_same_seed_and_actions_give_the_same_states(seed, picks):
+    first = [GAME.fingerprint(s) for s in run(seed, picks)]
+    second = [GAME.fingerprint(s) for s in run(seed, picks)]
+    assert first == second
+
+
+@given(seeds, choices)
+def test_the_board_is_8x8_still_and_playable_between_moves(seed, picks):
+    for state in run(seed, picks):
+        board = GAME.observe(state)["board"]
+        assert len(board) == 8 and all(len(row) == 8 for row in board)
+        assert all(gems.parse_token(gem) is not None for row in board for gem in row)
+        assert lines(state) == []
+        if not GAME.is_over(state):
+            assert gems.has_legal_swap(state.colors)
+
+
+@given(seeds, choices)
+def test_legal_actions_agree_with_step(seed, picks):
+    state = run(seed, picks)[-1]
+    legal = GAME.legal_actions(state)
+    if GAME.is_over(state):
+        assert legal == []
+        assert not any(
+            GAME.step(state, {"command": f"swap {gems.CELL_NAMES[a]} {gems.CELL_NAMES[b]}"}).ok
+            for a, b in ADJACENT_PAIRS
+        )
+        return
+    assert legal[-2:] == [{"command": "hint"}, {"command": "moves"}]
+    legal_swaps = [a["command"] for a in legal[:-2]]
+    accepted = []
+    for a, b in ADJACENT_PAIRS:
+        outcome = GAME.step(state, {"command": f"swap {gems.CELL_NAMES[a]} {gems.CELL_NAMES[b]}"})
+        if outcome.ok:
+            accepted.append(outcome.events[0]["cells"])
+            assert GAME.observe(outcome.state)["movesMade"] == state.moves_made + 1
+        else:
+            assert outcome.state is state and outcome.reason
+    assert [GAME.parse_command(f"swap {a} {b}")["command"] for a, b in accepted] == legal_swaps
+    assert GAME.step(state, {"command": "moves"}).events[0]["count"] == len(legal_swaps)
+
+
+@given(seeds, choices)
+def test_json_round_trip_through_text(seed, picks):
+    for state in run(seed, picks):
+        data = GAME.to_json(state)
+        again = GAME.from_json(json.loads(json.dumps(data)))
+        assert canonical_json(GAME.to_json(again)) == canonical_json(data)
+        assert GAME.observe(again) == GAME.observe(state)
+        assert GAME.legal_actions(again) == GAME.legal_actions(state)
+
+
+@given(seeds, choices)
+def test_score_is_the_sum_of_rewards_and_never_negative(seed, picks):
+    state = GAME.new(seed)
+    total = 0
+    chooser = Rng.from_seed(seed, 1)
+    for pick in picks:
+        if GAME.is_over(state):
+            break
+        actions = GAME.legal_actions(state)
+        action = actions[pick % len(actions)] if chooser.chance(3, 4) else {"command": "hint"}
+        outcome = GAME.step(state, action)
+        total += outcome.reward
+        state = outcome.state
+        assert GAME.score(state) == total >= 0
+        cascade_points = sum(e["points"] for e in outcome.events if e["type"] == "cascade")
+        hint_cost = sum(e["cost"] for e in outcome.events if e["type"] == "hint")
+        assert outcome.reward == cascade_points - hint_cost
+
+
+@given(seeds, st.integers(min_value=4, max_value=7), st.integers(min_value=0, max_value=8))
+def test_a_reshuffle_keeps_the_gems_and_leaves_a_legal_swap(seed, colors, specials):
+    draw = Rng.from_seed(seed, 2)
+    color_array = bytearray(draw.below(colors) for _ in range(gems.CELLS))
+    kind_array = bytearray(gems.CELLS)
+    for cell in range(specials):
+        kind_array[cell] = draw.choice([gems.ROW_BLASTER, gems.COLUMN_BLASTER, gems.AREA_BOMB])
+    before = Counter(zip(color_array, kind_array, strict=True))
+    new_colors, new_kinds = gems.reshuffle(color_array, kind_array, Rng.from_seed(seed))
+    assert Counter(zip(new_colors, new_kinds, strict=True)) == before
+    assert gems.find_runs(new_colors) == []
+    assert gems.has_legal_swap(new_colors)
+
+
+def test_gems_that_cannot_be_laid_out_are_dealt_anew():
+    one_color = bytearray(gems.CELLS)
+    new_colors, new_kinds = gems.reshuffle(one_color, bytearray(gems.CELLS), Rng.from_seed(5))
+    assert gems.find_runs(new_colors) == []
+    assert gems.has_legal_swap(new_colors)
+    assert new_kinds == bytearray(gems.CELLS)
+
+
+@given(seeds)
+def test_a_new_board_has_no_line_and_a_legal_swap(seed):
+    state = GAME.new(seed)
+    assert lines(state) == []
+    assert any(a["command"].startswith("swap") for a in GAME.legal_actions(state))
+    assert GAME.score(state) == 0 and GAME.observe(state)["movesLeft"] == 30
