@@ -98,8 +98,38 @@ def chimestep_ticks(game: Game) -> Workload:
     return run
 
 
+def gem_swap_swaps(game: Game) -> Workload:
+    """Random legal swaps of Gem Swap, counted one unit per swap.
+
+    Each step picks uniformly among the legal swap actions only (``hint`` and ``moves``
+    are free look-ups, not play); every swap resolves its cascades, specials, refills and
+    any reshuffle. A finished game is replaced by a new one with the next seed.
+    """
+
+    def run(seconds: float) -> tuple[int, float]:
+        chooser = Rng.from_seed(0)
+        seed = 0
+        state = game.new(seed)
+        swaps = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while True:
+            for _ in range(200):
+                if game.is_over(state):
+                    seed += 1
+                    state = game.new(seed)
+                legal = [a for a in game.legal_actions(state) if a["command"].startswith("swap")]
+                state = game.step(state, chooser.choice(legal)).state
+            swaps += 200
+            if time.perf_counter() >= deadline:
+                return swaps, time.perf_counter() - start
+
+    return run
+
+
 #: games whose natural unit is not one random step: slug -> (unit name, workload factory)
 SPECIAL_WORKLOADS: dict[str, tuple[str, Callable[[Game], Workload]]] = {
+    "gem-swap": ("swaps", gem_swap_swaps),
     "chimestep": ("ticks", chimestep_ticks),
 }
 
