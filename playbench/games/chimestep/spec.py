@@ -110,8 +110,7 @@ RULES = [
     f"stage 3 and later {_QUEUE_NAMES[2]}. The queue restarts at each stage; a life loss "
     f"does not reset the spawn clock (it waits while recovering).",
     "Collisions: sharing a tile with an awake Hush, after your landing or after the Hush "
-    "move, costs a life unless shimmerTicks is above 0. Passing through each other on the same "
-    "tick is not a collision.",
+    "move, costs a life unless shimmerTicks is above 0.",
     f"Toll: spends one charge, needs tollCooldown 0, sets tollCooldown to {rules.TOLL_COOLDOWN} "
     f"ticks and removes every awake Hush on your tile or an on-pyramid neighbour (dormant ones "
     f"stay). You start with {rules.START_CHARGES} charge and hold at most "
