@@ -43,7 +43,6 @@ STATE_KEYS = (
     "score",
     "status",
 )
-MOVE_ACTIONS = tuple({"type": "move", "dir": name} for name in rules.DIRECTIONS)
 
 
 class Delvewick(Game[State]):
@@ -99,8 +98,8 @@ class Delvewick(Game[State]):
     def legal_actions(self, state: State) -> list[Action]:
         if state.status != PLAYING:
             return []
-        can = rules.can_move
-        moves = [dict(MOVE_ACTIONS[d]) for d in range(4) if can(state, d)]
+        names = rules.DIRECTIONS
+        moves = [{"type": "move", "dir": names[d]} for d in rules.legal_dirs(state)]
         moves.append({"type": "wait"})
         return moves
 

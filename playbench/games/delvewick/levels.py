@@ -60,6 +60,8 @@ class Level:
     board: bytes
     start: int
     exit: int
+    #: flat index offsets of up, down, left, right
+    steps: tuple[int, int, int, int]
     solution: str = ""
 
     def to_json(self) -> dict:
@@ -130,6 +132,7 @@ def parse_level(
         board=board,
         start=board.index(MOLE),
         exit=board.index(EXIT_CLOSED),
+        steps=(width, -width, -1, 1),
         solution=solution,
     )
 

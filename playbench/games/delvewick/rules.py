@@ -148,8 +148,8 @@ class State:
         self.active = all_movables(self.board)
 
 
-def all_movables(board: bytes | bytearray) -> frozenset[int]:
-    return frozenset(i for i, b in enumerate(board) if MOVABLE[b])
+def all_movables(board: bytes | bytearray) -> tuple[int, ...]:
+    return tuple(i for i, b in enumerate(board) if MOVABLE[b])
 
 
 # -- the action ------------------------------------------------------------------------
@@ -160,13 +160,14 @@ def read_action(action: Any) -> int | str:
     kind = action.get("type")
     if kind == "move":
         direction = action.get("dir")
-        if len(action) != 2 or direction not in DIR_INDEX:
-            if "dir" not in action:
-                return "a move needs 'dir': one of up, down, left, right"
-            if direction not in DIR_INDEX:
-                return f"unknown dir {direction!r}; use one of up, down, left, right"
-            return f"a move takes only 'type' and 'dir', got keys {sorted(action)}"
-        return DIR_INDEX[direction]
+        d = DIR_INDEX.get(direction, -1) if type(direction) is str else -1
+        if d >= 0 and len(action) == 2:
+            return d
+        if "dir" not in action:
+            return "a move needs 'dir': one of up, down, left, right"
+        if d < 0:
+            return f"unknown dir {direction!r}; use one of up, down, left, right"
+        return f"a move takes only 'type' and 'dir', got keys {sorted(action)}"
     if kind == "wait":
         if len(action) != 1:
             return f"a wait takes only 'type', got keys {sorted(action)}"
@@ -176,32 +177,37 @@ def read_action(action: Any) -> int | str:
     return f"unknown action type {kind!r}; use 'move' or 'wait'"
 
 
-def deltas(width: int) -> tuple[int, int, int, int]:
-    return (width, -width, -1, 1)
-
-
 def can_move(state: State, d: int) -> bool:
-    """True when the mole may move in direction ``d`` now (fast path of ``refusal``)."""
-    level = state.level
-    width = level.width
+    """True when the mole may move in direction ``d`` now (the fast path of ``refusal``).
+
+    Every board is framed in bedrock, so each neighbour index of the mole (and of a
+    pushable object beside it) lies on the board and a move off the grid would first
+    have to enter bedrock.
+    """
+    step = state.level.steps[d]
+    board = state.board
+    target = state.pos + step
+    b = board[target]
+    return ENTERABLE[b] or (d >= LEFT and PUSHABLE[b] and board[target + step] == EMPTY)
+
+
+def legal_dirs(state: State) -> list[int]:
+    """The directions the mole may move now, in the order up, down, left, right."""
     pos = state.pos
     board = state.board
-    if d == UP:
-        target = pos + width
-        return target < len(board) and ENTERABLE[board[target]]
-    if d == DOWN:
-        target = pos - width
-        return target >= 0 and ENTERABLE[board[target]]
-    col = pos % width
-    if d == LEFT:
-        if col == 0:
-            return False
-        b = board[pos - 1]
-        return ENTERABLE[b] or (PUSHABLE[b] and col > 1 and board[pos - 2] == EMPTY)
-    if col == width - 1:
-        return False
+    width = state.level.width
+    dirs = []
+    if ENTERABLE[board[pos + width]]:
+        dirs.append(UP)
+    if ENTERABLE[board[pos - width]]:
+        dirs.append(DOWN)
+    b = board[pos - 1]
+    if ENTERABLE[b] or (PUSHABLE[b] and board[pos - 2] == EMPTY):
+        dirs.append(LEFT)
     b = board[pos + 1]
-    return ENTERABLE[b] or (PUSHABLE[b] and col < width - 2 and board[pos + 2] == EMPTY)
+    if ENTERABLE[b] or (PUSHABLE[b] and board[pos + 2] == EMPTY):
+        dirs.append(RIGHT)
+    return dirs
 
 
 def refusal(state: State, d: int) -> str:
@@ -212,7 +218,7 @@ def refusal(state: State, d: int) -> str:
     name = DIRECTIONS[d]
     here = level.cell(state.pos)
     row, col = here["row"], here["col"]
-    step = deltas(level.width)[d]
+    step = level.steps[d]
     target = state.pos + step
     off = (
         (d == UP and row == 0)
@@ -238,10 +244,6 @@ def refusal(state: State, d: int) -> str:
     return f"cannot push the {thing} {name} at {where}: the cell beyond holds {beyond}"
 
 
-def legal_dirs(state: State) -> list[int]:
-    return [d for d in range(4) if can_move(state, d)]
-
-
 # -- the tick --------------------------------------------------------------------------
 def step(state: State, action: Any) -> Outcome[State]:
     """Apply one action under the seed's tick order. Never mutates ``state``."""
@@ -260,12 +262,12 @@ def step(state: State, action: Any) -> Outcome[State]:
     level = s.level
     width = level.width
     board = s.board
-    seeds: set[int] = set(s.active)
+    seeds = list(s.active)
 
     # 1) the action
     if d >= 0:
         pos = s.pos
-        delta = deltas(width)[d]
+        delta = level.steps[d]
         target = pos + delta
         b = board[target]
         events.append(
@@ -290,7 +292,7 @@ def step(state: State, action: Any) -> Outcome[State]:
                     "to": level.cell(target + delta),
                 }
             )
-            seeds.add(target + delta)
+            seeds.append(target + delta)
             _touch(seeds, target + delta, width)
         elif b == EXIT_OPEN:
             board[pos] = EMPTY
@@ -324,17 +326,17 @@ def step(state: State, action: Any) -> Outcome[State]:
         events.append({"type": "outOfOil"})
 
     # 7) boxed in
-    if s.status == PLAYING and not any(can_move(s, k) for k in range(4)) and settled(s):
+    if s.status == PLAYING and not legal_dirs(s) and settled(s):
         s.status = BOXED_IN
         events.append({"type": "boxedIn", "cell": level.cell(s.pos)})
 
     return Outcome(state=s, reward=s.score - score_before, events=events)
 
 
-def _touch(seeds: set[int], cell: int, width: int) -> None:
+def _touch(seeds: list[int], cell: int, width: int) -> None:
     """Add the cells whose gravity depends on ``cell``: above, beside and diagonally above."""
     up = cell + width
-    seeds.update((up, cell - 1, cell + 1, up - 1, up + 1))
+    seeds += (up, cell - 1, cell + 1, up - 1, up + 1)
 
 
 def _collect(s: State, tick: int, cell: int, kind: str, events: list[JSON]) -> None:
@@ -376,13 +378,19 @@ def _complete_level(s: State, oil_left: int, events: list[JSON]) -> None:
     events.append({"type": "levelStart", "level": nxt.number, "name": nxt.name})
 
 
-def _gravity(s: State, tick: int, seeds: set[int], events: list[JSON]) -> None:
-    """Tick order 3: one pass, rows bottom to top, columns left to right (rules a-d)."""
+def _gravity(s: State, tick: int, seeds: list[int], events: list[JSON]) -> None:
+    """Tick order 3: one pass, rows bottom to top, columns left to right (rules a-d).
+
+    ``seeds`` may repeat cells; all lie on the board because movables never touch the
+    bedrock frame.
+    """
     board = s.board
+    heap = sorted([i for i in seeds if MOVABLE[board[i]]])
+    if not heap:
+        s.active = ()
+        return
     level = s.level
     width = level.width
-    size = len(board)
-    heap = sorted(i for i in seeds if 0 <= i < size and MOVABLE[board[i]])
     done: set[int] = set()
     nxt: set[int] = set()
     last = -1
@@ -418,7 +426,7 @@ def _gravity(s: State, tick: int, seeds: set[int], events: list[JSON]) -> None:
                     }
                 )
                 changed = (i, below)
-            _spread(changed, i, width, size, board, heap, done, nxt)
+            _spread(changed, i, width, board, heap, done, nxt)
             continue
         elif ROUNDED[under]:
             if board[i - 1] == EMPTY and board[below - 1] == EMPTY:
@@ -451,15 +459,14 @@ def _gravity(s: State, tick: int, seeds: set[int], events: list[JSON]) -> None:
                 "to": level.cell(new),
             }
         )
-        _spread((i, new), i, width, size, board, heap, done, nxt)
-    s.active = frozenset(nxt)
+        _spread((i, new), i, width, board, heap, done, nxt)
+    s.active = tuple(nxt)
 
 
 def _spread(
     changed: tuple[int, ...],
     current: int,
     width: int,
-    size: int,
     board: bytearray,
     heap: list[int],
     done: set[int],
@@ -469,7 +476,7 @@ def _spread(
     for cell in changed:
         up = cell + width
         for n in (up, cell - 1, cell + 1, up - 1, up + 1):
-            if 0 <= n < size and MOVABLE[board[n]]:
+            if MOVABLE[board[n]]:
                 if n > current:
                     if n not in done:
                         heappush(heap, n)

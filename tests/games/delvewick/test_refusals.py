@@ -94,6 +94,8 @@ def test_actions_after_the_run_ended_are_refused():
         ({"type": "jump"}, ["unknown action type 'jump'"]),
         ({"dir": "up"}, ["needs 'type'"]),
         ({"type": "move", "dir": 1}, ["unknown dir 1"]),
+        ({"type": "move", "dir": ["up"]}, ["unknown dir ['up']"]),
+        ({"type": ["move"]}, ["unknown action type ['move']"]),
         ("wait", ["JSON object"]),
         (None, ["JSON object"]),
     ],
