@@ -34,6 +34,7 @@ from playbench.games.cogcrawl.glyphs import (
     HEIGHT,
     ITEMS,
     STAIRS_DOWN,
+    STAIRS_UP,
     UNSEEN,
     WALKABLE,
     WALLS,
@@ -50,17 +51,26 @@ from playbench.games.cogcrawl.protocol import (
 
 Cell = tuple[int, int]
 
-#: moves queued toward an adjacent monster (the queue stops when the cog is hit)
-ATTACK_MOVES = 4
+#: moves queued toward an adjacent monster (the queue stops when the cog is hit); the
+#: second steps into its cell if the first kills it, and no further: beyond is unknown
+ATTACK_MOVES = 2
 #: a hostile monster this many steps away or nearer is gone for
 CHASE_DISTANCE = 6
 #: rest (search in place) while hit points are below this fraction of the maximum
-REST_BELOW = 0.5
+REST_BELOW = 0.6
 REST_SEARCHES = 20
-#: quaff an unknown potion in a fight at or below this fraction of hit points
-DESPERATE_BELOW = 0.25
-#: moves past a frontier: out of a corridor's end, and out of a doorway or room edge
-CORRIDOR_MOVES_PAST = 3
+#: take ``>`` only with at least this fraction of hit points (rest first)
+DESCEND_ABOVE = 0.8
+#: in a fight at or below this fraction: quaff healing, or flee up the stairs underfoot
+WOUNDED_BELOW = 0.35
+#: at or below this fraction even an unidentified potion is worth the gamble
+DESPERATE_BELOW = 0.2
+#: quaff unidentified potions to learn them only when alone and this healthy
+IDENTIFY_ABOVE = 0.6
+#: moves past a frontier: out of a corridor's end, and out of a doorway or room edge.
+#: Two blind moves from a corridor can reach a doorway and the cell inside it, never
+#: further: lava lies only inside rooms and never beside a door.
+CORRIDOR_MOVES_PAST = 2
 DOOR_MOVES_PAST = 1
 #: moves into a closed door: open it, step into the doorway, step out of it
 DOOR_MOVES_THROUGH = 3
@@ -91,6 +101,8 @@ COMPASS = {
 }
 ORTHOGONAL = ("n", "s", "e", "w")
 PLAYING = "playing"
+IDENTIFIED_POTION = "potion of"
+MAPPED = "map coalesces"
 STOOD_BYTES = (WIDTH * HEIGHT + 7) // 8
 
 _UNKNOWN = object()
@@ -311,6 +323,7 @@ class Delver:
             self._rest,
             self._pick_up,
             self._equip,
+            self._identify,
             self._chase,
             self._cogheart,
             self._descend,
@@ -373,6 +386,8 @@ class Delver:
             for cell in walked:
                 notes.stand(cell)
         notes.stand(self.pos)
+        if any(MAPPED in message for message in self.obs["messages"]):
+            notes.stood = bytearray(b"\xff" * STOOD_BYTES)
         looked = self._looked = bytearray(WIDTH * HEIGHT)
         for y in range(HEIGHT):
             for x in range(WIDTH):
@@ -450,10 +465,13 @@ class Delver:
         if not adjacent:
             return None
         actions = []
-        if self.hp <= self.max_hp * DESPERATE_BELOW:
-            potion = self._potion()
+        if self.hp <= self.max_hp * WOUNDED_BELOW:
+            if self.dl > 1 and self.obs.get("terrain_underfoot") == STAIRS_UP:
+                return [{"do": "up"}], "fleeing up the stairs"
+            potion = self._potion(self.hp <= self.max_hp * DESPERATE_BELOW)
             if potion:
                 actions.append({"do": "quaff", "item": potion})
+        adjacent.sort(key=lambda m: not self._diagonal_ok(self.pos, m))
         target = adjacent[0]
         direction = DIRECTION_OF[(target[0] - self.pos[0], target[1] - self.pos[1])]
         if len(direction) == 2 and not self._diagonal_ok(self.pos, target):
@@ -465,6 +483,9 @@ class Delver:
         return actions, f"fighting the monster to the {direction}"
 
     def _diagonal_ok(self, here: Cell, there: Cell) -> bool:
+        """True if the step is orthogonal, or diagonal with no doorway at either end."""
+        if here[0] == there[0] or here[1] == there[1]:
+            return True
         return self._glyph(here) not in DOORS and self._glyph(there) not in DOORS
 
     def _side_step(self, target: Cell) -> str | None:
@@ -479,13 +500,26 @@ class Delver:
                 return direction
         return None
 
-    def _potion(self) -> str | None:
+    def _potion(self, gamble: bool) -> str | None:
+        """A healing potion's letter; with ``gamble``, else an unidentified one's."""
         potions = [p for p in self.pack if p["kind"] == "potion"]
         for potion in potions:
             if "healing" in potion["name"]:
                 return potion["letter"]
-        unknown = [p for p in potions if not p["name"].startswith("potion of")]
-        return unknown[0]["letter"] if unknown else None
+        unknown = self._unidentified(potions)
+        return unknown[0]["letter"] if gamble and unknown else None
+
+    @staticmethod
+    def _unidentified(potions: list[dict]) -> list[dict]:
+        return [p for p in potions if not p["name"].startswith(IDENTIFIED_POTION)]
+
+    def _identify(self) -> tuple[list[dict], str] | None:
+        if self.hostiles or self.hp < self.max_hp * IDENTIFY_ABOVE:
+            return None
+        unknown = self._unidentified([p for p in self.pack if p["kind"] == "potion"])
+        if not unknown:
+            return None
+        return [{"do": "quaff", "item": unknown[0]["letter"]}], "tasting an unknown potion"
 
     def _eat(self) -> tuple[list[dict], str] | None:
         if self.hunger not in HUNGRY_STATES:
@@ -576,6 +610,8 @@ class Delver:
         stairs = self._stairs()
         if stairs is None or self._path(stairs) is None:
             return None
+        if self.hp < self.max_hp * DESCEND_ABOVE and not self.hostiles:
+            return [{"do": "search"}] * REST_SEARCHES, "resting before the stairs"
         starving = self.hunger in HUNGRY_STATES and not any(p["kind"] == "food" for p in self.pack)
         long_here = self.obs["dungeon_turn"] - self.notes.arrived > LEVEL_TURN_BUDGET
         if not (starving or long_here or self._frontier() is None):
@@ -593,7 +629,7 @@ class Delver:
         ):
             return None
         oracle = notes.oracle
-        for direction in ORTHOGONAL:
+        for direction in DIRECTIONS:
             cell = _step(oracle, direction)
             if self._glyph(cell) not in WALKABLE or self._path(cell) is None:
                 continue
@@ -609,12 +645,10 @@ class Delver:
         if door is None or _chebyshev(door, self.pos) != 1:
             return None
         direction = DIRECTION_OF[(door[0] - self.pos[0], door[1] - self.pos[1])]
-        executed = self.obs["last_plan"]["executed"]
-        tried_it = executed and executed[-1] in (
-            {"do": "move", "dir": direction},
-            {"do": "kick", "dir": direction},
-        )
-        if not tried_it:
+        last_plan = self.obs["last_plan"]
+        executed = last_plan["executed"]
+        kicked = bool(executed) and executed[-1] == {"do": "kick", "dir": direction}
+        if not kicked and "locked" not in (last_plan.get("interrupted") or ""):
             return None
         if (
             len(direction) == 2
@@ -663,13 +697,15 @@ class Delver:
 
     def _frontier_at(self, cell: Cell, given_up: set[Cell]) -> tuple[str, int] | None:
         """(heading, moves past) if ``cell`` is an edge of the known map worth a visit:
-        beside a closed door to the unseen, or an edge the cog has not stood on."""
+        beside a closed door to somewhere out of reach, or beside never-seen cells."""
         for direction in ORTHOGONAL:
             door = _step(cell, direction)
+            beyond = _step(door, direction)
             if (
                 self._glyph(door) == DOOR_CLOSED
                 and door not in given_up
-                and self._unseen_side(door, direction)
+                and beyond != self.pos
+                and beyond not in self.tree
             ):
                 return direction, DOOR_MOVES_THROUGH
         return self._edge_at(cell)
