@@ -44,6 +44,8 @@ DORMANT_TICKS = 12
 MUFFLE_LIFETIME = 168
 #: tiles a tumble may appear on: tiers 0 and 1, never the chick's own tile
 TUMBLE_SPAWN_TILES = (0, 1, 2)
+#: a tumble rolls down-left or down-right with even odds
+TUMBLE_ROLLS = (DOWN_LEFT, DOWN_RIGHT)
 STALKER_MIN_STEPS = 3
 MUFFLE_MIN_STEPS = 2
 MUFFLE_MIN_ROW = 3
@@ -157,8 +159,7 @@ def advance(state: State, events: list) -> None:
                     {"type": "rollOff", "kind": "tumble", "row": row, "col": col, "points": 0}
                 )
                 continue
-            direction = DOWN_RIGHT if state.rng.below(2) else DOWN_LEFT
-            hush[at + H_TILE] = NEIGHBOR[tile][direction]
+            hush[at + H_TILE] = NEIGHBOR[tile][state.rng.choice(TUMBLE_ROLLS)]
         elif kind == STALKER:
             hush[at + H_TILE] = stalker_step(tile, state.position)
         else:

@@ -228,7 +228,7 @@ def _parse(action: Any) -> tuple[str, int] | str:
     if kind != "hop":
         return kind, 0
     direction = action.get("dir")
-    if direction not in DIRECTION_INDEX:
+    if not isinstance(direction, str) or direction not in DIRECTION_INDEX:
         return f"hop dir must be one of {', '.join(DIRECTIONS)}; got {direction!r}"
     return kind, DIRECTION_INDEX[direction]
 

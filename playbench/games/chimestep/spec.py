@@ -46,8 +46,9 @@ RULES = [
     f"(row-1, col), downLeft (row+1, col), downRight (row+1, col+1).",
     f"Target level: {rules.LOW_TARGET} on stages 1 to {rules.TARGET_TWO_FROM_STAGE - 1}, "
     f"{rules.HIGH_TARGET} on stage {rules.TARGET_TWO_FROM_STAGE} and every later stage. "
-    f"par = {rules.PAR_HOPS_PER_LEVEL} x target - {rules.PAR_OFFSET} hops (30 at target 1, 62 "
-    f"at target 2). Every stage starts with all tiles at 0 except the apex, which the chick's "
+    f"par = {rules.PAR_HOPS_PER_LEVEL} x target - {rules.PAR_OFFSET} hops "
+    f"({rules.par_for(rules.LOW_TARGET)} at target 1, {rules.par_for(rules.HIGH_TARGET)} at "
+    f"target 2). Every stage starts with all tiles at 0 except the apex, which the chick's "
     f"arrival strikes to level {rules.APEX_START_LEVEL} (this pays nothing and is not a hop); "
     f"that is why exactly 3 re-landings are forced at target 1 and a 27-hop clear is impossible.",
     "Every landing strikes its tile and raises its level by one up to the target; a landing on "
@@ -89,7 +90,8 @@ RULES = [
     f"touches you) and then steps once every `period` ticks. Tumble period {_TUMBLE_FIRST} "
     f"ticks at stage 1, one less per stage, never below {_TUMBLE_FLOOR}; stalker "
     f"{_STALKER_FIRST}, one less per stage, never below {_STALKER_FLOOR} (the chick hops at most "
-    f"every {rules.HOP_COOLDOWN}, so a stalker is always at least 2.5 times slower); muffle "
+    f"every {rules.HOP_COOLDOWN}, so a stalker is always at least "
+    f"{_STALKER_FLOOR / rules.HOP_COOLDOWN} times slower); muffle "
     f"{_MUFFLE_FIRST}, one less per stage, never below {_MUFFLE_FLOOR}.",
     "Tumble: appears on a random tile of tiers 0 and 1 other than yours, rolls one tier down "
     "per step (downLeft or downRight, even odds) and leaves the board on the step after the "

@@ -38,6 +38,8 @@ CHICK_MARK = "@"
 EMPTY_MARK = "."
 HUSH_MARKS = ("T", "S", "M")
 CELL_GAP = " "
+#: a tile is drawn as chick mark, level digit, Hush mark
+CELL_WIDTH = 3
 #: each phase that counts down, with the most ticks it can have left
 PHASE_LENGTHS = {
     STAGE_INTRO: rules.INTRO_TICKS,
@@ -107,14 +109,13 @@ def render(state: State) -> str:
         f"Chimestep  stage {state.stage}  target {state.target}  {STATUSES[state.status]}",
         "",
     ]
-    cell_width = 3 + len(CELL_GAP)
     for row in range(TIERS):
         cells = []
         for col in range(row + 1):
             tile = index(row, col)
             chick = CHICK_MARK if tile == state.position else EMPTY_MARK
             cells.append(f"{chick}{state.tiles[tile]}{marks[tile]}")
-        indent = " " * ((TIERS - 1 - row) * cell_width // 2)
+        indent = " " * ((TIERS - 1 - row) * (CELL_WIDTH + len(CELL_GAP)) // 2)
         lines.append(indent + CELL_GAP.join(cells))
     lines += ["", _status_line(state), _clock_line(state)]
     lines.append(
@@ -219,7 +220,7 @@ def _tile(data: Any, key: str) -> int:
 def _direction(value: Any, key: str) -> int:
     if value is None:
         return NO_DIRECTION
-    if value not in DIRECTION_INDEX:
+    if not isinstance(value, str) or value not in DIRECTION_INDEX:
         raise StateError(f"{key} must be null or one of {', '.join(DIRECTIONS)}, got {value!r}")
     return DIRECTION_INDEX[value]
 
@@ -297,7 +298,7 @@ def _read_hush(entries: Any, stage: int) -> list[int]:
     for entry in entries:
         if not isinstance(entry, dict) or set(entry) != HUSH_KEYS:
             raise StateError(f"each hush entry must have exactly {', '.join(sorted(HUSH_KEYS))}")
-        kind = hush.KIND_INDEX.get(entry["kind"])
+        kind = hush.KIND_INDEX.get(entry["kind"]) if isinstance(entry["kind"], str) else None
         if kind is None:
             raise StateError(f"hush kind must be one of {', '.join(hush.KINDS)}")
         tile = _tile(entry, "hush entry")

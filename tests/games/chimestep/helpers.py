@@ -5,7 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from playbench.core import get_game
-from playbench.games.chimestep.board import ADJACENT, DIRECTIONS, NEIGHBOR, OFF, index
+from playbench.games.chimestep.board import (
+    ADJACENT,
+    DIRECTIONS,
+    NEIGHBOR,
+    OFF,
+    TILE_COUNT,
+    index,
+)
 from playbench.games.chimestep.rules import INTRO_TICKS
 from playbench.games.chimestep.state import State
 
@@ -42,7 +49,7 @@ def run(state: State, *commands: str) -> tuple[State, list[dict], int]:
 
 def levels(**rows: Any) -> list[int]:
     """A flat tile list: every tile at ``fill`` except ``at`` {(row, col): level}."""
-    tiles = [rows.get("fill", 0)] * 28
+    tiles = [rows.get("fill", 0)] * TILE_COUNT
     for (row, col), level in rows.get("at", {}).items():
         tiles[index(row, col)] = level
     return tiles
