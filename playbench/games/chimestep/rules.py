@@ -2,8 +2,8 @@
 
 A step copies the state once and then runs a chain of small systems on the copy: apply
 the action (start, hop, toll), or run ``count`` single ticks, each of which counts the
-phase down or, while playing, runs the clocks, the chick's cooldown and buffered hop,
-the Hush, collisions and the spawn clock, in that order.
+phase down or, while playing, runs the toll cooldown, the chick's teeter or cooldown and
+buffered hop, the Hush, collisions, the spawn clock and the shimmer, in that order.
 """
 
 from __future__ import annotations
@@ -352,8 +352,6 @@ def _tick(state: State, events: list) -> None:
         if not state.phase_ticks:
             _end_phase(state, events)
         return
-    if state.shimmer:
-        state.shimmer -= 1
     if state.toll_cooldown:
         state.toll_cooldown -= 1
     if state.teeter:
@@ -379,6 +377,8 @@ def _tick(state: State, events: list) -> None:
     if not state.spawn_clock and len(state.hush) < HUSH_FIELDS * hush.hush_cap(state.stage):
         hush.spawn_next(state, events)
         state.spawn_clock = hush.spawn_interval(state.stage)
+    if state.shimmer:
+        state.shimmer -= 1
 
 
 def _end_phase(state: State, events: list) -> None:

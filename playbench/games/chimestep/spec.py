@@ -122,9 +122,10 @@ RULES = [
     f"Lives: {rules.START_LIVES}. A life loss sweeps every Hush off the board, puts you on the "
     f"apex (without striking it), drops any buffered hop, teeter and cooldown, keeps every tile "
     f"level, and grants {rules.SHIMMER_TICKS} shimmer ticks when play resumes.",
-    "Tick order while playing: tick counter, shimmer and toll cooldown fall, the teeter (or "
-    "else the hop cooldown, resolving a buffered hop at 0) counts down, the Hush act in spawn "
-    "order, collisions, then the spawn clock. A stage clear or a life loss ends the tick.",
+    "Tick order while playing: the tick counter and toll cooldown, the teeter (or else the "
+    "hop cooldown, resolving a buffered hop at 0) counts down, the Hush act in spawn order, "
+    "collisions, the spawn clock, and last the shimmer falls (so shimmerTicks n protects "
+    "through the next n ticks). A stage clear or a life loss ends the tick.",
     "A stage clear sweeps the Hush; the next stage begins with the chick on the apex, fresh "
     "tiles, the spawn queue restarted. One tick is 1/12 s. Everything is seeded: the same seed "
     "and the same actions give the same state.",
