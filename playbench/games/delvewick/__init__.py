@@ -128,10 +128,9 @@ class Delvewick(Game[State]):
     # -- serialization -----------------------------------------------------------------
     def to_json(self, state: State) -> JSON:
         level = state.level
-        custom = level is not LEVELS[level.number - 1]
         return {
             "level": level.number,
-            "custom": level.to_json() if custom else None,
+            "custom": level.to_json() if level.custom else None,
             "board": view.board_rows(state),
             "oil": state.oil,
             "tick": state.tick,

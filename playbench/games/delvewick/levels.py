@@ -62,6 +62,8 @@ class Level:
     exit: int
     #: flat index offsets of up, down, left, right
     steps: tuple[int, int, int, int]
+    #: True for a layout given in the options (a single-level run), False for the 8
+    custom: bool = True
     solution: str = ""
 
     def to_json(self) -> dict:
@@ -76,10 +78,16 @@ class Level:
 
 
 def parse_level(
-    name: object, quota: object, oil: object, rows: object, number: int = 1, solution: str = ""
+    name: object,
+    quota: object,
+    oil: object,
+    rows: object,
+    number: int = 1,
+    solution: str | None = None,
 ) -> Level:
     """Check a layout and build a :class:`Level`. Raises :class:`OptionsError` naming the
-    first problem found."""
+    first problem found. A shipped level comes with its ``solution``; a custom one has
+    none."""
     if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
         raise OptionsError(f"level name must be a non-empty string of at most {MAX_NAME} chars")
     for label, value, top in (("quota", quota, MAX_QUOTA), ("oil", oil, MAX_OIL)):
@@ -133,7 +141,8 @@ def parse_level(
         start=board.index(MOLE),
         exit=board.index(EXIT_CLOSED),
         steps=(width, -width, -1, 1),
-        solution=solution,
+        custom=solution is None,
+        solution=solution or "",
     )
 
 

@@ -56,9 +56,10 @@ UP, DOWN, LEFT, RIGHT = range(4)
 DIR_INDEX = {name: i for i, name in enumerate(DIRECTIONS)}
 
 _TABLE = range(256)
-MOVABLE = tuple(b in b"O*Govg" for b in _TABLE)
+FALLING = tuple(b in (BOULDER_FALLING, GEM_FALLING, GEODE_FALLING) for b in _TABLE)
+MOVABLE = tuple(FALLING[b] or b in (BOULDER, GEM, GEODE) for b in _TABLE)
+#: every movable is rounded (objects roll off it); soil, bedrock, exits and the mole are flat
 ROUNDED = MOVABLE
-FALLING = tuple(b in b"ovg" for b in _TABLE)
 TO_FALLING = tuple(
     {BOULDER: BOULDER_FALLING, GEM: GEM_FALLING, GEODE: GEODE_FALLING}.get(b, b) for b in _TABLE
 )
@@ -106,18 +107,10 @@ class State:
     )
 
     def __init__(self, level: Level) -> None:
-        self.level = level
-        self.board = bytearray(level.board)
-        self.pos = level.start
-        self.oil = level.oil
         self.tick = 0
-        self.chain = 0
-        self.last_gem = 0
-        self.gems = 0
         self.score = 0
         self.status = PLAYING
-        self.exit_open = False
-        self.active = all_movables(self.board)
+        self.load(level)
 
     def copy(self) -> State:
         other = State.__new__(State)
@@ -366,10 +359,9 @@ def _complete_level(s: State, oil_left: int, events: list[JSON]) -> None:
             "oilLeft": oil_left,
         }
     )
-    custom = level is not LEVELS[level.number - 1]
-    if custom or level.number == len(LEVELS):
+    if level.custom or level.number == len(LEVELS):
         s.status = WON
-        finale = 0 if custom else FINALE_POINTS
+        finale = 0 if level.custom else FINALE_POINTS
         s.score += finale
         events.append({"type": "won", "points": finale})
         return

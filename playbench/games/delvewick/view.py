@@ -42,8 +42,7 @@ def observe(state: State) -> JSON:
 
 def render(state: State) -> str:
     level = state.level
-    custom = level is not LEVELS[level.number - 1]
-    where = "custom level" if custom else f"level {level.number}/{len(LEVELS)}"
+    where = "custom level" if level.custom else f"level {level.number}/{len(LEVELS)}"
     exit_text = "open" if state.exit_open else "closed"
     header = (
         f"Delvewick  {where} {level.name!r}  gems {state.gems}/{level.quota}  exit {exit_text}"
