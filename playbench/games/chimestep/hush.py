@@ -39,6 +39,8 @@ from playbench.games.chimestep.state import (
 KINDS = ("tumble", "stalker", "muffle")
 TUMBLE, STALKER, MUFFLE = range(len(KINDS))
 KIND_INDEX = {name: kind for kind, name in enumerate(KINDS)}
+#: the kind a Hush is marked with inside ``advance`` once it has left the board
+GONE = -1
 
 DORMANT_TICKS = 12
 MUFFLE_LIFETIME = 168
@@ -138,7 +140,7 @@ def advance(state: State, events: list) -> None:
             continue
         hush[at + H_AWAKE] += 1
         if kind == MUFFLE and hush[at + H_AWAKE] >= MUFFLE_LIFETIME:
-            hush[at + H_KIND] = OFF
+            hush[at + H_KIND] = GONE
             removed = True
             row, col = CELLS[hush[at + H_TILE]]
             events.append(
@@ -152,7 +154,7 @@ def advance(state: State, events: list) -> None:
         tile = hush[at + H_TILE]
         if kind == TUMBLE:
             if ROW_OF[tile] == BASE_ROW:
-                hush[at + H_KIND] = OFF
+                hush[at + H_KIND] = GONE
                 removed = True
                 row, col = CELLS[tile]
                 events.append(
@@ -176,7 +178,7 @@ def advance(state: State, events: list) -> None:
         state.hush = [
             value
             for at in range(0, len(hush), HUSH_FIELDS)
-            if hush[at] != OFF
+            if hush[at + H_KIND] != GONE
             for value in hush[at : at + HUSH_FIELDS]
         ]
 
