@@ -104,6 +104,7 @@ PLAYING = "playing"
 IDENTIFIED_POTION = "potion of"
 MAPPED = "map coalesces"
 STOOD_BYTES = (WIDTH * HEIGHT + 7) // 8
+ROW_MASK = (1 << WIDTH) - 1
 
 _UNKNOWN = object()
 
@@ -369,7 +370,8 @@ class Delver:
     def _retrace(self) -> None:
         """Mark where the cog stood: here, and along last turn's moves when they replay
         from where it stood then to where it stands now (an attack or a door opened in
-        the way makes the replay miss, and then only here is marked)."""
+        the way makes the replay miss, and then only here is marked). Then work out,
+        one bit per cell and row, which cells it has stood next to (looked at)."""
         notes = self.notes
         walked = []
         here = notes.at
@@ -388,19 +390,13 @@ class Delver:
         notes.stand(self.pos)
         if any(MAPPED in message for message in self.obs["messages"]):
             notes.stood = bytearray(b"\xff" * STOOD_BYTES)
-        looked = self._looked = bytearray(WIDTH * HEIGHT)
-        for y in range(HEIGHT):
-            for x in range(WIDTH):
-                if notes.has_stood((x, y)):
-                    for ny in range(max(0, y - 1), min(HEIGHT, y + 2)):
-                        start = ny * WIDTH
-                        looked[start + max(0, x - 1) : start + min(WIDTH, x + 2)] = b"\x01" * (
-                            min(WIDTH, x + 2) - max(0, x - 1)
-                        )
-
-    def _looked_at(self, cell: Cell) -> bool:
-        """True once the cog has stood next to ``cell`` (an unseen cell there is rock)."""
-        return bool(self._looked[cell[1] * WIDTH + cell[0]])
+        stood = int.from_bytes(notes.stood, "little")
+        rows = [(stood >> (y * WIDTH)) & ROW_MASK for y in range(HEIGHT)]
+        spread = [(row | row << 1 | row >> 1) & ROW_MASK for row in rows]
+        self._looked = [
+            spread[y] | (spread[y - 1] if y else 0) | (spread[y + 1] if y + 1 < HEIGHT else 0)
+            for y in range(HEIGHT)
+        ]
 
     def _glyph(self, cell: Cell) -> str:
         x, y = cell
@@ -734,7 +730,7 @@ class Delver:
                 0 <= nx < WIDTH
                 and 0 <= ny < HEIGHT
                 and self.memory[ny][nx] == UNSEEN
-                and not self._looked[ny * WIDTH + nx]
+                and not self._looked[ny] >> nx & 1
             ):
                 return direction
         return None

@@ -82,6 +82,11 @@ DIRECTION_LIST = " ".join(DIRECTIONS)
 ORTHOGONAL = frozenset({"n", "s", "e", "w"})
 #: the fixed neighbour order of travel's search, so equal-length paths tie the same way
 SEARCH_ORDER = tuple(DIRECTIONS.items())
+#: per byte of the map: 1 where ``travel`` may step (or, for doors, where a door is)
+_WALKABLE_BYTES = bytes(chr(i) in WALKABLE for i in range(256))
+_DOOR_BYTES = bytes(chr(i) in DOORS for i in range(256))
+_ALL_FREE = b"\x01" * (WIDTH * HEIGHT)
+_STEPS = tuple((name, dx, dy, dy * WIDTH + dx) for name, (dx, dy) in SEARCH_ORDER)
 #: a search tree: cell -> (the cell it was reached from, the direction of that step)
 Tree = dict[tuple[int, int], tuple[tuple[int, int], str]]
 
@@ -413,35 +418,46 @@ def search(
     no goals the whole remembered reach is searched. ``cut_corners`` lifts the wall-corner
     rule (never the doorway rule), for planners that also send single moves.
     """
+    flat = "".join(memory).encode("ascii", "replace")
+    corners_free = _ALL_FREE if cut_corners else flat.translate(_WALKABLE_BYTES)
+    walkable = bytearray(flat.translate(_WALKABLE_BYTES))
+    door = flat.translate(_DOOR_BYTES)
+    for mx, my in monsters:
+        if 0 <= mx < WIDTH and 0 <= my < HEIGHT:
+            walkable[my * WIDTH + mx] = 0
+    sx, sy = start
+    start_index = sy * WIDTH + sx
+    on_map = 0 <= sx < WIDTH and 0 <= sy < HEIGHT
+    goal_indices = {y * WIDTH + x for x, y in goals} if goals is not None else ()
     previous: Tree = {}
-    frontier = deque([start])
-    seen = {start}
+    seen = {start_index}
+    frontier = deque([(sx, sy, start_index)])
     while frontier:
-        here = frontier.popleft()
-        hx, hy = here
-        door_here = memory[hy][hx] in DOORS if _on_map(here) else False
-        for name, (dx, dy) in SEARCH_ORDER:
-            cell = (hx + dx, hy + dy)
-            if cell in seen or not _passable(memory, cell, monsters):
+        hx, hy, here = frontier.popleft()
+        inside = on_map or here != start_index
+        door_here = inside and door[here]
+        for name, dx, dy, offset in _STEPS:
+            nx, ny = hx + dx, hy + dy
+            if not (0 <= nx < WIDTH and 0 <= ny < HEIGHT):
+                continue
+            cell = here + offset
+            if cell in seen or not walkable[cell]:
                 continue
             if (
                 dx
                 and dy
                 and (
                     door_here
-                    or memory[cell[1]][cell[0]] in DOORS
-                    or not (
-                        cut_corners
-                        or (_walkable(memory, (hx + dx, hy)) and _walkable(memory, (hx, hy + dy)))
-                    )
+                    or door[cell]
+                    or not (corners_free[ny * WIDTH + hx] and corners_free[hy * WIDTH + nx])
                 )
             ):
                 continue
             seen.add(cell)
-            previous[cell] = (here, name)
-            if goals is not None and cell in goals:
-                return previous, cell
-            frontier.append(cell)
+            previous[(nx, ny)] = ((hx, hy), name)
+            if cell in goal_indices:
+                return previous, (nx, ny)
+            frontier.append((nx, ny, cell))
     return previous, None
 
 
