@@ -127,10 +127,44 @@ def gem_swap_swaps(game: Game) -> Workload:
     return run
 
 
+def cogcrawl_primitives(game: Game) -> Workload:
+    """Cogcrawl played by its delver, counted in dungeon primitives.
+
+    Each seat turn the delver reads the observation and replies; the rules validate the
+    reply, expand its travel and run the queue. The unit is one dungeon primitive that
+    ran (``last_plan.executed``), so the delver's thinking, the protocol and the
+    observation are all inside the measured loop. A finished run is replaced by a new one
+    with the next seed.
+    """
+    from playbench.bots.cogcrawl import delver_reply
+
+    def run(seconds: float) -> tuple[int, float]:
+        seed = 0
+        state = game.new(seed)
+        observation = game.observe(state)
+        primitives = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while True:
+            for _ in range(20):
+                if game.is_over(state):
+                    seed += 1
+                    state = game.new(seed)
+                    observation = game.observe(state)
+                state = game.step(state, delver_reply(observation)).state
+                observation = game.observe(state)
+                primitives += len(observation["last_plan"]["executed"])
+            if time.perf_counter() >= deadline:
+                return primitives, time.perf_counter() - start
+
+    return run
+
+
 #: games whose natural unit is not one random step: slug -> (unit name, workload factory)
 SPECIAL_WORKLOADS: dict[str, tuple[str, Callable[[Game], Workload]]] = {
     "gem-swap": ("swaps", gem_swap_swaps),
     "chimestep": ("ticks", chimestep_ticks),
+    "cogcrawl": ("primitives", cogcrawl_primitives),
 }
 
 
