@@ -179,63 +179,113 @@ def makes_line(colors: bytearray, cell: int) -> bool:
 
 
 # -- legal swaps -------------------------------------------------------------------------
-def _swap_patterns() -> tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]:
-    """Every pair of cells that two same-coloured gems can hold on the way to a line.
+#: a pattern move: (the swap as ``(a, b)`` with ``a < b``, the cell whose gem must match)
+Move = tuple[tuple[int, int], int]
 
-    Each entry is ``(x, y, moves)``: when the gems at ``x`` and ``y`` share a colour, a
-    gem of that colour at ``source`` swapped into ``target`` completes a line, for each
-    ``(target, source)`` in ``moves``.
+
+def _swap_patterns() -> tuple[tuple[int, tuple[tuple[Move, ...] | None, ...]], ...]:
+    """Where two same-coloured gems are one swap away from a line.
+
+    For each offset between two cells of a line (1 and 2 along a row, 8 and 16 down a
+    column), a table by first cell ``x``: None where ``x`` and ``x + offset`` are not on
+    one line, else the moves that complete the line when both gems share a colour: a gem
+    of that colour at ``source`` swapped into the third cell of the line.
     """
 
     def at(row: int, col: int) -> int | None:
         return row * SIZE + col if 0 <= row < SIZE and 0 <= col < SIZE else None
 
-    patterns = []
+    def move(target: int, source: int) -> Move:
+        return (min(target, source), max(target, source)), source
+
+    tables = []
     for dr, dc in ((0, 1), (1, 0)):
         pr, pc = dc, dr
+        adjacent: list[tuple[Move, ...] | None] = [None] * CELLS
+        gapped: list[tuple[Move, ...] | None] = [None] * CELLS
         for row in range(SIZE):
             for col in range(SIZE):
-                x = at(row, col)
-                # two in a row: complete either end from the sides or from beyond
-                y = at(row + dr, col + dc)
-                if y is not None:
+                x = row * SIZE + col
+                # two in a row: complete either end from its sides or from beyond it
+                if at(row + dr, col + dc) is not None:
                     moves = []
                     for end, step in ((2, 1), (-1, -1)):
-                        target = at(row + end * dr, col + end * dc)
+                        er, ec = row + end * dr, col + end * dc
+                        target = at(er, ec)
                         if target is None:
                             continue
                         sources = (
-                            at(row + end * dr + pr, col + end * dc + pc),
-                            at(row + end * dr - pr, col + end * dc - pc),
-                            at(row + (end + step) * dr, col + (end + step) * dc),
+                            at(er + pr, ec + pc),
+                            at(er - pr, ec - pc),
+                            at(er + step * dr, ec + step * dc),
                         )
-                        moves += [(target, s) for s in sources if s is not None]
-                    patterns.append((x, y, tuple(moves)))
+                        moves += [move(target, s) for s in sources if s is not None]
+                    adjacent[x] = tuple(moves)
                 # two with a gap: fill the gap from either side
-                z = at(row + 2 * dr, col + 2 * dc)
-                if z is not None:
-                    gap = at(row + dr, col + dc)
-                    sources = (at(row + dr + pr, col + dc + pc), at(row + dr - pr, col + dc - pc))
-                    patterns.append((x, z, tuple((gap, s) for s in sources if s is not None)))
-    return tuple(patterns)
+                if at(row + 2 * dr, col + 2 * dc) is not None:
+                    gr, gc = row + dr, col + dc
+                    sources = (at(gr + pr, gc + pc), at(gr - pr, gc - pc))
+                    gapped[x] = tuple(move(gr * SIZE + gc, s) for s in sources if s is not None)
+        step_size = dr * SIZE + dc
+        tables += [(step_size, tuple(adjacent)), (2 * step_size, tuple(gapped))]
+    return tuple(tables)
 
 
 SWAP_PATTERNS = _swap_patterns()
+
+# The legal swaps are found on the whole board at once: the board packed into one integer,
+# a byte a cell, and each byte's top bit used as that cell's flag in a "lane mask".
+LANE_BITS = 8
+LANE_FLAG = LANE_BITS - 1
+_LOW_SEVEN = int.from_bytes(b"\x7f" * CELLS, "little")
+_LANE_FLAGS = int.from_bytes(b"\x80" * CELLS, "little")
+
+
+def _move_masks() -> tuple[tuple[tuple[int, ...], tuple[tuple[int, int, int, int], ...]], ...]:
+    """:data:`SWAP_PATTERNS` regrouped by shape: ``(pair offset, source offset, target
+    offset, lane mask of the cells x where that shape fits on the board)``, all offsets
+    relative to x. Returns the distinct offsets to compare and the shapes."""
+    shapes: dict[tuple[int, int, int], int] = {}
+    for offset, table in SWAP_PATTERNS:
+        for x, moves in enumerate(table):
+            for (a, b), source in moves or ():
+                target = a if source == b else b
+                key = (offset, source - x, target - x)
+                shapes[key] = shapes.get(key, 0) | 1 << (x * LANE_BITS + LANE_FLAG)
+    offsets = sorted({k[0] for k in shapes} | {k[1] for k in shapes})
+    return tuple(offsets), tuple((*key, mask) for key, mask in sorted(shapes.items()))
+
+
+SAME_OFFSETS, MOVE_SHAPES = _move_masks()
+
+
+def _same_color_lanes(packed: int, offset: int) -> int:
+    """Lane mask of the cells x whose gem has the colour of the gem at ``x + offset``
+    (meaningless where ``x + offset`` is off the board: the shapes' masks exclude those)."""
+    other = packed >> (offset * LANE_BITS) if offset > 0 else packed << (-offset * LANE_BITS)
+    diff = packed ^ other
+    nonzero = ((diff & _LOW_SEVEN) + _LOW_SEVEN) | diff
+    return ~nonzero & _LANE_FLAGS
 
 
 def legal_swaps(colors: bytearray) -> list[tuple[int, int]]:
     """Every swap that lines up 3+ or involves a colour bomb, as ``(a, b)`` with ``a < b``.
 
     In the stable order of the board: by the first cell, the swap to the right before
-    the swap down.
+    the swap down. A shape whose three gems are colour bombs counts too: it is a swap
+    with a colour bomb.
     """
+    packed = int.from_bytes(colors, "little")
+    same = {offset: _same_color_lanes(packed, offset) for offset in SAME_OFFSETS}
     found: set[tuple[int, int]] = set()
-    for x, y, moves in SWAP_PATTERNS:
-        color = colors[x]
-        if color == colors[y] and color < NUM_COLORS:
-            for target, source in moves:
-                if colors[source] == color:
-                    found.add((target, source) if target < source else (source, target))
+    for pair_offset, source_offset, target_offset, fits in MOVE_SHAPES:
+        lanes = fits & same[pair_offset] & same[source_offset]
+        while lanes:
+            lowest = lanes & -lanes
+            x = (lowest.bit_length() >> 3) - 1
+            source, target = x + source_offset, x + target_offset
+            found.add((source, target) if source < target else (target, source))
+            lanes ^= lowest
     if NO_COLOR in colors:
         for cell in range(CELLS):
             if colors[cell] == NO_COLOR:
@@ -245,15 +295,7 @@ def legal_swaps(colors: bytearray) -> list[tuple[int, int]]:
 
 
 def has_legal_swap(colors: bytearray) -> bool:
-    if NO_COLOR in colors:
-        return True
-    for x, y, moves in SWAP_PATTERNS:
-        color = colors[x]
-        if color == colors[y] and color < NUM_COLORS:
-            for _, source in moves:
-                if colors[source] == color:
-                    return True
-    return False
+    return bool(legal_swaps(colors))
 
 
 def swap_makes_line(colors: bytearray, a: int, b: int) -> bool:
@@ -285,7 +327,7 @@ def collapse(colors: bytearray, kinds: bytearray, columns: Iterable[int], rng: R
                 write -= SIZE
             read -= SIZE
         while write >= 0:
-            colors[write] = random_color(rng)
+            colors[write] = rng.below(NUM_COLORS)
             kinds[write] = PLAIN
             write -= SIZE
 

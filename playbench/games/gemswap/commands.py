@@ -47,17 +47,20 @@ class Parsed(NamedTuple):
         return self.verb
 
 
-def swap_text(a: int, b: int) -> str:
-    """The normal form of the swap of neighbours ``a < b``."""
-    return Parsed(SWAP, a, b).text
-
-
-#: every normal-form swap, for a lookup without parsing
+#: every normal-form swap, for a lookup without parsing, both ways
 NORMAL_SWAPS: dict[str, Parsed] = {}
+SWAP_TEXTS: dict[tuple[int, int], str] = {}
 for _cell in range(CELLS):
     for _other in (_cell + 1, _cell + SIZE):
         if _other < CELLS and (_other != _cell + 1 or _cell % SIZE < SIZE - 1):
-            NORMAL_SWAPS[swap_text(_cell, _other)] = Parsed(SWAP, _cell, _other)
+            _parsed = Parsed(SWAP, _cell, _other)
+            NORMAL_SWAPS[_parsed.text] = _parsed
+            SWAP_TEXTS[_cell, _other] = _parsed.text
+
+
+def swap_text(a: int, b: int) -> str:
+    """The normal form of the swap of neighbours ``a < b``."""
+    return SWAP_TEXTS[a, b]
 
 
 def parse(text: object) -> Parsed:

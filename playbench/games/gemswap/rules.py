@@ -33,7 +33,6 @@ from playbench.games.gemswap.board import (
     collapse,
     color_counts,
     find_runs,
-    has_legal_swap,
     legal_swaps,
     reshuffle,
     swap_makes_line,
@@ -119,13 +118,15 @@ class Turn:
 
 # -- checks ------------------------------------------------------------------------------
 def swap_problem(state: GemState, a: int, b: int) -> str:
-    """Why the swap of neighbours ``a`` and ``b`` is not accepted, or "" when it is."""
+    """Why the swap of neighbours ``a < b`` is not accepted, or "" when it is."""
     if state.over:
         return "the game is over"
     colors = state.colors
-    if colors[a] == NO_COLOR or colors[b] == NO_COLOR:
-        return ""
-    if swap_makes_line(colors, a, b):
+    if state.swaps is not None:
+        legal = (a, b) in state.swaps
+    else:
+        legal = colors[a] == NO_COLOR or colors[b] == NO_COLOR or swap_makes_line(colors, a, b)
+    if legal:
         return ""
     return f"swapping {CELL_NAMES[a]} and {CELL_NAMES[b]} lines up no 3 gems"
 
@@ -335,12 +336,18 @@ def _finish_move(
     """Count the move; end the game after the last one; reshuffle a stuck board."""
     moves_made = state.moves_made + 1
     score = state.score + points
+    swaps: list[tuple[int, int]] = []
     if moves_made >= MOVES_PER_GAME:
         events.append({"type": "gameOver", "score": score})
-    elif not has_legal_swap(colors):
-        colors, kinds = reshuffle(colors, kinds, rng)
-        events.append({"type": "reshuffle"})
-    return Turn(GemState(colors, kinds, rng, score, moves_made, None), points, events)
+    else:
+        swaps = legal_swaps(colors)
+        if not swaps:
+            colors, kinds = reshuffle(colors, kinds, rng)
+            swaps = legal_swaps(colors)
+            events.append({"type": "reshuffle"})
+    after = GemState(colors, kinds, rng, score, moves_made, None)
+    after.swaps = swaps
+    return Turn(after, points, events)
 
 
 # -- free commands -----------------------------------------------------------------------

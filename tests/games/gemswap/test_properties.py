@@ -139,3 +139,26 @@ def test_a_new_board_has_no_line_and_a_legal_swap(seed):
     assert lines(state) == []
     assert any(a["command"].startswith("swap") for a in GAME.legal_actions(state))
     assert GAME.score(state) == 0 and GAME.observe(state)["movesLeft"] == 30
+
+
+def brute_force_swaps(colors: bytearray) -> list[tuple[int, int]]:
+    """Legal swaps by trying every neighbour pair on a copy of the board."""
+    return [
+        (a, b)
+        for a, b in ADJACENT_PAIRS
+        if gems.NO_COLOR in (colors[a], colors[b]) or gems.swap_makes_line(colors, a, b)
+    ]
+
+
+@given(seeds, st.integers(min_value=3, max_value=7), st.integers(min_value=0, max_value=3))
+def test_legal_swaps_equal_trying_every_pair(seed, colors, bombs):
+    draw = Rng.from_seed(seed, 3)
+    board = bytearray(gems.CELLS)
+    for cell in range(gems.CELLS):
+        board[cell] = draw.below(colors)
+        while gems.makes_line(board, cell):
+            board[cell] = draw.below(colors)
+    for _ in range(bombs):
+        board[draw.below(gems.CELLS)] = gems.NO_COLOR
+    assert gems.legal_swaps(board) == brute_force_swaps(board)
+    assert gems.has_legal_swap(board) == bool(brute_force_swaps(board))
