@@ -93,13 +93,27 @@ def xy_of(cell: int) -> tuple[int, int]:
     return cell % WIDTH, cell // WIDTH
 
 
-def neighbours(cell: int) -> Iterable[tuple[str, int]]:
+def _neighbour_table() -> tuple[tuple[tuple[str, int], ...], ...]:
+    table = []
+    for cell in range(SIZE):
+        x, y = cell % WIDTH, cell // WIDTH
+        table.append(
+            tuple(
+                (name, (y + dy) * WIDTH + x + dx)
+                for name, (dx, dy) in DIRECTIONS.items()
+                if 0 <= x + dx < WIDTH and 0 <= y + dy < HEIGHT
+            )
+        )
+    return tuple(table)
+
+
+#: per cell, (direction, cell) of its on-map neighbours in the fixed DIRECTIONS order
+NEIGHBOURS = _neighbour_table()
+
+
+def neighbours(cell: int) -> tuple[tuple[str, int], ...]:
     """(direction, cell) of the on-map neighbours, in the fixed DIRECTIONS order."""
-    x, y = cell % WIDTH, cell // WIDTH
-    for name, (dx, dy) in DIRECTIONS.items():
-        nx, ny = x + dx, y + dy
-        if 0 <= nx < WIDTH and 0 <= ny < HEIGHT:
-            yield name, ny * WIDTH + nx
+    return NEIGHBOURS[cell]
 
 
 def room_map(rooms: Iterable[Rect]) -> bytes:
@@ -460,7 +474,7 @@ def _interior(rect: Rect) -> list[int]:
     return [cell_of(x, y) for y in range(y1 + 1, y2) for x in range(x1 + 1, x2)]
 
 
-def _next_to_door(level: Level, cell: int) -> bool:
+def next_to_door(level: Level, cell: int) -> bool:
     x, y = xy_of(cell)
     for nx, ny in ((x, y - 1), (x, y + 1), (x + 1, y), (x - 1, y)):
         other = cell_of(nx, ny)
@@ -484,7 +498,7 @@ def _free_cell(
     """A floor cell with nothing on it in one of ``rooms`` (random, seeded)."""
     for _ in range(PLACE_TRIES):
         cell = rng.choice(_interior(level.rooms[rng.choice(rooms)]))
-        if _is_free(level, cell, blocked) and not (away_from_doors and _next_to_door(level, cell)):
+        if _is_free(level, cell, blocked) and not (away_from_doors and next_to_door(level, cell)):
             return cell
     for index in rooms:
         for cell in _interior(level.rooms[index]):

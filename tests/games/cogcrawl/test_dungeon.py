@@ -127,7 +127,7 @@ def test_the_oracle_is_on_one_level_of_two_to_five_away_from_doors():
         lvl = level(seed, where[0])
         (cell,) = oracle_cells(lvl)
         assert lvl.terrain[cell] == dg.FLOOR_B and lvl.owner[cell]
-        assert not dg._next_to_door(lvl, cell)
+        assert not dg.next_to_door(lvl, cell)
 
 
 def test_the_oracle_level_spreads_over_seeds():

@@ -4,6 +4,8 @@ text commands and terminal keys, determinism, JSON round trips and a golden repl
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from playbench.core import CommandError, OptionsError, Rng, StateError, canonical_json, get_game
 from playbench.games.cogcrawl import dungeon as dg
@@ -357,3 +359,80 @@ GOLDEN_SUMMARY = [
     },
 ]
 GOLDEN_FINGERPRINT = "c6c4958a11d5bf8c"
+
+
+# -- properties -------------------------------------------------------------------------------
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+VERBS = [
+    "move",
+    "travel",
+    "down",
+    "up",
+    "pickup",
+    "eat",
+    "quaff",
+    "wield",
+    "wear",
+    "kick",
+    "search",
+    "chat",
+    "wait",
+    "MOVE",
+    "fly",
+]
+ENTRIES = st.fixed_dictionaries(
+    {"do": st.sampled_from(VERBS)},
+    optional={
+        "dir": st.sampled_from(["n", "s", "e", "w", "ne", "nw", "se", "sw", "NE", "up"]),
+        "item": st.sampled_from(list("abcdefz")),
+        "x": st.integers(-5, 60),
+        "y": st.integers(-5, 25),
+    },
+)
+REPLIES = st.fixed_dictionaries({"actions": st.lists(ENTRIES, max_size=12)})
+
+
+@given(action=JSON_VALUES)
+def test_step_never_raises_on_any_json(action):
+    state = STARTS[0]
+    outcome = GAME.step(state, action)
+    assert outcome.ok or outcome.reason
+
+
+@given(text=st.text(max_size=60))
+def test_raw_reply_text_never_raises(text):
+    outcome = GAME.step(STARTS[0], {"reply": text})
+    assert outcome.ok or outcome.reason
+
+
+@given(start=st.sampled_from(range(3)), replies=st.lists(REPLIES, min_size=1, max_size=12))
+def test_invariants_hold_under_any_replies(start, replies):
+    state = STARTS[start]
+    for reply in replies:
+        if GAME.is_over(state):
+            break
+        before = canonical_json(GAME.to_json(state))
+        outcome = GAME.step(state, reply)
+        assert outcome.ok
+        assert canonical_json(GAME.to_json(state)) == before
+        new = outcome.state
+        assert new.score >= state.score and outcome.reward == new.score - state.score
+        assert new.dungeon_turn >= state.dungeon_turn and new.turn == state.turn + 1
+        assert len(new.pack) <= 26 and new.hp <= new.max_hp
+        level = new.level
+        cells = [(m.x, m.y) for m in level.monsters]
+        assert len(set(cells)) == len(cells) and (new.x, new.y) not in cells
+        if new.run == ru.PLAYING:
+            assert level.terrain[new.cell] in dg.WALKABLE_B
+        assert len(new.last_plan["executed"]) <= 40
+        state = new
+
+
+STARTS = [GAME.new(seed) for seed in (31, 32, 33)]
