@@ -51,6 +51,8 @@ ALL_LINES = tuple(range(SIZE))
 #: how many times a reshuffle tries to lay the same gems out before dealing new ones
 RESHUFFLE_TRIES = 200
 
+#: 3 or more equal bytes of a gem colour (not a colour bomb, not an empty cell)
+_RUN_RE = re.compile(b"([\\x00-\\x%02x])\\1{%d,}" % (NUM_COLORS - 1, MIN_LINE - 1))
 _TOKEN_RE = re.compile(r"^(?:([RGBYPOW])([-|+]?)|@)$")
 
 
@@ -149,18 +151,13 @@ def find_runs(
     order (left to right, top to bottom). Colour bombs and empty cells never line up.
     """
     runs: list[tuple[int, tuple[int, ...]]] = []
-    for orientation, lines, index in ((HORIZONTAL, ROWS, rows), (VERTICAL, COLUMNS, columns)):
-        for number in index:
-            line = lines[number]
-            start = 0
-            while start <= SIZE - MIN_LINE:
-                color = colors[line[start]]
-                end = start + 1
-                while end < SIZE and colors[line[end]] == color:
-                    end += 1
-                if end - start >= MIN_LINE and color < NUM_COLORS:
-                    runs.append((orientation, line[start:end]))
-                start = end
+    for row in rows:
+        base = row * SIZE
+        for match in _RUN_RE.finditer(colors, base, base + SIZE):
+            runs.append((HORIZONTAL, ROWS[row][match.start() - base : match.end() - base]))
+    for col in columns:
+        for match in _RUN_RE.finditer(colors[col::SIZE]):
+            runs.append((VERTICAL, COLUMNS[col][match.start() : match.end()]))
     return runs
 
 
