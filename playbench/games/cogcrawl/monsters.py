@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: experience for a kill grows by this much per monster level on top of 1 + level^2
+EXPERIENCE_PER_LEVEL = 2
+
 
 @dataclass(frozen=True, slots=True)
 class MonsterKind:
@@ -27,8 +30,8 @@ class MonsterKind:
 
     @property
     def experience(self) -> int:
-        """Experience (and score) for killing one: 1 + level squared."""
-        return 1 + self.level * self.level
+        """Experience (and score) for a kill: 1 + level^2 + EXPERIENCE_PER_LEVEL * (level + 1)."""
+        return 1 + self.level * self.level + EXPERIENCE_PER_LEVEL * (self.level + 1)
 
 
 KINDS: tuple[MonsterKind, ...] = (

@@ -11,6 +11,8 @@ from playbench.games.cogcrawl import protocol as pr
 from playbench.games.cogcrawl import rules as ru
 from playbench.games.cogcrawl.glyphs import DIRECTIONS, HEIGHT, WIDTH
 
+EXPERIENCE_TEXT = f"1 + level^2 + {mo.EXPERIENCE_PER_LEVEL} x (level + 1)"
+
 DESCRIPTION = (
     "A small NetHack-style roguelike for a seat that plans: 10 levels of 48 x 18 rooms and "
     "corridors generated from the seed, monsters, hunger, potions and doors. Each seat turn "
@@ -26,7 +28,7 @@ GOAL = (
 
 SCORING = (
     f"+1 per gold piece picked up; +{ru.LEVEL_BONUS} the first time each level below the "
-    f"first is reached; experience for each kill (1 + monster level squared); "
+    f"first is reached; experience for each kill ({EXPERIENCE_TEXT}); "
     f"+{ru.COGHEART_BONUS} for the Cogheart. The score never decreases (gold paid to the "
     "Oracle is not taken back). Progress = deepest level reached / 10, so reaching DL10 is "
     "already 1.0 and a won run is 1.0."
@@ -100,7 +102,8 @@ RULES = [
     "monster that can see the cog (it is in view of the cog) steps to the free cell nearest "
     f"the cog; one that cannot wanders one turn in {ru.WANDER_ODDS}. Lichens never move. They "
     "do not open doors or enter lava.",
-    f"Experience: a kill gives 1 + level^2 experience (also added to the score). XL 2 needs "
+    f"Experience: a kill gives {EXPERIENCE_TEXT} experience (also added to the score). "
+    f"XL 2 needs "
     f"{ru.XL_FIRST_STEP}, each next level twice as much, up to XL {ru.MAX_XL}; each new XL "
     f"adds 1d{ru.HP_PER_XL_DIE} max HP (and HP). HP regenerates 1 every 42 // (XL + 2) + 1 "
     "dungeon turns.",

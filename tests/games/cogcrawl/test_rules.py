@@ -413,7 +413,9 @@ def test_killing_gives_experience_to_xp_and_score_and_raises_the_level():
         if not state.level.monsters:
             break
     assert state.level.monsters == []
-    assert state.xp == ru.XL_FIRST_STEP and state.score == 1
+    gained = mo.KINDS[kind("sewer rat")].experience
+    assert gained == 1 + 0 + 2 * 1
+    assert state.xp == ru.XL_FIRST_STEP - 1 + gained and state.score == gained
     assert state.xl == 2 and 100 < state.max_hp <= 100 + ru.HP_PER_XL_DIE
     assert "Welcome to experience level 2." in state.messages
 
