@@ -19,17 +19,8 @@ from playbench.games.gemswap.board import (
     reshuffle,
     rows_of,
 )
-from playbench.games.gemswap.commands import (
-    DESELECT,
-    HINT,
-    MOVES,
-    SELECT,
-    SWAP,
-    Parsed,
-    parse,
-    swap_text,
-)
-from playbench.games.gemswap.rules import MOVES_PER_GAME, GemState, Turn
+from playbench.games.gemswap.commands import HINT, MOVES, parse, swap_text
+from playbench.games.gemswap.rules import MOVES_PER_GAME, GemState
 from playbench.games.gemswap.spec import SPEC
 
 SLUG = "gem-swap"
@@ -85,7 +76,7 @@ class GemSwap(Game[GemState]):
         options = {} if options is None else options
         if not isinstance(options, Mapping):
             raise OptionsError(f"options must be an object, got {type(options).__name__}")
-        unknown = sorted(set(options) - OPTION_KEYS)
+        unknown = sorted(map(str, set(options) - OPTION_KEYS))
         if unknown:
             raise OptionsError(
                 f"unknown option {unknown[0]!r}; Gem Swap takes: {', '.join(sorted(OPTION_KEYS))}"
@@ -128,38 +119,10 @@ class GemSwap(Game[GemState]):
             return Outcome.refused(state, str(error))
         if state.over:
             return Outcome.refused(state, f"the game is over after {MOVES_PER_GAME} moves")
-        turn = self._apply(state, command)
+        turn = rules.apply(state, command)
         if isinstance(turn, str):
             return Outcome.refused(state, turn)
         return Outcome(turn.state, True, turn.points, turn.events)
-
-    def _apply(self, state: GemState, command: Parsed) -> Turn | str:
-        """The turn a checked command makes, or why it is refused."""
-        verb = command.verb
-        if verb == SWAP:
-            return _swap(state, command.a, command.b)
-        if verb == HINT:
-            (a, b), gems = rules.best_swap(state)
-            cost = min(rules.HINT_COST, state.score)
-            after = state.but(selected=state.selected, score=state.score - cost)
-            event = {"type": "hint", "swap": swap_text(a, b), "gems": gems, "cost": cost}
-            return Turn(after, -cost, [event])
-        if verb == MOVES:
-            event = {"type": "moves", "count": len(state.legal_swaps())}
-            return Turn(state.but(selected=state.selected), 0, [event])
-        if verb == SELECT:
-            what, other = rules.selectable(state, command.a)
-            if what == "swap":
-                return _swap(state, min(other, command.a), max(other, command.a))
-            if what == "deselect":
-                return Turn(state.but(selected=None), 0, [{"type": "deselect"}])
-            event = {"type": "select", "cell": CELL_NAMES[command.a]}
-            return Turn(state.but(selected=command.a), 0, [event])
-        if verb == DESELECT:
-            if state.selected is None:
-                return "nothing is selected"
-            return Turn(state.but(selected=None), 0, [{"type": "deselect"}])
-        return f"unknown command {verb!r}"
 
     def score(self, state: GemState) -> int:
         return state.score
@@ -222,11 +185,6 @@ class GemSwap(Game[GemState]):
         if not state.over and not has_legal_swap(colors):
             raise StateError("the board has no legal swap, which a running game never has")
         return state
-
-
-def _swap(state: GemState, a: int, b: int) -> Turn | str:
-    problem = rules.swap_problem(state, a, b)
-    return problem or rules.play_swap(state, a, b)
 
 
 register(GemSwap())

@@ -38,6 +38,7 @@ from playbench.games.gemswap.board import (
     swap_makes_line,
     token,
 )
+from playbench.games.gemswap.commands import HINT, MOVES, SELECT, SWAP, Parsed, swap_text
 
 MOVES_PER_GAME = 30
 POINTS_PER_GEM = 10
@@ -350,7 +351,40 @@ def _finish_move(
     return Turn(after, points, events)
 
 
-# -- free commands -----------------------------------------------------------------------
+# -- commands ----------------------------------------------------------------------------
+def apply(state: GemState, command: Parsed) -> Turn | str:
+    """The turn a parsed command makes in a running game, or why it is refused."""
+    verb = command.verb
+    if verb == SWAP:
+        return _checked_swap(state, command.a, command.b)
+    if verb == HINT:
+        return _hint(state)
+    if verb == MOVES:
+        return Turn(state, 0, [{"type": "moves", "count": len(state.legal_swaps())}])
+    if verb == SELECT:
+        return _select(state, command.a)
+    if state.selected is None:
+        return "nothing is selected"
+    return Turn(state.but(selected=None), 0, [{"type": "deselect"}])
+
+
+def _checked_swap(state: GemState, a: int, b: int) -> Turn | str:
+    return swap_problem(state, a, b) or play_swap(state, a, b)
+
+
+def _hint(state: GemState) -> Turn:
+    """Name the legal swap that lines up the most gems (the first in the stable order on
+    ties); cost :data:`HINT_COST`, or what is left of the score."""
+    best, most = state.legal_swaps()[0], -1
+    for pair in state.legal_swaps():
+        gems = gems_lined_up(state, *pair)
+        if gems > most:
+            best, most = pair, gems
+    cost = min(HINT_COST, state.score)
+    event = {"type": "hint", "swap": swap_text(*best), "gems": most, "cost": cost}
+    return Turn(state.but(selected=state.selected, score=state.score - cost), -cost, [event])
+
+
 def gems_lined_up(state: GemState, a: int, b: int) -> int:
     """How many gems the legal swap of ``a`` and ``b`` clears in its first step, before
     any special goes off: the gems of its lines, or what a colour bomb takes."""
@@ -363,22 +397,12 @@ def gems_lined_up(state: GemState, a: int, b: int) -> int:
     return len({cell for _, line in runs for cell in line})
 
 
-def best_swap(state: GemState) -> tuple[tuple[int, int], int]:
-    """The legal swap that lines up the most gems (the first in the stable order on ties)."""
-    best, most = state.legal_swaps()[0], -1
-    for pair in state.legal_swaps():
-        gems = gems_lined_up(state, *pair)
-        if gems > most:
-            best, most = pair, gems
-    return best, most
-
-
-def selectable(state: GemState, cell: int) -> tuple[str, int | None]:
-    """What ``select cell`` does: ``("swap", other)``, ``("select", cell)`` or
-    ``("deselect", None)``."""
+def _select(state: GemState, cell: int) -> Turn | str:
+    """Pick ``cell``; with a neighbour already picked, swap the two; picking the picked
+    cell again drops it; picking a cell that is not a neighbour picks that one instead."""
     chosen = state.selected
-    if chosen is None or (chosen != cell and cell not in NEIGHBORS[chosen]):
-        return "select", cell
     if chosen == cell:
-        return "deselect", None
-    return "swap", chosen
+        return Turn(state.but(selected=None), 0, [{"type": "deselect"}])
+    if chosen is not None and cell in NEIGHBORS[chosen]:
+        return _checked_swap(state, min(chosen, cell), max(chosen, cell))
+    return Turn(state.but(selected=cell), 0, [{"type": "select", "cell": CELL_NAMES[cell]}])

@@ -5,6 +5,7 @@ import json
 import pytest
 
 from playbench.core import CommandError, OptionsError, StateError
+from playbench.terminal import TerminalSession
 from tests.games.gemswap.boards import GAME, board, cell, play, start
 
 
@@ -280,3 +281,17 @@ def test_spec_lists_the_seed_commands():
     ]
     assert set(spec.observation) == set(GAME.observe(GAME.new(0)))
     assert "board" in spec.options
+
+
+def test_terminal_play_prompts_then_swaps():
+    session = TerminalSession(GAME, start(2, C4="R", D4="R", F4="R"))
+    assert session.press("s") == "swap"
+    assert session.run("swap E4 right")
+    assert GAME.score(session.state) == 30
+    assert session.press(":") == ""
+    assert not session.run("swap A1 right")
+    assert session.message.startswith("refused: swapping A1 and B1")
+    session.press("m")
+    assert session.message == "moves"
+    session.press("q")
+    assert session.quit
