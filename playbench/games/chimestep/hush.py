@@ -96,7 +96,7 @@ def spawn_tile(kind: int, chick: int, rng: Rng) -> int:
     if kind == TUMBLE:
         choices = [t for t in TUMBLE_SPAWN_TILES if t != chick]
     elif kind == STALKER:
-        choices = [t for t in BASE_CORNERS if DISTANCE[chick][t] >= STALKER_MIN_STEPS]
+        return stalker_corner(chick)
     else:
         choices = [
             t
@@ -104,6 +104,13 @@ def spawn_tile(kind: int, chick: int, rng: Rng) -> int:
             if ROW_OF[t] >= MUFFLE_MIN_ROW and DISTANCE[chick][t] >= MUFFLE_MIN_STEPS
         ]
     return rng.choice(choices)
+
+
+def stalker_corner(chick: int) -> int:
+    """The base corner farther from the chick (the left one on a tie): never random, and
+    always at least ``STALKER_MIN_STEPS`` away, since the corners are 6 steps apart."""
+    left, right = BASE_CORNERS
+    return right if DISTANCE[chick][right] > DISTANCE[chick][left] else left
 
 
 def stalker_step(tile: int, chick: int) -> int:

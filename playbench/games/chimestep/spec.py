@@ -96,9 +96,10 @@ RULES = [
     "Tumble: appears on a random tile of tiers 0 and 1 other than yours, rolls one tier down "
     "per step (downLeft or downRight, even odds) and leaves the board on the step after the "
     "base.",
-    f"Stalker: appears on a base corner at least {hush.STALKER_MIN_STEPS} steps from you (at "
-    f"random if both are); each step takes the first move in the order downRight, downLeft, "
-    f"upRight, upLeft that shortens its distance to you; no randomness.",
+    f"Stalker: appears on the base corner farther from you (the left one, row 6 col 0, on a "
+    f"tie), which is always at least {hush.STALKER_MIN_STEPS} steps away; each step takes the "
+    f"first move in the order downRight, downLeft, upRight, upLeft that shortens its distance "
+    f"to you; it uses no randomness at all.",
     f"Muffle: appears on a random tile of tier {hush.MUFFLE_MIN_ROW} or below at least "
     f"{hush.MUFFLE_MIN_STEPS} steps from you; each step goes to a random on-pyramid neighbour "
     f"and lowers that tile by one if it is above 0 (remaining rises again); it disperses after "

@@ -77,8 +77,21 @@ def test_spawn_places_follow_the_rules_for_every_chick_tile():
             assert spawn_tile(TUMBLE, chick, rng) in {0, 1, 2} - {chick}
             corner = spawn_tile(STALKER, chick, rng)
             assert corner in (index(6, 0), index(6, 6)) and DISTANCE[chick][corner] >= 3
+            assert DISTANCE[chick][corner] == max(
+                DISTANCE[chick][c] for c in (index(6, 0), index(6, 6))
+            )
             muffle = spawn_tile(MUFFLE, chick, rng)
             assert muffle >= index(3, 0) and DISTANCE[chick][muffle] >= 2
+
+
+@pytest.mark.parametrize(
+    ("chick", "corner"), [((0, 0), (6, 0)), ((4, 2), (6, 0)), ((5, 1), (6, 6)), ((6, 5), (6, 0))]
+)
+def test_the_stalker_corner_is_the_farther_one_without_randomness(chick, corner):
+    before = Rng.from_seed(9)
+    rng = before.copy()
+    assert spawn_tile(STALKER, index(*chick), rng) == index(*corner)
+    assert rng == before
 
 
 def test_the_board_holds_at_most_the_cap_and_the_next_spawn_waits_for_a_place():
