@@ -68,9 +68,11 @@ DESPERATE_BELOW = 0.2
 #: quaff unidentified potions to learn them only when alone and this healthy
 IDENTIFY_ABOVE = 0.6
 #: moves past a frontier: out of a corridor's end, and out of a doorway or room edge.
-#: Two blind moves from a corridor can reach a doorway and the cell inside it, never
-#: further: lava lies only inside rooms and never beside a door.
+#: From LAVA_DEPTH down, two blind moves from a corridor can reach a doorway and the
+#: cell inside it, never further: lava lies only inside rooms and never beside a door.
 CORRIDOR_MOVES_PAST = 2
+CORRIDOR_MOVES_PAST_NO_LAVA = 6
+LAVA_DEPTH = 4
 DOOR_MOVES_PAST = 1
 #: moves into a closed door: open it, step into the doorway, step out of it
 DOOR_MOVES_THROUGH = 3
@@ -625,15 +627,20 @@ class Delver:
         ):
             return None
         oracle = notes.oracle
+        best = None
         for direction in DIRECTIONS:
             cell = _step(oracle, direction)
-            if self._glyph(cell) not in WALKABLE or self._path(cell) is None:
-                continue
-            back = DIRECTION_OF[(oracle[0] - cell[0], oracle[1] - cell[1])]
+            path = self._path(cell) if self._glyph(cell) in WALKABLE else None
+            if path is not None and (best is None or len(path) < best[0]):
+                best = (len(path), cell)
+        if best is None:
+            return None
+        cell = best[1]
+        chat = {"do": "chat", "dir": DIRECTION_OF[(oracle[0] - cell[0], oracle[1] - cell[1])]}
+        actions = self._walk_then(cell, [chat])
+        if chat in actions:
             notes.asked += 1
-            actions = self._walk_then(cell, [{"do": "chat", "dir": back}])
-            return actions, "asking the Oracle the way down"
-        return None
+        return actions, "asking the Oracle the way down"
 
     def _kick_locked_door(self) -> tuple[list[dict], str] | None:
         notes = self.notes
@@ -711,7 +718,8 @@ class Delver:
         ``cell``; a corridor's continuation is looked for straight ahead first."""
         if self._glyph(cell) == CORRIDOR:
             heading = self._unseen_side(cell, self._corridor_heading(cell))
-            return (heading, CORRIDOR_MOVES_PAST) if heading else None
+            blind = CORRIDOR_MOVES_PAST if self.dl >= LAVA_DEPTH else CORRIDOR_MOVES_PAST_NO_LAVA
+            return (heading, blind) if heading else None
         heading = self._unseen_side(cell, None)
         return (heading, DOOR_MOVES_PAST) if heading else None
 
