@@ -256,13 +256,16 @@ def _move_masks() -> tuple[tuple[tuple[int, ...], tuple[tuple[int, int, int, int
 SAME_OFFSETS, MOVE_SHAPES = _move_masks()
 
 
-def _same_color_lanes(packed: int, offset: int) -> int:
-    """Lane mask of the cells x whose gem has the colour of the gem at ``x + offset``
-    (meaningless where ``x + offset`` is off the board: the shapes' masks exclude those)."""
-    other = packed >> (offset * LANE_BITS) if offset > 0 else packed << (-offset * LANE_BITS)
-    diff = packed ^ other
-    nonzero = ((diff & _LOW_SEVEN) + _LOW_SEVEN) | diff
-    return ~nonzero & _LANE_FLAGS
+def _same_color_lanes(packed: int) -> dict[int, int]:
+    """For each offset of :data:`SAME_OFFSETS`, the lane mask of the cells x whose gem has
+    the colour of the gem at ``x + offset`` (meaningless where ``x + offset`` is off the
+    board: the shapes' masks leave those cells out)."""
+    same = {}
+    for offset in SAME_OFFSETS:
+        other = packed >> (offset * LANE_BITS) if offset > 0 else packed << (-offset * LANE_BITS)
+        diff = packed ^ other
+        same[offset] = ~(((diff & _LOW_SEVEN) + _LOW_SEVEN) | diff) & _LANE_FLAGS
+    return same
 
 
 def legal_swaps(colors: bytearray) -> list[tuple[int, int]]:
@@ -272,8 +275,7 @@ def legal_swaps(colors: bytearray) -> list[tuple[int, int]]:
     the swap down. A shape whose three gems are colour bombs counts too: it is a swap
     with a colour bomb.
     """
-    packed = int.from_bytes(colors, "little")
-    same = {offset: _same_color_lanes(packed, offset) for offset in SAME_OFFSETS}
+    same = _same_color_lanes(int.from_bytes(colors, "little"))
     found: set[tuple[int, int]] = set()
     for pair_offset, source_offset, target_offset, fits in MOVE_SHAPES:
         lanes = fits & same[pair_offset] & same[source_offset]
