@@ -46,14 +46,14 @@ def test_the_buffered_hop_resolves_inside_the_tick_that_ends_the_cooldown():
     assert GAME.observe(state)["tick"] == before + 4 and where(state) == (2, 0)
 
 
-def test_thirty_hops_need_one_hundred_sixteen_ticks_between_first_and_last():
-    state = playing(spawnClock=72)
-    hops = 0
-    for _ in range(3):
-        state, _, _ = run(state, "hop downLeft", "tick 4", "hop upRight", "tick 4")
-        hops += 2
-    assert GAME.observe(state)["stageHops"] == hops == 6
-    assert GAME.observe(state)["tick"] == INTRO_TICKS + 4 * hops
+def test_hops_paced_four_ticks_apart_all_resolve_and_three_ticks_apart_do_not():
+    paced, _, _ = run(playing(), *["hop downLeft", "tick 4"] * 6)
+    assert GAME.observe(paced)["stageHops"] == 6 and where(paced) == (6, 0)
+    assert GAME.observe(paced)["tick"] == INTRO_TICKS + 24
+    rushed, _, _ = run(playing(), *["hop downLeft", "tick 3"] * 6)
+    # six hops in 18 ticks: the first at once, the others when the cooldown reaches 0 at
+    # ticks 4, 8, 12 and 16
+    assert GAME.observe(rushed)["stageHops"] == 5 and where(rushed) == (5, 0)
 
 
 @pytest.mark.parametrize(("count", "ticks"), [(0, 1), (-5, 1), (1, 1), (7, 7), (30, 30), (99, 30)])
