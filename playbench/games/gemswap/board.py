@@ -89,10 +89,6 @@ def neighbors(cell: int) -> list[int]:
     return found
 
 
-def are_neighbors(a: int, b: int) -> bool:
-    return b in NEIGHBORS[a]
-
-
 NEIGHBORS: tuple[tuple[int, ...], ...] = tuple(tuple(neighbors(i)) for i in range(CELLS))
 
 

@@ -95,6 +95,12 @@ RULES = [
     "deselect clears the selection (refused when nothing is selected). A swap always "
     "clears the selection.",
     "Once the game is over every command is refused.",
+    "Every accepted command returns events: a swap gives {type: swap, cells}, then one "
+    "{type: cascade, step, cleared, created, setOff, points} for each step k (k = 1 for "
+    "the swap itself; points already multiplied by k), then {type: reshuffle} when the "
+    "board was stuck, or {type: gameOver, score} after the last move. hint gives "
+    "{type: hint, swap, gems, cost}, moves {type: moves, count}, select and deselect "
+    "{type: select, cell} and {type: deselect}.",
 ]
 
 ACTION_SCHEMA = {

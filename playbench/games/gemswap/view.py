@@ -25,14 +25,16 @@ def observe(state: GemState) -> JSON:
 
 
 def render(state: GemState) -> str:
-    """The board with column letters on top and row numbers on the left, then the status.
-
-    ::
+    """The board with column letters on top and row numbers on the left, then the status
+    (and the selected cell, and the end, when there are)::
 
            A  B  C  D  E  F  G  H
-         1 R  G  B  Y  R- W  @  O
-         ...
-        score 120   moves 3/30 (27 left)
+         1 R  G  R  O  Y  W  W  Y
+         2 B  P  R- B  G  @  Y  G
+        ...
+         8 G  G  R  G  B  B  W  G
+        score 0   moves 0/30 (30 left)
+        selected C4
     """
     colors, kinds = state.colors, state.kinds
     header = "   " + " ".join(letter.ljust(CELL_WIDTH) for letter in COLUMN_LETTERS)
