@@ -313,3 +313,22 @@ def test_a_stuck_board_after_a_move_is_reshuffled_keeping_its_gems():
 
 def _board_order(name: str) -> int:
     return (int(name[1]) - 1) * 8 + "ABCDEFGH".index(name[0])
+
+
+def test_one_swap_making_two_matches_makes_a_special_on_each_moved_gem():
+    cells = dict(A4="R", B4="R", C4="W", D4="R", A5="W", B5="W", C5="R", D5="W")
+    outcome = play(start(0, **cells), "swap C4 down")
+    step = first_step(outcome)
+    assert step["cleared"] == ["A4", "B4", "C4", "D4", "A5", "B5", "C5", "D5"]
+    assert step["created"] == [{"cell": "C4", "gem": "R-"}, {"cell": "C5", "gem": "W-"}]
+    assert step["points"] == 8 * 10 + 50 + 50
+
+
+def test_an_l_made_by_a_cascade_puts_its_area_bomb_on_the_shared_gem():
+    # C3's W falls onto C6: A6-C6 across and C6-C8 down share C6
+    cells = dict(C5="R", C6="R", B4="R", C3="W", A6="W", B6="W", C7="W", C8="W")
+    outcome = play(start(1, **cells), "swap B4 right")
+    second = cascades(outcome)[1]
+    assert second["cleared"] == ["A6", "B6", "C6", "C7", "C8"]
+    assert second["created"] == [{"cell": "C6", "gem": "W+"}]
+    assert second["points"] == (5 * 10 + 100) * 2
