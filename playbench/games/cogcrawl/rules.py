@@ -11,6 +11,7 @@ on the copy.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playbench.core import Outcome, Rng, StateError, check_seed
@@ -86,6 +87,7 @@ DIRECTION_WORDS = {
     "se": "south-east",
     "sw": "south-west",
 }
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 EMPTY_PLAN: dict[str, Any] = {
     "executed": [],
     "truncated": 0,
@@ -374,16 +376,25 @@ def play_turn(state: CogState, action: object) -> Outcome[CogState]:
     new.last_plan = {
         "executed": executed,
         "truncated": plan.truncated,
-        "dropped": plan.dropped,
+        "dropped": [
+            {**entry, "do": clean_text(entry["do"])} if isinstance(entry["do"], str) else entry
+            for entry in plan.dropped
+        ],
         "over_cap": plan.over_cap,
         "unreachable": plan.unreachable,
         "interrupted": interrupted,
     }
-    new.notes = plan.notes
-    new.say = plan.say
+    new.notes = clean_text(plan.notes)
+    new.say = clean_text(plan.say)
     new.fallback = fallback
     new.retry = False
     return Outcome(state=new, reward=new.score - state.score, events=turn.events)
+
+
+def clean_text(text: str) -> str:
+    """Text safe to store and hash: a lone surrogate (only JSON escapes can make one)
+    becomes U+FFFD."""
+    return LONE_SURROGATE.sub("\ufffd", text)
 
 
 def _delver_reply(state: CogState) -> dict:
@@ -772,9 +783,13 @@ def _make_room(level: Level, cell: int) -> None:
 
 
 def pass_time(turn: _Turn, turns: int = 1) -> None:
-    """Let ``turns`` dungeon turns go by: monsters act, hunger, regeneration, the limit."""
+    """Let ``turns`` dungeon turns go by: monsters act, hunger, regeneration, the limit.
+
+    A faint adds its helpless turns; no new faint starts while the cog is out.
+    """
     s = turn.s
     remaining = turns
+    fainted = 0
     while remaining > 0 and s.run == PLAYING:
         remaining -= 1
         _monsters_act(turn)
@@ -783,7 +798,11 @@ def pass_time(turn: _Turn, turns: int = 1) -> None:
         s.dungeon_turn += 1
         if s.confused:
             s.confused -= 1
-        remaining += _hunger(turn)
+        lost = _hunger(turn, can_faint=fainted == 0)
+        if fainted:
+            fainted -= 1
+        fainted += lost
+        remaining += lost
         if s.run != PLAYING:
             return
         if s.hp < s.max_hp and s.dungeon_turn % regen_period(s.xl) == 0:
@@ -794,7 +813,7 @@ def pass_time(turn: _Turn, turns: int = 1) -> None:
             turn.events.append({"type": "out_of_turns"})
 
 
-def _hunger(turn: _Turn) -> int:
+def _hunger(turn: _Turn, can_faint: bool) -> int:
     """One turn of hunger; returns how many turns the cog spends fainted."""
     s = turn.s
     before = hunger_of(s.nutrition)
@@ -812,7 +831,7 @@ def _hunger(turn: _Turn) -> int:
                 FAINTING: "You are fainting from lack of food.",
             }[after]
         )
-    if after == FAINTING and s.rng.below(FAINT_ODDS) == 0:
+    if can_faint and after == FAINTING and s.rng.below(FAINT_ODDS) == 0:
         turn.say("You faint from lack of food.")
         return s.rng.randint(*FAINT_TURNS)
     return 0

@@ -436,3 +436,11 @@ def test_invariants_hold_under_any_replies(start, replies):
 
 
 STARTS = [GAME.new(seed) for seed in (31, 32, 33)]
+
+
+def test_lone_surrogates_in_notes_are_replaced_so_the_state_hashes():
+    reply = json.loads('{"notes": "a\\ud800b", "say": "\\udfff", "actions": [{"do": "\\ud800"}]}')
+    state = GAME.step(GAME.new(3), reply).state
+    assert state.notes == "a\ufffdb" and state.say == "\ufffd"
+    assert state.last_plan["dropped"][0]["do"] == "\ufffd"
+    assert len(GAME.fingerprint(state)) == 16

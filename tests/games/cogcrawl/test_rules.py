@@ -568,3 +568,37 @@ def test_travel_walks_a_remembered_path():
     assert (state.x, state.y) == (5, 3)
     assert state.dungeon_turn == 4
     assert len(state.last_plan["executed"]) == 4
+
+
+def test_fainting_makes_the_cog_lose_turns():
+    for seed in range(60):
+        state = build(ROOM, (3, 2), seed=seed)
+        state.nutrition = ru.FAINTING_AT + 1
+        copy = state.rng.copy()
+        if copy.below(ru.FAINT_ODDS) != 0:
+            continue
+        lost = copy.randint(*ru.FAINT_TURNS)
+        after = act(state, {"do": "wait"})
+        assert after.dungeon_turn == 1 + lost
+        assert after.messages[:2] == [
+            "You are fainting from lack of food.",
+            "You faint from lack of food.",
+        ]
+        return
+    pytest.fail("no seed fainted")
+
+
+def test_a_confused_cog_never_staggers_into_lava():
+    rows = ["-----", "|}.}|", "|}.}|", "|}}}|", "-----"]
+    balked = 0
+    for seed in range(60):
+        state = build(rows, (2, 2), seed=seed)
+        state.confused = 1000
+        after = act(state, move("n"))
+        assert after.run == ru.PLAYING
+        if after.last_plan["interrupted"]:
+            balked += 1
+            assert after.last_plan["interrupted"] == (
+                "move n failed: you stagger to the edge of the lava and stop"
+            )
+    assert balked > 0
