@@ -7,10 +7,14 @@ document it (and the OpenAPI checks hold the routes to them).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
+from fastapi.routing import APIRoute
+from pydantic import ValidationError
 
 from playbench.core.game import Game
 from playbench.core.registry import all_games, get_game
@@ -96,7 +100,29 @@ def init_post(slug: str, request: Request, body: InitCreate | None = None) -> Re
     return _start(services_of(request), get_game(slug), body.seed, body.options)
 
 
-@router.post("/{slug}/action", response_model=ActionPublic)
+class JsonBodyRoute(APIRoute):
+    """The hot route: its JSON body is parsed straight into ``ActionCreate``.
+
+    It skips FastAPI's dependency solving (about a third of the time of a whole request);
+    the OpenAPI description still comes from the endpoint's signature, and a body that
+    does not validate raises the same :class:`RequestValidationError` (422, field named).
+    """
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        endpoint = self.endpoint
+
+        async def handle(request: Request) -> Response:
+            try:
+                body = ActionCreate.model_validate_json(await request.body())
+            except ValidationError as error:
+                raise RequestValidationError(
+                    [{**e, "loc": ("body", *e["loc"])} for e in error.errors()]
+                ) from None
+            return await endpoint(request.path_params["slug"], body, request)
+
+        return handle
+
+
 async def action(slug: str, body: ActionCreate, request: Request) -> Response:
     game = get_game(slug)
     sealer = services_of(request).sealer
@@ -116,3 +142,12 @@ async def action(slug: str, body: ActionCreate, request: Request) -> Response:
         payload["events"] = list(outcome.events)
     payload["legalActions"] = game.legal_actions(after)
     return json_response(payload)
+
+
+router.add_api_route(
+    "/{slug}/action",
+    action,
+    methods=["POST"],
+    response_model=ActionPublic,
+    route_class_override=JsonBodyRoute,
+)
