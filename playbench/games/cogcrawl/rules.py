@@ -358,7 +358,7 @@ def play_turn(state: CogState, action: object) -> Outcome[CogState]:
         turn.hit = False
         failure = run_primitive(turn, primitive)
         if failure is not None:
-            turn.say(failure)
+            turn.say(f"{failure[0].upper()}{failure[1:]}.")
             interrupted = f"{_describe(primitive)} failed: {failure}"
             break
         executed.append(primitive.to_json())
