@@ -53,7 +53,7 @@ RESHUFFLE_TRIES = 200
 
 #: 3 or more equal bytes of a gem colour (not a colour bomb, not an empty cell)
 _RUN_RE = re.compile(b"([\\x00-\\x%02x])\\1{%d,}" % (NUM_COLORS - 1, MIN_LINE - 1))
-_TOKEN_RE = re.compile(r"^(?:([RGBYPOW])([-|+]?)|@)$")
+_TOKEN_RE = re.compile(rf"([{COLOR_LETTERS}])([-|+]?)|{re.escape(COLOR_BOMB_TOKEN)}")
 
 
 # -- gems and cells ----------------------------------------------------------------------
@@ -66,7 +66,7 @@ def token(color: int, kind: int) -> str:
 
 def parse_token(text: str) -> tuple[int, int] | None:
     """``(color, kind)`` of a gem token, or None when it is not one."""
-    match = _TOKEN_RE.match(text)
+    match = _TOKEN_RE.fullmatch(text)
     if match is None:
         return None
     if text == COLOR_BOMB_TOKEN:

@@ -201,6 +201,8 @@ def test_board_option_accepts_letter_strings():
         (board(E2="X"), "cell E2 holds 'X', not a gem"),
         (board(E2="R*"), "cell E2 holds 'R*', not a gem"),
         (board(E2="@-"), "cell E2 holds '@-', not a gem"),
+        (board(E2="R\n"), "cell E2 holds 'R\\n', not a gem"),
+        (board(E2="r"), "cell E2 holds 'r', not a gem"),
         (board(A1="R", B1="R", C1="R"), "already has a line of R at A1-C1"),
         (board(B2="W", B3="W-", B4="W+"), "already has a line of W at B2-B4"),
     ],
