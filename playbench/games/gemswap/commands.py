@@ -47,15 +47,22 @@ class Parsed(NamedTuple):
         return self.verb
 
 
+def _normal_swaps() -> tuple[dict[str, Parsed], dict[tuple[int, int], str]]:
+    """Every swap of neighbours in normal form: by text, and the text by cell pair."""
+    by_text: dict[str, Parsed] = {}
+    by_pair: dict[tuple[int, int], str] = {}
+    for cell in range(CELLS):
+        row, col = divmod(cell, SIZE)
+        for other, fits in ((cell + 1, col < SIZE - 1), (cell + SIZE, row < SIZE - 1)):
+            if fits:
+                parsed = Parsed(SWAP, cell, other)
+                by_text[parsed.text] = parsed
+                by_pair[cell, other] = parsed.text
+    return by_text, by_pair
+
+
 #: every normal-form swap, for a lookup without parsing, both ways
-NORMAL_SWAPS: dict[str, Parsed] = {}
-SWAP_TEXTS: dict[tuple[int, int], str] = {}
-for _cell in range(CELLS):
-    for _other in (_cell + 1, _cell + SIZE):
-        if _other < CELLS and (_other != _cell + 1 or _cell % SIZE < SIZE - 1):
-            _parsed = Parsed(SWAP, _cell, _other)
-            NORMAL_SWAPS[_parsed.text] = _parsed
-            SWAP_TEXTS[_cell, _other] = _parsed.text
+NORMAL_SWAPS, SWAP_TEXTS = _normal_swaps()
 
 
 def swap_text(a: int, b: int) -> str:
