@@ -48,7 +48,10 @@ MONSTER_LIST = ", ".join(
     for k in mo.KINDS
     if not k.peaceful
 )
-FOOD_LIST = ", ".join(f"{f.name} ({f.nutrition} nutrition, {f.turns} turns)" for f in it.FOODS)
+FOOD_LIST = ", ".join(
+    f"{f.name} ({f.nutrition} nutrition, {f.turns} turn{'s' if f.turns > 1 else ''})"
+    for f in it.FOODS
+)
 WEAPON_LIST = ", ".join(
     f"{w.name} ({w.dice}d{w.sides}{f'+{w.bonus}' if w.bonus else ''}, to-hit +{w.to_hit})"
     for w in it.WEAPONS
@@ -146,6 +149,19 @@ RULES = [
     f"{pr.MACRO_PRIMITIVE_CAP} moves along a remembered path; the queue is cut at "
     f"{pr.QUEUE_CAP} primitives (the rest counted in truncated). An empty queue waits one "
     "turn. say <= 140 and notes <= 400 runes; notes are echoed back.",
+    "Reading replies, where the seat protocol is silent: surrounding whitespace, a byte-order "
+    'mark or a trailing newline around raw text is a parse failure; {"reply": ...} is raw '
+    "text only as the single key holding a string (anything else there is a parse failure); "
+    "NaN and Infinity are not JSON; with duplicate keys the last counts; a non-string say or "
+    "notes counts as empty; actions null counts as absent and any other non-array is one "
+    "dropped entry; x and y must be JSON integers (3.0 and true are dropped); item must be a "
+    "lower-case letter (A is dropped); keys a verb does not use are ignored.",
+    "Travel, where the seat protocol is silent: a path longer than 40 moves keeps its first "
+    "40; a travel later in the queue starts where the moves before it would leave the cog, "
+    "judged from the remembered map (a move into a known wall, a closed door or a visible "
+    "monster leaves it in place); a travel after up or down in the same reply is unreachable; "
+    "a travel to a known cell that cannot be stood on ends on the nearest walkable cell next "
+    "to it (for a door, orthogonally next to it).",
     "The queue stops after a primitive that fails (not executed; interrupted says why), or "
     "after one during which the cog was hit or a monster not yet seen this seat turn came "
     "into view; interrupted names the first such stop even on the last primitive. It also "
