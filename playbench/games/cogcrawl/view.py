@@ -22,13 +22,15 @@ RUN_WORDS = {
 }
 
 
-def drawn_map(state: ru.CogState) -> list[str]:
+def drawn_map(state: ru.CogState, visible: list | None = None) -> list[str]:
     """The remembered map with visible monsters and the cog drawn on it."""
-    rows = [list(row) for row in ru.memory_rows(state.level)]
-    for monster in ru.visible_monsters(state):
-        rows[monster.y][monster.x] = monster.info.glyph
-    rows[state.y][state.x] = COG
-    return ["".join(row) for row in rows]
+    rows = ru.memory_rows(state.level)
+    marks = [(m.x, m.y, m.info.glyph) for m in visible or ru.visible_monsters(state)]
+    marks.append((state.x, state.y, COG))
+    for x, y, glyph in marks:
+        row = rows[y]
+        rows[y] = f"{row[:x]}{glyph}{row[x + 1 :]}"
+    return rows
 
 
 def pack_entries(state: ru.CogState) -> list[dict[str, Any]]:
@@ -51,6 +53,7 @@ def pack_entries(state: ru.CogState) -> list[dict[str, Any]]:
 def observe(state: ru.CogState) -> dict[str, Any]:
     level = state.level
     cog = state.cell
+    visible = ru.visible_monsters(state)
     monsters = [
         {
             "x": m.x,
@@ -59,7 +62,7 @@ def observe(state: ru.CogState) -> dict[str, Any]:
             "name": m.info.name,
             "peaceful": m.info.peaceful,
         }
-        for m in sorted(ru.visible_monsters(state), key=lambda m: (m.y, m.x))
+        for m in sorted(visible, key=lambda m: (m.y, m.x))
     ]
     items = [
         {
@@ -92,7 +95,7 @@ def observe(state: ru.CogState) -> dict[str, Any]:
             "worn": ru.item_name(state, worn) if worn else None,
         },
         "position": {"x": state.x, "y": state.y},
-        "map": drawn_map(state),
+        "map": drawn_map(state, visible),
         "monsters": monsters,
         "items": items,
         "underfoot": underfoot,
