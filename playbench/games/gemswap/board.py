@@ -277,7 +277,7 @@ def legal_swaps(colors: bytearray) -> list[tuple[int, int]]:
         lanes = fits & same[pair_offset] & same[source_offset]
         while lanes:
             lowest = lanes & -lanes
-            x = (lowest.bit_length() >> 3) - 1
+            x = lowest.bit_length() // LANE_BITS - 1
             source, target = x + source_offset, x + target_offset
             found.add((source, target) if source < target else (target, source))
             lanes ^= lowest
