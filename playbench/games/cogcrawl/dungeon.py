@@ -18,7 +18,7 @@ never cutting any walkable cell off.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from playbench.core import Rng
 from playbench.games.cogcrawl import items as it
@@ -220,46 +220,62 @@ def step_allowed(terrain: bytearray, here: int, there: int) -> bool:
     return terrain[here] not in DOOR_B and terrain[there] not in DOOR_B
 
 
-def reachable(level: Level, start: int, passable: Callable[[int], bool]) -> dict[int, int]:
-    """Breadth-first parents of every cell reachable from ``start`` through ``passable``."""
-    terrain = level.terrain
-    door_like = _door_like(level)
+def _table(cells: frozenset[int]) -> bytes:
+    return bytes(1 if b in cells else 0 for b in range(256))
+
+
+#: byte translation tables: terrain glyph -> 1 where the mask holds
+WALK_TABLE = _table(WALKABLE_B)
+WALK_OR_DOOR_TABLE = _table(WALKABLE_B | {DOOR_CLOSED_B})
+DOORWAY_TABLE = _table(DOOR_B)
+#: per cell, (neighbour, is the step diagonal) in the fixed DIRECTIONS order
+STEPS = tuple(tuple((cell, len(name) == 2) for name, cell in row) for row in NEIGHBOURS)
+
+
+def reachable(level: Level, start: int, passable: bytes | bytearray) -> dict[int, int]:
+    """Breadth-first parents of every cell reachable from ``start`` over cells whose
+    ``passable`` mask byte is set, never stepping diagonally into or out of a doorway."""
+    doorway = level.terrain.translate(DOORWAY_TABLE)
+    for cell, glyph in level.hidden.items():
+        if glyph == DOOR_CLOSED_B:
+            doorway[cell] = 1
     parents = {start: start}
-    frontier = deque([start])
-    while frontier:
-        here = frontier.popleft()
-        for _, there in neighbours(here):
-            if there in parents or not passable(there):
+    frontier = [start]
+    for here in frontier:
+        door_here = doorway[here]
+        for there, diagonal in STEPS[here]:
+            if not passable[there] or there in parents:
                 continue
-            if abs(here - there) not in (1, WIDTH) and (
-                here in door_like or there in door_like or not step_allowed(terrain, here, there)
-            ):
+            if diagonal and (door_here or doorway[there]):
                 continue
             parents[there] = here
             frontier.append(there)
     return parents
 
 
-def _door_like(level: Level) -> set[int]:
-    return {c for c, g in level.hidden.items() if g == DOOR_CLOSED_B}
+def passable_now(level: Level) -> bytearray:
+    """Mask of cells a cog or monster can stand on now."""
+    return level.terrain.translate(WALK_TABLE)
 
 
-def passable_with_hidden(level: Level, blocked: set[int] = frozenset()) -> Callable[[int], bool]:
-    """Walkable if hidden things were found and locked doors broken."""
-    terrain, hidden = level.terrain, level.hidden
-    return lambda c: (
-        c not in blocked
-        and (terrain[c] in WALKABLE_B or terrain[c] == DOOR_CLOSED_B or c in hidden)
-    )
+def passable_with_hidden(level: Level, blocked: Iterable[int] = ()) -> bytearray:
+    """Mask of cells walkable once hidden things are found and locked doors broken."""
+    mask = level.terrain.translate(WALK_OR_DOOR_TABLE)
+    for cell in level.hidden:
+        mask[cell] = 1
+    for cell in blocked:
+        mask[cell] = 0
+    return mask
 
 
-def passable_plain(level: Level, blocked: set[int] = frozenset()) -> Callable[[int], bool]:
-    """Walkable now or through a closed (not locked) door: no search, no kick needed."""
-    terrain, locked = level.terrain, level.locked
-    return lambda c: (
-        c not in blocked
-        and (terrain[c] in WALKABLE_B or (terrain[c] == DOOR_CLOSED_B and c not in locked))
-    )
+def passable_plain(level: Level, blocked: Iterable[int] = ()) -> bytearray:
+    """Mask of cells walkable now or through a closed (not locked) door: no search or kick."""
+    mask = level.terrain.translate(WALK_OR_DOOR_TABLE)
+    for cell in level.locked:
+        mask[cell] = 0
+    for cell in blocked:
+        mask[cell] = 0
+    return mask
 
 
 def goal_of(level: Level) -> int:

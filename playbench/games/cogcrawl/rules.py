@@ -771,8 +771,7 @@ def _make_room(level: Level, cell: int) -> None:
     monster = level.monster_at(cell)
     if monster is None:
         return
-    terrain = level.terrain
-    parents = dg.reachable(level, cell, lambda c: terrain[c] in dg.WALKABLE_B)
+    parents = dg.reachable(level, cell, dg.passable_now(level))
     for other in parents:
         if other != cell and level.monster_at(other) is None:
             monster.x, monster.y = dg.xy_of(other)
