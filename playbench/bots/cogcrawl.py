@@ -57,12 +57,16 @@ ATTACK_MOVES = 2
 #: a hostile monster this many steps away or nearer is gone for
 CHASE_DISTANCE = 6
 #: rest (search in place) while hit points are below this fraction of the maximum
-REST_BELOW = 0.6
-REST_SEARCHES = 20
+REST_BELOW = 0.8
+REST_SEARCHES = MAX_ACTIONS
 #: take ``>`` only with at least this fraction of hit points (rest first)
-DESCEND_ABOVE = 0.8
-#: in a fight at or below this fraction: quaff healing, or flee up the stairs underfoot
+DESCEND_ABOVE = 0.95
+#: in a fight at or below this fraction: take stairs underfoot or one step away
+ESCAPE_BELOW = 0.5
+#: in a fight at or below this fraction: quaff healing
 WOUNDED_BELOW = 0.35
+#: go for a lone visible monster only with at least this fraction of hit points
+CHASE_ABOVE = 0.8
 #: at or below this fraction even an unidentified potion is worth the gamble
 DESPERATE_BELOW = 0.2
 #: quaff unidentified potions to learn them only when alone and this healthy
@@ -82,7 +86,7 @@ LEVEL_TURN_BUDGET = 900
 ITEM_DETOUR = 12
 #: searches made at each spot of a closed level (a hidden thing shows on the third)
 SEARCHES_PER_SPOT = 4
-SPOTS_PER_TURN = 3
+SPOTS_PER_TURN = MAX_ACTIONS // (1 + SEARCHES_PER_SPOT)
 KICKS_PER_TURN = 5
 KICKS_BEFORE_GIVING_UP = 40
 ORACLE_PRICE = 50
@@ -462,10 +466,12 @@ class Delver:
         adjacent = [m for m in self.hostiles if _chebyshev(m, self.pos) == 1]
         if not adjacent:
             return None
+        if self.hp <= self.max_hp * ESCAPE_BELOW:
+            escape = self._escape()
+            if escape is not None:
+                return escape, "escaping by the stairs"
         actions = []
         if self.hp <= self.max_hp * WOUNDED_BELOW:
-            if self.dl > 1 and self.obs.get("terrain_underfoot") == STAIRS_UP:
-                return [{"do": "up"}], "fleeing up the stairs"
             potion = self._potion(self.hp <= self.max_hp * DESPERATE_BELOW)
             if potion:
                 actions.append({"do": "quaff", "item": potion})
@@ -479,6 +485,20 @@ class Delver:
             return [*actions, {"do": "move", "dir": side}], "stepping round to face it"
         actions += [{"do": "move", "dir": direction}] * ATTACK_MOVES
         return actions, f"fighting the monster to the {direction}"
+
+    def _escape(self) -> list[dict] | None:
+        """Stairs within reach, taken to leave the fight behind (monsters never follow):
+        ``>`` (which is progress too) before ``<`` (never out of the dungeon)."""
+        exits = [(STAIRS_DOWN, "down")] + ([(STAIRS_UP, "up")] if self.dl > 1 else [])
+        for glyph, verb in exits:
+            if self.obs.get("terrain_underfoot") == glyph:
+                return [{"do": verb}]
+            for direction in DIRECTIONS:
+                cell = _step(self.pos, direction)
+                path = self._path(cell)
+                if self._glyph(cell) == glyph and path is not None and len(path) == 1:
+                    return [{"do": "move", "dir": path[0]}, {"do": verb}]
+        return None
 
     def _diagonal_ok(self, here: Cell, there: Cell) -> bool:
         """True if the step is orthogonal, or diagonal with no doorway at either end."""
@@ -532,7 +552,7 @@ class Delver:
             return None
         if self.hunger in HUNGRY_STATES:
             return None
-        return [{"do": "search"}] * REST_SEARCHES, "resting until I feel better"
+        return self._rest_on_stairs(), "resting until I feel better"
 
     def _pick_up(self) -> tuple[list[dict], str] | None:
         underfoot = self.obs.get("underfoot") or []
@@ -569,7 +589,7 @@ class Delver:
         return None
 
     def _chase(self) -> tuple[list[dict], str] | None:
-        if not self.hostiles or self.hp < self.max_hp * REST_BELOW:
+        if len(self.hostiles) != 1 or self.hp < self.max_hp * CHASE_ABOVE:
             return None
         best = None
         for target in self.hostiles:
@@ -597,19 +617,29 @@ class Delver:
                     return actions, "the Cogheart!"
         return None
 
-    def _stairs(self) -> Cell | None:
+    def _stairs(self, glyph: str = STAIRS_DOWN) -> Cell | None:
         for y, row in enumerate(self.memory):
-            x = row.find(STAIRS_DOWN)
+            x = row.find(glyph)
             if x >= 0:
                 return (x, y)
         return None
+
+    def _rest_on_stairs(self) -> list[dict]:
+        """Search in place to heal, on stairs when they are near: a monster that comes
+        along can then be left behind (see :meth:`_escape`)."""
+        rest = [{"do": "search"}] * REST_SEARCHES
+        for stairs in (self._stairs(), self._stairs(STAIRS_UP) if self.dl > 1 else None):
+            path = self._path(stairs) if stairs else None
+            if path is not None and len(path) <= MACRO_PRIMITIVE_CAP:
+                return self._walk_then(stairs, rest[: MAX_ACTIONS - len(self._route(path))])
+        return rest
 
     def _descend(self) -> tuple[list[dict], str] | None:
         stairs = self._stairs()
         if stairs is None or self._path(stairs) is None:
             return None
         if self.hp < self.max_hp * DESCEND_ABOVE and not self.hostiles:
-            return [{"do": "search"}] * REST_SEARCHES, "resting before the stairs"
+            return self._rest_on_stairs(), "resting before the stairs"
         starving = self.hunger in HUNGRY_STATES and not any(p["kind"] == "food" for p in self.pack)
         long_here = self.obs["dungeon_turn"] - self.notes.arrived > LEVEL_TURN_BUDGET
         if not (starving or long_here or self._frontier() is None):

@@ -17,7 +17,7 @@ from playbench.bots.cogcrawl import (
 )
 from playbench.core import get_game
 from playbench.games.cogcrawl.glyphs import HEIGHT, WIDTH
-from playbench.games.cogcrawl.protocol import plan_turn
+from playbench.games.cogcrawl.protocol import MAX_ACTIONS, plan_turn
 
 # A lit room (x 0..9, y 0..4) with an open door at (9, 2) onto unseen ground.
 ROOM = {
@@ -155,9 +155,14 @@ def test_descends_once_the_level_is_seen():
     assert reply["actions"] == [{"do": "travel", "x": 5, "y": 3}, {"do": "down"}]
 
 
-def test_rests_before_the_stairs_when_wounded():
-    reply = delver_reply(observation(rows=CLOSED_ROOM, hp=11))
-    assert reply["actions"] == [{"do": "search"}] * REST_SEARCHES
+@pytest.mark.parametrize("hp", [11, 15])
+def test_rests_on_the_stairs_before_taking_them(hp):
+    # 11 of 16 is below the resting line; 15 of 16 is above it but short of taking >
+    reply = delver_reply(observation(rows=CLOSED_ROOM, hp=hp))
+    assert reply["actions"] == [
+        {"do": "travel", "x": 5, "y": 3},
+        *[{"do": "search"}] * (REST_SEARCHES - 1),
+    ]
 
 
 def test_rests_when_badly_hurt_and_alone():
@@ -299,10 +304,11 @@ def fifty_runs():
 
 
 def test_delver_over_seeds_0_to_49(fifty_runs):
-    # measured: median deepest level 6, deepest 8, no run took the Cogheart
+    # measured: median deepest level 6 (mean 6.28), 11 runs reach DL8 or deeper, one run
+    # (seed 39) takes the Cogheart; every other run dies on the way down
     deepest = [run.deepest for run in fifty_runs]
     assert statistics.median(deepest) >= 5
-    assert max(deepest) >= 7
+    assert sum(depth >= 8 for depth in deepest) >= 8
     assert all(run.state != "playing" for run in fifty_runs)
 
 
@@ -315,6 +321,7 @@ def test_delver_replies_are_never_dropped():
                 break
             observation_ = game.observe(state)
             reply = delver_reply(observation_)
-            assert len(reply["notes"]) <= MAX_NOTES
+            assert len(reply["notes"]) <= MAX_NOTES and len(reply["actions"]) <= MAX_ACTIONS
             state = game.step(state, reply).state
-            assert game.observe(state)["last_plan"]["dropped"] == []
+            last_plan = game.observe(state)["last_plan"]
+            assert last_plan["dropped"] == [] and last_plan["over_cap"] == 0
