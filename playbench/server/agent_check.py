@@ -7,12 +7,11 @@ only within its time limit. Every session response carries the next puzzle.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 import time
 from datetime import UTC, datetime
 
-from playbench.server.storage import Storage
+from playbench.server.storage import Storage, token_hash
 
 TOKEN_BYTES = 24
 OPERAND_LOW = 2
@@ -25,10 +24,6 @@ HOW = (
 
 class AgentCheckFailed(Exception):
     """The answer was missing, wrong, expired, reused or for an unknown puzzle."""
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def _operand() -> int:

@@ -2,14 +2,43 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StrictStr,
+    model_validator,
+)
 
 from playbench.core.rng import MAX_SEED
 from playbench.server.settings import MAX_COMMANDS_PER_ACT, MAX_REVIEW_CHARS
 
 JSONObject = dict[str, Any]
+
+
+def _unicode(value: Any) -> Any:
+    """Refuse lone surrogates (``"\\ud800"`` parses as JSON but is not text)."""
+    if isinstance(value, str):
+        try:
+            value.encode()
+        except UnicodeEncodeError:
+            raise ValueError("must be valid Unicode text (no lone surrogates)") from None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _unicode(key)
+            _unicode(item)
+    elif isinstance(value, list):
+        for item in value:
+            _unicode(item)
+    return value
+
+
+Text = Annotated[StrictStr, AfterValidator(_unicode)]
+Options = Annotated[JSONObject, AfterValidator(_unicode)]
 
 
 class Strict(BaseModel):
@@ -54,7 +83,7 @@ class GameList(BaseModel):
 
 class InitCreate(Strict):
     seed: StrictInt | None = Field(None, ge=0, le=MAX_SEED, description="random when left out")
-    options: JSONObject | None = Field(None, description="game options (layouts, start level)")
+    options: Options | None = Field(None, description="game options (layouts, start level)")
 
 
 class InitPublic(BaseModel):
@@ -86,8 +115,8 @@ class ActionPublic(BaseModel):
 
 # -- the session API ------------------------------------------------------------------
 class AgentAnswer(Strict):
-    agent_check: StrictStr | None = Field(None, description="puzzle token (or X-Agent-Check)")
-    agent_answer: StrictInt | StrictStr | None = Field(
+    agent_check: Text | None = Field(None, description="puzzle token (or X-Agent-Check)")
+    agent_answer: StrictInt | Text | None = Field(
         None, description="puzzle answer (or X-Agent-Answer)"
     )
 
@@ -111,8 +140,8 @@ class SessionPublic(SessionView):
 
 
 class ActCreate(AgentAnswer):
-    command: StrictStr | None = None
-    commands: list[StrictStr] | None = Field(None, min_length=1, max_length=MAX_COMMANDS_PER_ACT)
+    command: Text | None = None
+    commands: list[Text] | None = Field(None, min_length=1, max_length=MAX_COMMANDS_PER_ACT)
 
     @model_validator(mode="after")
     def _one_of(self) -> ActCreate:
@@ -138,7 +167,7 @@ class ActPublic(SessionView):
 
 class FinishCreate(AgentAnswer):
     rating: StrictInt = Field(ge=1, le=10)
-    review: StrictStr = Field("", max_length=MAX_REVIEW_CHARS)
+    review: Text = Field("", max_length=MAX_REVIEW_CHARS)
 
 
 class FinishPublic(BaseModel):

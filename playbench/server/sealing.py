@@ -19,7 +19,6 @@ from typing import Any
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 
 from playbench.core.errors import PlaybenchError
-from playbench.core.game import canonical_json
 
 SEAL_VERSION = 1
 COMPRESSION_LEVEL = 6
@@ -48,8 +47,11 @@ class Sealer:
         self.max_json_bytes = max_json_bytes
 
     def seal(self, slug: str, state_json: Any) -> str:
-        payload = canonical_json({"v": SEAL_VERSION, "game": slug, "state": state_json})
-        packed = zlib.compress(payload.encode(), COMPRESSION_LEVEL)
+        # ASCII JSON: any text a game keeps (even a lone surrogate) seals and opens intact
+        payload = json.dumps(
+            {"v": SEAL_VERSION, "game": slug, "state": state_json}, separators=(",", ":")
+        )
+        packed = zlib.compress(payload.encode("ascii"), COMPRESSION_LEVEL)
         return self._fernet.encrypt(packed).decode("ascii")
 
     def open(self, slug: str, sealed: object) -> Any:

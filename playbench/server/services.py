@@ -47,9 +47,16 @@ def services_of(request: Request) -> Services:
 
 
 def json_response(body: Any, status_code: int = 200) -> Response:
-    """Compact JSON, serialized once (the routes build plain dicts)."""
-    text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
-    return Response(text.encode(), status_code=status_code, media_type="application/json")
+    """Compact UTF-8 JSON, serialized once (the routes build plain dicts).
+
+    Text that is not valid Unicode (a lone surrogate a client sent, echoed in a reason)
+    is written as a JSON escape instead.
+    """
+    try:
+        content = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
+    except UnicodeEncodeError:
+        content = json.dumps(body, separators=(",", ":")).encode()
+    return Response(content, status_code=status_code, media_type="application/json")
 
 
 def base_url(request: Request) -> str:

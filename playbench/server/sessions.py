@@ -7,7 +7,6 @@ the stored state exactly (:func:`replay`).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import secrets
 from dataclasses import dataclass
@@ -17,14 +16,10 @@ from playbench.core.errors import CommandError
 from playbench.core.game import JSON, Game, canonical_json
 from playbench.server import agent_check
 from playbench.server.services import Services
-from playbench.server.storage import LogEntry, SessionRow, StepRecord
+from playbench.server.storage import LogEntry, SessionRow, StepRecord, token_hash
 
 TOKEN_BYTES = 32
 SESSION_ID_BYTES = 8
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def new_session(

@@ -9,6 +9,7 @@ lost (:class:`VersionConflict`).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from dataclasses import dataclass
@@ -87,6 +88,11 @@ puzzles = Table(
     Column("expires_at", Float, nullable=False, index=True),
     Column("used", Boolean, nullable=False),
 )
+
+
+def token_hash(token: str) -> str:
+    """Only hashes of secret tokens (sessions, puzzles) are stored."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 class VersionConflict(Exception):

@@ -6,6 +6,8 @@ import threading
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import strategies as st
 
 from playbench.core import canonical_json, get_game
 from playbench.server import create_app, sessions
@@ -93,3 +95,21 @@ def test_concurrent_acts_never_both_apply_to_one_state(client, slug):
     assert len(log) == row.version == statuses.count(200)
     assert [entry.seq for entry in log] == list(range(1, row.version + 1))
     assert canonical_json(game.to_json(sessions.replay(game, row, log))) == row.state
+
+
+def test_any_command_sequence_replays_to_the_stored_state(client):
+    game = get_game("tally")
+    storage = client.app.state.services.storage
+    commands = st.lists(st.sampled_from(["step 1", "step 2", "fumble", "hop"]), max_size=8)
+
+    @given(batches=st.lists(commands.filter(bool), min_size=1, max_size=3))
+    def check(batches):
+        player = Player(client, "tally", seed=len(batches))
+        for batch in batches:
+            assert player.act(*batch).status_code == 200
+        row = storage.session_by_token("tally", sessions.token_hash(player.token))
+        log = storage.log(row.id)
+        assert len(log) == row.version
+        assert canonical_json(game.to_json(sessions.replay(game, row, log))) == row.state
+
+    check()
