@@ -111,6 +111,10 @@ def _neighbour_table() -> tuple[tuple[tuple[str, int], ...], ...]:
 NEIGHBOURS = _neighbour_table()
 
 
+#: per cell, the cell itself and its on-map neighbours: what the cog sees around it
+AROUND = tuple((cell, *(c for _, c in row)) for cell, row in enumerate(NEIGHBOURS))
+
+
 def neighbours(cell: int) -> tuple[tuple[str, int], ...]:
     """(direction, cell) of the on-map neighbours, in the fixed DIRECTIONS order."""
     return NEIGHBOURS[cell]

@@ -290,21 +290,14 @@ def see(state: CogState) -> None:
     room = level.owner[cog]
     if room:
         x1, y1, x2, y2 = level.rooms[room - 1]
-        for y in range(y1, y2 + 1):
-            memory[y * WIDTH + x1 : y * WIDTH + x2 + 1] = terrain[
-                y * WIDTH + x1 : y * WIDTH + x2 + 1
-            ]
+        for row in range(y1 * WIDTH, (y2 + 1) * WIDTH, WIDTH):
+            memory[row + x1 : row + x2 + 1] = terrain[row + x1 : row + x2 + 1]
         for cell, stack in items.items():
             if level.owner[cell] == room:
                 memory[cell] = ITEM_BYTES[stack[0][0]]
-    _remember(level, cog)
-    for _, cell in dg.neighbours(cog):
-        _remember(level, cell)
-
-
-def _remember(level: Level, cell: int) -> None:
-    stack = level.items.get(cell)
-    level.memory[cell] = ITEM_BYTES[stack[0][0]] if stack else level.terrain[cell]
+    for cell in dg.AROUND[cog]:
+        stack = items.get(cell)
+        memory[cell] = ITEM_BYTES[stack[0][0]] if stack else terrain[cell]
 
 
 def memory_rows(level: Level) -> list[str]:
@@ -1022,7 +1015,7 @@ def to_json(state: CogState) -> dict[str, Any]:
         "confused": state.confused,
         "levels": {str(d): level.to_json() for d, level in sorted(state.levels.items())},
         "messages": list(state.messages),
-        "last_plan": copy_json(state.last_plan),
+        "last_plan": plan_copy(state.last_plan),
         "notes": state.notes,
         "say": state.say,
         "fallback": state.fallback,
@@ -1030,12 +1023,16 @@ def to_json(state: CogState) -> dict[str, Any]:
     }
 
 
-def copy_json(data: Any) -> Any:
-    if isinstance(data, dict):
-        return {k: copy_json(v) for k, v in data.items()}
-    if isinstance(data, list):
-        return [copy_json(v) for v in data]
-    return data
+def plan_copy(plan: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a ``last_plan`` record sharing nothing mutable with it."""
+    return {
+        "executed": [dict(e) for e in plan["executed"]],
+        "truncated": plan["truncated"],
+        "dropped": [dict(e) for e in plan["dropped"]],
+        "over_cap": plan["over_cap"],
+        "unreachable": [dict(e) for e in plan["unreachable"]],
+        "interrupted": plan["interrupted"],
+    }
 
 
 def _need(condition: bool, message: str) -> None:
@@ -1129,8 +1126,19 @@ def from_json(data: Any) -> CogState:
     )
     s.messages = list(messages)
     plan = data.get("last_plan")
-    _need(isinstance(plan, dict) and set(plan) == set(EMPTY_PLAN), "bad last_plan")
-    s.last_plan = copy_json(plan)
+    _need(
+        isinstance(plan, dict)
+        and set(plan) == set(EMPTY_PLAN)
+        and all(
+            isinstance(plan[k], list) and all(isinstance(e, dict) for e in plan[k])
+            for k in ("executed", "dropped", "unreachable")
+        )
+        and all(type(plan[k]) is int and plan[k] >= 0 for k in ("truncated", "over_cap"))
+        and (plan["interrupted"] is None or isinstance(plan["interrupted"], str)),
+        "last_plan must hold executed, dropped and unreachable lists of objects, truncated "
+        "and over_cap counts and interrupted (null or text)",
+    )
+    s.last_plan = plan_copy(plan)
     s.notes = _str(data, "notes")
     s.say = _str(data, "say")
     s.fallback = _bool(data, "fallback")

@@ -102,7 +102,7 @@ def observe(state: ru.CogState) -> dict[str, Any]:
         "terrain_underfoot": chr(level.terrain[cog]),
         "pack": pack_entries(state),
         "messages": list(state.messages),
-        "last_plan": ru.copy_json(state.last_plan),
+        "last_plan": ru.plan_copy(state.last_plan),
         "notes": state.notes,
         "say": state.say,
         "fallback": state.fallback,

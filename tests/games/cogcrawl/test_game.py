@@ -311,6 +311,8 @@ def test_a_step_shares_unvisited_work_but_never_changes_its_input():
         (lambda d: d["levels"].pop("1"), "current level"),
         (lambda d: d.update(messages=["m"] * 9), "messages"),
         (lambda d: d.update(rng=[1]), "rng"),
+        (lambda d: d["last_plan"].update(executed=5), "last_plan"),
+        (lambda d: d["last_plan"].update(truncated=-1), "last_plan"),
     ],
 )
 def test_from_json_says_what_is_wrong(change, words):
