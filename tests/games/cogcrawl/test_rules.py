@@ -602,3 +602,38 @@ def test_a_confused_cog_never_staggers_into_lava():
                 "move n failed: you stagger to the edge of the lava and stop"
             )
     assert balked > 0
+
+
+def test_legal_actions_in_a_fixed_order():
+    offered = [a["actions"] for a in GAME.legal_actions(build(ROOM, (5, 2)))]
+    assert offered == [
+        [move("n")],
+        [move("s")],
+        [move("e")],
+        [move("w")],
+        [move("nw")],
+        [move("sw")],
+        [{"do": "kick", "dir": "e"}],
+        [{"do": "search"}],
+        [{"do": "wait"}],
+        [{"do": "eat", "item": "c"}],
+        [{"do": "eat", "item": "d"}],
+    ]
+
+
+def test_legal_actions_offer_pickup_stairs_and_pack_uses_when_they_apply():
+    rows = ["-------", "|.<...|", "-------"]
+    state = build(rows, (2, 1), items={(2, 1): ((it.GOLD_KIND, 3),)})
+    state.pack["e"] = (it.POTION_KIND, it.HEALING)
+    state.pack["f"] = (it.WEAPON_KIND, 1)
+    state.pack["g"] = (it.ARMOUR_KIND, 1)
+    offered = [a["actions"][0] for a in GAME.legal_actions(state)]
+    assert offered[offered.index({"do": "wait"}) + 1 :] == [
+        {"do": "pickup"},
+        {"do": "up"},
+        {"do": "eat", "item": "c"},
+        {"do": "eat", "item": "d"},
+        {"do": "quaff", "item": "e"},
+        {"do": "wield", "item": "f"},
+        {"do": "wear", "item": "g"},
+    ]
