@@ -437,7 +437,8 @@ def _move(turn: _Turn, primitive: Primitive) -> str | None:
     if not (0 <= x < WIDTH and 0 <= y < HEIGHT):
         return "the edge of the dungeon is in the way"
     here, there = s.cell, y * WIDTH + x
-    diagonal = dx != 0 and dy != 0
+    if dx and dy and not dg.step_allowed(level.terrain, here, there):
+        return "no diagonal step into or out of a doorway"
     monster = level.monster_at(there)
     if monster is not None:
         if monster.info.peaceful:
@@ -446,8 +447,6 @@ def _move(turn: _Turn, primitive: Primitive) -> str | None:
         pass_time(turn)
         return None
     glyph = level.terrain[there]
-    if diagonal and not dg.step_allowed(level.terrain, here, there):
-        return "no diagonal step into or out of a doorway"
     if glyph == dg.DOOR_CLOSED_B:
         if there in level.locked:
             return "this door is locked"

@@ -92,8 +92,9 @@ RULES = [
     "into lava is carried out and kills the cog. travel never paths through it. A confused "
     "stagger never enters lava (the move fails instead).",
     "Moves: move DIR steps one cell (8 directions). Into a hostile monster it attacks; into "
-    "the Oracle it fails; into a wall or rock it fails (no time). A failed primitive takes no "
-    "time and stops the queue.",
+    "the Oracle it fails; into a wall or rock it fails (no time). A diagonal move may pass a "
+    "wall corner (travel does not); no diagonal move or attack goes into or out of a "
+    "doorway, for the cog or a monster. A failed primitive takes no time and stops the queue.",
     f"Combat: the cog hits when {ru.TO_HIT_BASE} + XL + monster AC + weapon to-hit > d20; "
     f"damage is the weapon's dice (bare hands 1d2), halved (at least 1) while Weak or "
     f"Fainting. A monster hits when {ru.MONSTER_TO_HIT_BASE} + its level + the cog's AC > "

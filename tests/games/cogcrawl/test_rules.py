@@ -637,3 +637,17 @@ def test_legal_actions_offer_pickup_stairs_and_pack_uses_when_they_apply():
         {"do": "wield", "item": "f"},
         {"do": "wear", "item": "g"},
     ]
+
+
+def test_no_diagonal_attack_into_a_doorway_either_way():
+    rows = ["-------", "|.....|", "|.....'..", "-------"]
+    state = build(rows, (5, 1), monsters=[(kind("troll"), 6, 2, 50)])
+    state.hp = 100
+    after = act(state, move("se"), {"do": "wait"}, {"do": "wait"})
+    assert after.level.monsters[0].hp == 50
+    assert (
+        after.last_plan["interrupted"]
+        == "move se failed: no diagonal step into or out of a doorway"
+    )
+    after = act(state, {"do": "wait"})
+    assert after.hp == 100 and after.last_plan["interrupted"] is None
