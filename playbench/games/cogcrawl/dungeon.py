@@ -44,6 +44,8 @@ SIZE = WIDTH * HEIGHT
 LEVELS = 10
 LAVA_DEPTH = 4
 ORACLE_LEVELS = (2, 3, 4, 5)
+#: a level from LAVA_DEPTH down tries MIN_LAVA..depth lava cells
+MIN_LAVA = 2
 
 FLOOR_B = ord(FLOOR)
 CORRIDOR_B = ord(CORRIDOR)
@@ -224,8 +226,11 @@ def step_allowed(terrain: bytearray, here: int, there: int) -> bool:
     return terrain[here] not in DOOR_B and terrain[there] not in DOOR_B
 
 
+BYTE_VALUES = 256
+
+
 def _table(cells: frozenset[int]) -> bytes:
-    return bytes(1 if b in cells else 0 for b in range(256))
+    return bytes(1 if b in cells else 0 for b in range(BYTE_VALUES))
 
 
 #: byte translation tables: terrain glyph -> 1 where the mask holds
@@ -532,7 +537,7 @@ def _pour_lava(rng: Rng, level: Level, blocked: set[int]) -> None:
     goal = goal_of(level)
     count = len(reachable(level, level.up, passable_with_hidden(level, blocked)))
     everything = list(range(len(level.rooms)))
-    for _ in range(rng.randint(2, level.depth)):
+    for _ in range(rng.randint(MIN_LAVA, level.depth)):
         cell = _free_cell(rng, level, everything, blocked, away_from_doors=True)
         level.terrain[cell] = LAVA_B
         plain = reachable(level, level.up, passable_plain(level, blocked))

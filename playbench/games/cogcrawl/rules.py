@@ -56,6 +56,8 @@ BARE_HANDS = (1, 2)
 XL_FIRST_STEP = 20
 MAX_XL = 14
 HP_PER_XL_DIE = 8
+#: more than any one blow can take: a stored hit point total is never below -MAX_HIT
+MAX_HIT = max(k.dice * k.sides for k in mo.KINDS)
 #: regeneration: 1 HP every 42 // (XL + 2) + 1 dungeon turns
 REGEN_NUMERATOR = 42
 
@@ -1070,12 +1072,12 @@ def from_json(data: Any) -> CogState:
     s.dl = _int(data, "dl", 1, dg.LEVELS)
     s.x = _int(data, "x", 0, WIDTH - 1)
     s.y = _int(data, "y", 0, HEIGHT - 1)
-    s.hp = _int(data, "hp", -(10**9))
+    s.hp = _int(data, "hp", -MAX_HIT)
     s.max_hp = _int(data, "max_hp", 1)
     s.xl = _int(data, "xl", 1, MAX_XL)
     s.xp = _int(data, "xp", 0)
     s.gold = _int(data, "gold", 0)
-    s.nutrition = _int(data, "nutrition", -(10**9), NUTRITION_CAP)
+    s.nutrition = _int(data, "nutrition", STARVED_BELOW - 1, NUTRITION_CAP)
     s.score = _int(data, "score", 0)
     s.deepest = _int(data, "deepest", 1, dg.LEVELS)
     s.run = _str(data, "run")
