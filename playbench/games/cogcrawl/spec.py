@@ -167,6 +167,9 @@ RULES = [
     "after one during which the cog was hit or a monster not yet seen this seat turn came "
     "into view; interrupted names the first such stop even on the last primitive. It also "
     "stops when the run ends. Nothing carries over to the next turn.",
+    "Events of an accepted turn, in order: killed {monster}, found {x, y} (a hidden thing), "
+    "level {dl} (stairs taken), won, left, died {cause}, out_of_turns. The reward of a turn is "
+    "the score it gained.",
     f"Messages: at most {ru.MAX_MESSAGES} per observation, those made during the last seat "
     "turn; when more were made the oldest are dropped and the first line says how many.",
     "Terminal keys: h j k l y u b n and arrows move, > < stairs, , pickup, s search, . wait, "

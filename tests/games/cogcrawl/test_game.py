@@ -446,3 +446,13 @@ def test_lone_surrogates_in_notes_are_replaced_so_the_state_hashes():
     assert state.notes == "a\ufffdb" and state.say == "\ufffd"
     assert state.last_plan["dropped"][0]["do"] == "\ufffd"
     assert len(GAME.fingerprint(state)) == 16
+
+
+def test_events_and_reward_of_a_turn():
+    state = GAME.new(8)
+    state.x, state.y = dg.xy_of(state.level.down)
+    outcome = GAME.step(state, GAME.parse_command("down"))
+    assert outcome.events == [{"type": "level", "dl": 2}]
+    assert outcome.reward == ru.LEVEL_BONUS
+    left = GAME.step(GAME.new(8), GAME.parse_command("up"))
+    assert left.events == [{"type": "left"}] and left.reward == 0
