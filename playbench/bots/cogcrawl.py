@@ -109,6 +109,7 @@ ORTHOGONAL = ("n", "s", "e", "w")
 PLAYING = "playing"
 IDENTIFIED_POTION = "potion of"
 MAPPED = "map coalesces"
+DOORWAY = "doorway"
 STOOD_BYTES = (WIDTH * HEIGHT + 7) // 8
 ROW_MASK = (1 << WIDTH) - 1
 
@@ -317,6 +318,11 @@ class Delver:
             tried = self.notes.tried
             self.notes = Notes(level=self.dl, arrived=observation["dungeon_turn"], tried=tried)
         self._tree: dict | None = None
+        interrupted = observation["last_plan"].get("interrupted") or ""
+        words = interrupted.split()
+        self.blocked_diagonal = (
+            words[1] if len(words) > 2 and words[0] == "move" and DOORWAY in interrupted else None
+        )
         self._frontier_found: object = _UNKNOWN
 
     # -- the reply ---------------------------------------------------------------------
@@ -475,13 +481,13 @@ class Delver:
             potion = self._potion(self.hp <= self.max_hp * DESPERATE_BELOW)
             if potion:
                 actions.append({"do": "quaff", "item": potion})
-        adjacent.sort(key=lambda m: not self._diagonal_ok(self.pos, m))
+        adjacent.sort(key=lambda m: not self._can_hit(m))
         target = adjacent[0]
         direction = DIRECTION_OF[(target[0] - self.pos[0], target[1] - self.pos[1])]
-        if len(direction) == 2 and not self._diagonal_ok(self.pos, target):
+        if not self._can_hit(target):
             side = self._side_step(target)
             if side is None:
-                return [*actions, {"do": "search"}], "waiting for it to come round"
+                return None
             return [*actions, {"do": "move", "dir": side}], "stepping round to face it"
         actions += [{"do": "move", "dir": direction}] * ATTACK_MOVES
         return actions, f"fighting the monster to the {direction}"
@@ -499,6 +505,13 @@ class Delver:
                 if self._glyph(cell) == glyph and path is not None and len(path) == 1:
                     return [{"do": "move", "dir": path[0]}, {"do": verb}]
         return None
+
+    def _can_hit(self, monster: Cell) -> bool:
+        """Whether a move from here reaches ``monster``: not diagonally through a doorway,
+        seen on the map or learnt from last turn's failed move (a monster hides the door
+        it stands in)."""
+        direction = DIRECTION_OF[(monster[0] - self.pos[0], monster[1] - self.pos[1])]
+        return direction != self.blocked_diagonal and self._diagonal_ok(self.pos, monster)
 
     def _diagonal_ok(self, here: Cell, there: Cell) -> bool:
         """True if the step is orthogonal, or diagonal with no doorway at either end."""
@@ -590,6 +603,8 @@ class Delver:
 
     def _chase(self) -> tuple[list[dict], str] | None:
         if len(self.hostiles) != 1 or self.hp < self.max_hp * CHASE_ABOVE:
+            return None
+        if _chebyshev(self.hostiles[0], self.pos) == 1:
             return None
         best = None
         for target in self.hostiles:
