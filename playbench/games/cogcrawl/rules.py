@@ -338,7 +338,7 @@ def play_turn(state: CogState, action: object) -> Outcome[CogState]:
     if fallback:
         turn.say("Your reply failed to parse twice; the delver played this turn.")
     level = new.level
-    seen = {m.ident for m in visible_monsters(new)}
+    seen = {(new.dl, m.ident) for m in visible_monsters(new)}
     plan = plan_turn(
         reply,
         memory_rows(level),
@@ -362,7 +362,7 @@ def play_turn(state: CogState, action: object) -> Outcome[CogState]:
         if turn.hit:
             interrupted = "the cog was hit"
             break
-        newcomers = [m for m in visible_monsters(new) if m.ident not in seen]
+        newcomers = [m for m in visible_monsters(new) if (new.dl, m.ident) not in seen]
         if newcomers:
             interrupted = f"a {newcomers[0].info.name} came into view"
             break

@@ -651,3 +651,38 @@ def test_no_diagonal_attack_into_a_doorway_either_way():
     )
     after = act(state, {"do": "wait"})
     assert after.hp == 100 and after.last_plan["interrupted"] is None
+
+
+def far_floor_in_room(level, cell):
+    """A free floor cell in the room of ``cell``, not next to it."""
+    x, y = dg.xy_of(cell)
+    return next(
+        (
+            c
+            for c in range(SIZE)
+            if level.owner[c] == level.owner[cell]
+            and level.terrain[c] == dg.FLOOR_B
+            and c not in level.items
+            and max(abs(c % WIDTH - x), abs(c // WIDTH - y)) > 1
+        ),
+        None,
+    )
+
+
+def test_a_monster_in_view_on_arrival_interrupts_the_queue():
+    lichen = kind("lichen")
+    for seed in range(40):
+        state = GAME.new(seed)
+        above, below = state.level, dg.generate(seed, 2)
+        there, here = far_floor_in_room(above, above.down), far_floor_in_room(below, below.up)
+        if there is not None and here is not None:
+            break
+    above.monsters = [mo.Monster(0, lichen, *dg.xy_of(there), 1)]
+    state.x, state.y = dg.xy_of(above.down)
+    assert [m.ident for m in ru.visible_monsters(state)] == [0]
+    below.monsters = [mo.Monster(0, lichen, *dg.xy_of(here), 1)]
+    state.levels[2] = below
+    after = act(state, {"do": "down"}, {"do": "search"})
+    assert after.dl == 2
+    assert after.last_plan["executed"] == [{"do": "down"}]
+    assert after.last_plan["interrupted"] == "a lichen came into view"
