@@ -191,7 +191,7 @@ PRIMITIVE_SCHEMA = {
     "required": ["do"],
 }
 ACTION_SCHEMA = {
-    "oneOf": [
+    "anyOf": [
         {
             "title": "reply",
             "type": "object",
