@@ -4,13 +4,15 @@ It reads one observation and answers with one reply object, exactly as any seat 
 the rules also run it for a turn whose reply failed to parse twice. Its whole memory is
 its own ``notes`` (echoed back by the game), kept as short space-separated tokens.
 
-The plan, in order of priority: leave a finished run alone; fight what is adjacent;
-eat when Hungry; rest when wounded and alone; pick up what lies underfoot when it is
-useful; wield or wear something better; go for a visible monster close by; take the
-Cogheart on DL10; descend once ``>`` is known and the level is mostly seen; ask the
-Oracle for the way down when it has the gold and no ``>`` is known; walk to useful
-items and to the nearest frontier (``travel`` to the edge of the known map, then a few
-moves past it); and when the level seems closed, search its dead ends and walls.
+The plan, in order of priority: leave a finished run alone; fight what is adjacent
+(badly hurt, escape by stairs underfoot or a step away); eat when Hungry; rest when
+wounded and alone (on stairs when they are near); pick up what lies underfoot when it is
+useful; wield or wear something better; taste unknown potions when safe; go for a lone
+monster close by; take the Cogheart on DL10; descend once ``>`` is known and the level
+is mostly seen; ask the Oracle for the way down when it has the gold and no ``>`` is
+known; kick a door that proved locked; walk to useful items and to the nearest frontier
+(``travel`` to the edge of the known map, then a few moves past it); and when the level
+seems closed, search its dead ends and the walls with unseen ground behind them.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from playbench.games.cogcrawl.dungeon import LAVA_DEPTH
 from playbench.games.cogcrawl.glyphs import (
     COG,
     COGHEART,
@@ -47,6 +50,15 @@ from playbench.games.cogcrawl.protocol import (
     MAX_NOTES,
     path_to,
     search,
+)
+from playbench.games.cogcrawl.rules import (
+    FAINTING,
+    HUNGRY,
+    ORACLE_FEE,
+    PACK_LETTERS,
+    PLAYING,
+    WEAK,
+    WON,
 )
 
 Cell = tuple[int, int]
@@ -76,7 +88,6 @@ IDENTIFY_ABOVE = 0.6
 #: cell inside it, never further: lava lies only inside rooms and never beside a door.
 CORRIDOR_MOVES_PAST = 2
 CORRIDOR_MOVES_PAST_NO_LAVA = 6
-LAVA_DEPTH = 4
 DOOR_MOVES_PAST = 1
 #: moves into a closed door: open it, step into the doorway, step out of it
 DOOR_MOVES_THROUGH = 3
@@ -89,12 +100,10 @@ SEARCHES_PER_SPOT = 4
 SPOTS_PER_TURN = MAX_ACTIONS // (1 + SEARCHES_PER_SPOT)
 KICKS_PER_TURN = 5
 KICKS_BEFORE_GIVING_UP = 40
-ORACLE_PRICE = 50
 ORACLE_ASKS = 2
-PACK_SIZE = 26
-HUNGRY_STATES = frozenset({"Hungry", "Weak", "Fainting"})
-NO_KICKING = frozenset({"Weak", "Fainting"})
-ALWAYS_USEFUL = frozenset({"gold", "food", "potion", "cogheart"})
+PACK_SIZE = len(PACK_LETTERS)
+HUNGRY_STATES = frozenset({HUNGRY, WEAK, FAINTING})
+NO_KICKING = frozenset({WEAK, FAINTING})
 COMPASS = {
     "north-east": "ne",
     "north-west": "nw",
@@ -106,7 +115,6 @@ COMPASS = {
     "west": "w",
 }
 ORTHOGONAL = ("n", "s", "e", "w")
-PLAYING = "playing"
 IDENTIFIED_POTION = "potion of"
 MAPPED = "map coalesces"
 DOORWAY = "doorway"
@@ -165,7 +173,7 @@ def run_delver(seed: int, max_turns: int = 3000, game: Any = None) -> DelverRun:
         turns=turns,
         primitives=primitives,
         deepest=run["deepest"],
-        cogheart=run["state"] == "won",
+        cogheart=run["state"] == WON,
         state=run["state"],
         score=run["score"],
         seconds=time.perf_counter() - start,
@@ -314,8 +322,11 @@ class Delver:
         self.memory = self._terrain(observation)
         self.pack: list[dict] = observation["pack"]
         self.notes = Notes.read(observation.get("notes"))
+        # a letter whose item has left the pack may come back on something new
+        letters = {thing["letter"] for thing in self.pack}
+        tried = "".join(letter for letter in self.notes.tried if letter in letters)
+        self.notes.tried = tried
         if self.notes.level != self.dl:
-            tried = self.notes.tried
             self.notes = Notes(level=self.dl, arrived=observation["dungeon_turn"], tried=tried)
         self._tree: dict | None = None
         interrupted = observation["last_plan"].get("interrupted") or ""
@@ -667,7 +678,7 @@ class Delver:
             notes.answer
             or notes.oracle is None
             or notes.asked >= ORACLE_ASKS
-            or self.gold < ORACLE_PRICE
+            or self.gold < ORACLE_FEE
             or self._stairs() is not None
         ):
             return None
