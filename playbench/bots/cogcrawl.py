@@ -96,8 +96,7 @@ LEVEL_TURN_BUDGET = 900
 #: a remembered item is worth this many extra steps over the nearest frontier
 ITEM_DETOUR = 12
 #: searches made at each spot of a closed level (a hidden thing shows on the third)
-SEARCHES_PER_SPOT = 4
-SPOTS_PER_TURN = MAX_ACTIONS // (1 + SEARCHES_PER_SPOT)
+SEARCHES_PER_SPOT = 5
 KICKS_PER_TURN = 5
 KICKS_BEFORE_GIVING_UP = 40
 ORACLE_ASKS = 2
@@ -812,20 +811,18 @@ class Delver:
 
     def _sweep(self) -> tuple[list[dict], str] | None:
         """Search the closed level: dead ends first, then spots along unexplored walls."""
-        spots = [cell for cell in self._dead_ends() if self._path(cell) is not None]
-        spots += self._wall_spots()
+        spots = sorted(self._dead_ends(), key=_row_major)
+        spots += sorted(self._wall_spots(), key=_row_major)
         if not spots:
             return None
         if self.notes.answer and self._stairs() is None:
+            # the Oracle's direction first: spots furthest that way from the cog lead
             dx, dy = DIRECTIONS[self.notes.answer]
             spots.sort(key=lambda c: -((c[0] - self.pos[0]) * dx + (c[1] - self.pos[1]) * dy))
-        actions: list[dict] = []
-        for _ in range(SPOTS_PER_TURN):
-            spot = spots[self.notes.sweep % len(spots)]
-            self.notes.sweep += 1
-            actions += [{"do": "travel", "x": spot[0], "y": spot[1]}]
-            actions += [{"do": "search"}] * SEARCHES_PER_SPOT
-        return actions, "searching for a hidden way on"
+        spot = spots[self.notes.sweep % len(spots)]
+        self.notes.sweep += 1
+        searches = [{"do": "search"}] * SEARCHES_PER_SPOT
+        return self._walk_then(spot, searches), "searching for a hidden way on"
 
     def _dead_ends(self) -> list[Cell]:
         """Corridor cells the cog stood on with at most one way on."""
@@ -873,6 +870,10 @@ def _opposite(direction: str) -> str:
 
 def _chebyshev(a: Cell, b: Cell) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def _row_major(cell: Cell) -> tuple[int, int]:
+    return cell[1], cell[0]
 
 
 def _walkable_or_door(glyph: str) -> bool:
