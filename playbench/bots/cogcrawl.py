@@ -97,6 +97,7 @@ LEVEL_TURN_BUDGET = 900
 ITEM_DETOUR = 12
 #: searches made at each spot of a closed level (a hidden thing shows on the third)
 SEARCHES_PER_SPOT = 5
+MIN_NEW_WALLS = 2
 KICKS_PER_TURN = 5
 KICKS_BEFORE_GIVING_UP = 40
 ORACLE_ASKS = 2
@@ -812,7 +813,7 @@ class Delver:
     def _sweep(self) -> tuple[list[dict], str] | None:
         """Search the closed level: dead ends first, then spots along unexplored walls."""
         spots = sorted(self._dead_ends(), key=_row_major)
-        spots += sorted(self._wall_spots(), key=_row_major)
+        spots += self._wall_spots()
         if not spots:
             return None
         if self.notes.answer and self._stairs() is None:
@@ -835,20 +836,22 @@ class Delver:
         return ends
 
     def _wall_spots(self) -> list[Cell]:
-        """Reachable floor cells beside walls whose far side is unseen, a few apart."""
+        """Reachable floor cells beside walls whose far side is unseen, a few apart: in
+        row-major order, a cell that searches at least MIN_NEW_WALLS walls not yet
+        searched from an earlier one (so the set does not depend on where the cog is)."""
         spots: list[Cell] = []
         covered: set[Cell] = set()
-        for cell in self.tree:
+        for cell in sorted(self.tree, key=_row_major):
             if self._glyph(cell) != FLOOR:
                 continue
-            walls = [
+            walls = {
                 wall
                 for wall in (_step(cell, d) for d in DIRECTIONS)
                 if self._glyph(wall) in WALLS and self._outside_unseen(wall)
-            ]
-            if walls and not covered.issuperset(walls):
+            }
+            if len(walls - covered) >= MIN_NEW_WALLS:
                 spots.append(cell)
-                covered.update(walls)
+                covered |= walls
         return spots
 
     def _outside_unseen(self, wall: Cell) -> bool:

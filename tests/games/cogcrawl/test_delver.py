@@ -160,6 +160,26 @@ def test_explores_through_the_doorway_to_the_unseen():
     assert reply["actions"] == [{"do": "travel", "x": 9, "y": 2}, *moves("e", DOOR_MOVES_PAST)]
 
 
+@pytest.mark.parametrize(("dl", "blind"), [(1, 6), (3, 6), (4, 2), (9, 2)])
+def test_follows_a_dark_corridor_with_fewer_blind_moves_where_lava_may_be(dl, blind):
+    # from DL4 down two blind moves can reach a doorway and the cell inside, no further
+    rows = {**ROOM, 2: "|........'##"}
+    reply = delver_reply(observation(rows=rows, at=(10, 2), dl=dl))
+    assert reply["actions"] == [{"do": "travel", "x": 11, "y": 2}, *moves("e", blind)]
+
+
+def test_searches_a_closed_level_spot_by_spot():
+    rows = {**ROOM, 2: "|........|"}
+    reply = delver_reply(observation(rows=rows))
+    assert reply["actions"] == [{"do": "travel", "x": 1, "y": 1}, *[{"do": "search"}] * 5]
+    assert Notes.read(reply["notes"]).sweep == 1
+    # the next spot is the same wherever the cog stands: (3, 1) searches walls x 2..4
+    for at in [(2, 2), (7, 3)]:
+        notes = Notes(level=1, sweep=1).write()
+        again = delver_reply(observation(rows=rows, at=at, notes=notes))
+        assert again["actions"][0] == {"do": "travel", "x": 3, "y": 1}
+
+
 def test_descends_once_the_level_is_seen():
     reply = delver_reply(observation(rows=CLOSED_ROOM))
     assert reply["actions"] == [{"do": "travel", "x": 5, "y": 3}, {"do": "down"}]
