@@ -11,7 +11,9 @@ Choices where the seed is silent (also written into the game's rules text):
 - Raw text must begin with ``{`` and end with ``}`` exactly: surrounding whitespace,
   a byte-order mark or a trailing newline make it a parse failure.
 - ``{"reply": ...}`` is raw text only when it is the single key and holds a string; a
-  single ``reply`` key holding anything else is a parse failure.
+  single ``reply`` key holding anything else is a parse failure. The 4096-byte read
+  applies to raw text; a reply object sent as the action itself is already parsed (its
+  size is the transport's business), and every other cap applies to it alike.
 - JSON's ``NaN``/``Infinity`` are not JSON and fail to parse; with duplicate keys the
   last one counts.
 - A non-string ``say`` or ``notes`` counts as absent (empty); ``actions`` that is
