@@ -93,7 +93,7 @@ _STEPS = tuple((name, dx, dy, dy * WIDTH + dx) for name, (dx, dy) in SEARCH_ORDE
 Tree = dict[tuple[int, int], tuple[tuple[int, int], str]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Primitive:
     """One dungeon turn's worth of action, as the rules run it."""
 
@@ -110,7 +110,7 @@ class Primitive:
         return data
 
 
-@dataclass
+@dataclass(slots=True)
 class Plan:
     """A validated turn: the queue to run and what was dropped, cut or unreachable."""
 
