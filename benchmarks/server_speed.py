@@ -8,8 +8,10 @@ concurrent connections. The workload is ``POST /api/games/delvewick/action`` wit
 mid-level state (level 4, a few moves in): open the seal, step, seal again, answer. The
 reference is a bare ASGI endpoint mounted on the same uvicorn process (only because the
 benchmark sets ``PLAYBENCH_BENCH_BARE``) that answers the very bytes the action route
-answered. The two alternate for ``--rounds`` rounds; the best round of each is reported
-with requests per second, p50 and p99 latency, and the ratio (target >= 0.25).
+answered. Each round runs both, back to back (the order alternates); the round with the
+median ratio is reported with requests per second, p50 and p99 latency and the server's
+CPU time per request (from ``/proc``: it shows the cost apart from the machine's load),
+and the ratio of requests per second (target >= 0.25).
 Only loopback traffic; every run is bounded by ``--seconds``.
 """
 
@@ -101,7 +103,17 @@ def wait_until_up(url: str, server: subprocess.Popen) -> None:
     raise SystemExit(f"playbench serve did not answer within {STARTUP_SECONDS} s")
 
 
-def wrk(url: str, script: Path, seconds: int, connections: int) -> dict[str, float]:
+def server_cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a process (Linux ``/proc``), else None."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wrk(url: str, script: Path, seconds: int, connections: int, pid: int) -> dict[str, float]:
+    """One wrk run: requests/s, p50 and p99 latency (ms), server CPU per request (us)."""
     command = [
         "wrk",
         f"-t{WRK_THREADS}",
@@ -112,12 +124,18 @@ def wrk(url: str, script: Path, seconds: int, connections: int) -> dict[str, flo
         str(script),
         url,
     ]
+    cpu_before = server_cpu_seconds(pid)
     output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    cpu_after = server_cpu_seconds(pid)
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
     if errors or "Socket errors" in output:
         raise SystemExit(f"wrk saw errors against {url}:\n{output}")
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
-    return {"rps": rate, "p50": _latency(output, "50%"), "p99": _latency(output, "99%")}
+    count = int(re.search(r"(\d+) requests in", output).group(1))
+    cpu = float("nan")
+    if cpu_before is not None and cpu_after is not None and count:
+        cpu = (cpu_after - cpu_before) / count * 1e6
+    return {"rps": rate, "p50": _latency(output, "50%"), "p99": _latency(output, "99%"), "cpu": cpu}
 
 
 def _latency(output: str, percentile: str) -> float:
@@ -129,7 +147,7 @@ def _latency(output: str, percentile: str) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=int, default=10, help="length of each wrk run")
-    parser.add_argument("--rounds", type=int, default=2, help="alternating rounds")
+    parser.add_argument("--rounds", type=int, default=3, help="paired rounds (odd: a median)")
     parser.add_argument("--connections", type=int, default=64)
     parser.add_argument("--record", action="store_true", help=f"append to {RESULTS.name}")
     args = parser.parse_args()
@@ -162,29 +180,39 @@ def main() -> int:
             wait_until_up(f"{root}/api/games", server)
             targets = {"action": f"{root}/api/games/{SLUG}/action", "bare": f"{root}{BARE_PATH}"}
             for url in targets.values():
-                wrk(url, script, 1, args.connections)
-            best: dict[str, dict[str, float]] = {}
-            for _ in range(args.rounds):
-                for name, url in targets.items():
-                    result = wrk(url, script, args.seconds, args.connections)
-                    if name not in best or result["rps"] > best[name]["rps"]:
-                        best[name] = result
+                wrk(url, script, 1, args.connections, server.pid)
+            rounds = []
+            for number in range(args.rounds):
+                order = list(targets) if number % 2 == 0 else list(reversed(targets))
+                runs = {
+                    name: wrk(targets[name], script, args.seconds, args.connections, server.pid)
+                    for name in order
+                }
+                rounds.append(runs)
         finally:
             server.terminate()
             server.wait(timeout=STARTUP_SECONDS)
 
-    ratio = best["action"]["rps"] / best["bare"]["rps"]
+    rounds.sort(key=lambda runs: runs["action"]["rps"] / runs["bare"]["rps"])
+    median = rounds[len(rounds) // 2]
+    ratios = [runs["action"]["rps"] / runs["bare"]["rps"] for runs in rounds]
+    ratio = ratios[len(rounds) // 2]
     command = "python benchmarks/server_speed.py " + " ".join(sys.argv[1:])
     labels = {"action": f"POST /api/games/{SLUG}/action", "bare": "bare ASGI endpoint, same bytes"}
-    lines = [f"{'endpoint':<34} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8}"]
+    header = f"{'endpoint':<34} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'server CPU us/req':>18}"
+    lines = [header]
     for key, label in labels.items():
-        run = best[key]
-        lines.append(f"{label:<34} {run['rps']:>9.0f} {run['p50']:>8.2f} {run['p99']:>8.2f}")
-    lines.append(
-        f"ratio {ratio:.2f} (target >= {TARGET}); response {len(answer)} bytes, "
-        f"request {len(request)} bytes; {args.connections} connections, wrk -t{WRK_THREADS}, "
-        f"{args.rounds} x {args.seconds} s each, best round"
-    )
+        run = median[key]
+        lines.append(
+            f"{label:<34} {run['rps']:>9.0f} {run['p50']:>8.2f} {run['p99']:>8.2f} "
+            f"{run['cpu']:>18.0f}"
+        )
+    lines += [
+        f"ratio {ratio:.2f} (target >= {TARGET}): the median of {args.rounds} paired rounds "
+        f"(all: {', '.join(f'{r:.2f}' for r in sorted(ratios))})",
+        f"response {len(answer)} bytes, request {len(request)} bytes; {args.connections} "
+        f"connections, wrk -t{WRK_THREADS}, {args.seconds} s per run",
+    ]
     print("\n".join(lines))
     if args.record:
         record(command.strip(), lines)
