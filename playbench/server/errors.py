@@ -9,6 +9,7 @@ from __future__ import annotations
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from playbench.core.errors import (
@@ -34,7 +35,7 @@ class ApiError(Exception):
         self.puzzle = puzzle
 
 
-def _answer(
+async def _answer(
     request: Request,
     status: int,
     message: str,
@@ -47,8 +48,8 @@ def _answer(
         body["detail"] = detail
     if puzzle or request.url.path.endswith(PUZZLE_PATHS):
         services = request.app.state.services
-        body["agentCheck"] = agent_check.issue(
-            services.storage, services.settings.puzzle_ttl_seconds
+        body["agentCheck"] = await run_in_threadpool(
+            agent_check.issue, services.storage, services.settings.puzzle_ttl_seconds
         )
     return JSONResponse(body, status_code=status)
 
@@ -64,15 +65,15 @@ async def _validation(request: Request, exc: RequestValidationError) -> JSONResp
         for e in errors
     ]
     message = "; ".join(f"{d['field']}: {d['message']}" for d in detail) or "invalid request"
-    return _answer(request, 422, message, detail=detail)
+    return await _answer(request, 422, message, detail=detail)
 
 
 async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
-    return _answer(request, exc.status, exc.message, puzzle=exc.puzzle)
+    return await _answer(request, exc.status, exc.message, puzzle=exc.puzzle)
 
 
 async def _http(request: Request, exc: HTTPException) -> JSONResponse:
-    response = _answer(request, exc.status_code, str(exc.detail))
+    response = await _answer(request, exc.status_code, str(exc.detail))
     if exc.headers:
         response.headers.update(exc.headers)
     return response
@@ -90,7 +91,7 @@ STATUS_BY_ERROR: tuple[tuple[type[PlaybenchError], int], ...] = (
 
 async def _playbench(request: Request, exc: PlaybenchError) -> JSONResponse:
     status = next(code for kind, code in STATUS_BY_ERROR if isinstance(exc, kind))
-    return _answer(request, status, str(exc))
+    return await _answer(request, status, str(exc))
 
 
 def install(app: FastAPI) -> None:
