@@ -180,6 +180,13 @@ def test_searches_a_closed_level_spot_by_spot():
         assert again["actions"][0] == {"do": "travel", "x": 3, "y": 1}
 
 
+def test_goes_for_the_cogheart():
+    rows = {**CLOSED_ROOM, 3: '|......".|'}
+    obs = observation(rows=rows, dl=10)
+    obs["items"] = [{"x": 7, "y": 3, "glyph": '"', "name": "the Cogheart"}]
+    assert delver_reply(obs)["actions"] == [{"do": "travel", "x": 7, "y": 3}, {"do": "pickup"}]
+
+
 def test_descends_once_the_level_is_seen():
     reply = delver_reply(observation(rows=CLOSED_ROOM))
     assert reply["actions"] == [{"do": "travel", "x": 5, "y": 3}, {"do": "down"}]
