@@ -1,16 +1,19 @@
 """Delvewick solver and baseline bot.
 
-``plan`` is a breadth-first search over real game states (every node is produced by the
-rules' own ``step``) to the nearest state that banks a gem, clears the level or wins.
-States that differ only in which soil was dug are merged, which keeps the search small.
-``solve_level`` chains such plans with backtracking over the nearest few goals until the
-level is cleared within its oil; ``next_action`` is the baseline bot: the first action of
-the current plan, or a safe fallback when no goal is in reach.
+``goals`` is a breadth-first search over real game states (every node is produced by the
+rules' own ``step``, so every path it returns is playable) to the nearest states that bank
+a gem, clear the level or win. Two ways of merging states keep it small: ``coarse``
+merges states with the same mole cell and the same objects in motion (a fast travel
+search), ``fine`` merges states that differ only in which soil was dug.
+``solve_level`` chains such searches, coarse first, with backtracking over the nearest
+few goals until the level is cleared within its oil; ``next_action`` is the baseline
+bot: the first action towards the nearest goal, or a harmless fallback.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Hashable
 
 from playbench.games.delvewick import rules
 from playbench.games.delvewick.levels import EMPTY, SOIL, SOLUTION_LETTERS
@@ -48,9 +51,22 @@ def _progress(before: State, after: State) -> bool:
     return after.status == WON or after.level is not before.level or after.gems > before.gems
 
 
-def goals(state: State, limit: int, max_nodes: int = DEFAULT_NODES) -> list[tuple[str, State]]:
+def coarse(state: State) -> tuple:
+    return (state.pos, state.active)
+
+
+def fine(state: State) -> bytes:
+    return bytes(state.board).translate(_SOIL_AS_EMPTY)
+
+
+def goals(
+    state: State,
+    limit: int,
+    max_nodes: int = DEFAULT_NODES,
+    key: Callable[[State], Hashable] = fine,
+) -> list[tuple[str, State]]:
     """The ``limit`` nearest distinct states that make progress, as (letters, state)."""
-    seen = {bytes(state.board).translate(_SOIL_AS_EMPTY)}
+    seen = {key(state)}
     queue: deque[tuple[str, State]] = deque([("", state)])
     found: list[tuple[str, State]] = []
     nodes = 0
@@ -70,10 +86,10 @@ def goals(state: State, limit: int, max_nodes: int = DEFAULT_NODES) -> list[tupl
                 continue
             if child.status != PLAYING:
                 continue
-            key = bytes(child.board).translate(_SOIL_AS_EMPTY)
-            if key in seen:
+            mark = key(child)
+            if mark in seen:
                 continue
-            seen.add(key)
+            seen.add(mark)
             queue.append((letters, child))
     return found
 
@@ -87,12 +103,15 @@ def solve_level(
     def search(node: State, path: str) -> str | None:
         if node.status == WON or node.level is not start:
             return path
-        for letters, child in goals(node, branches, max_nodes):
-            if child.status not in (PLAYING, WON):
-                continue
-            found = search(child, path + letters)
-            if found is not None:
-                return found
+        tried = set()
+        for key in (coarse, fine):
+            for letters, child in goals(node, branches, max_nodes, key):
+                if child.status not in (PLAYING, WON) or letters in tried:
+                    continue
+                tried.add(letters)
+                found = search(child, path + letters)
+                if found is not None:
+                    return found
         return None
 
     return search(state, "")
@@ -100,7 +119,7 @@ def solve_level(
 
 def next_action(state: State) -> dict:
     """Baseline bot: head for the nearest gem (or the open exit); else a harmless action."""
-    found = goals(state, 1)
+    found = goals(state, 1, key=coarse) or goals(state, 1)
     if found:
         return action_of(found[0][0][0])
     safe = []
