@@ -150,7 +150,7 @@ def _level_from_options(options: Mapping[str, Any] | None) -> Level:
         return LEVELS[0]
     if not isinstance(options, Mapping):
         raise OptionsError(f"options must be an object, got {type(options).__name__}")
-    unknown = sorted(set(options) - set(OPTION_KEYS))
+    unknown = sorted(str(key) for key in set(options) - set(OPTION_KEYS))
     if unknown:
         raise OptionsError(f"unknown options {unknown}; Delvewick takes {list(OPTION_KEYS)}")
     if "startLevel" in options and "level" in options:
@@ -169,16 +169,11 @@ def _custom_level(data: Any, error: type[Exception]) -> Level:
     missing = [key for key in LEVEL_KEYS if key not in data]
     if missing:
         raise error(f"level is missing {missing}")
-    extra = sorted(set(data) - set(LEVEL_KEYS))
+    extra = sorted(str(key) for key in set(data) - set(LEVEL_KEYS))
     if extra:
         raise error(f"level has unknown keys {extra}; it takes {list(LEVEL_KEYS)}")
     try:
-        return parse_level(
-            data["name"],
-            data["quota"],
-            data["oil"],
-            list(data["rows"]) if isinstance(data["rows"], list) else data["rows"],
-        )
+        return parse_level(data["name"], data["quota"], data["oil"], data["rows"])
     except OptionsError as problem:
         raise error(str(problem)) from None
 

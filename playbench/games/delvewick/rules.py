@@ -249,81 +249,84 @@ def step(state: State, action: Any) -> Outcome[State]:
         return Outcome.refused(state, refusal(state, d))
 
     s = state.copy()
-    s.tick = tick = state.tick + 1
+    s.tick = state.tick + 1
     events: list[JSON] = []
-    score_before = state.score
+    seeds = list(s.active)
+    if d >= 0 and _apply_move(s, d, seeds, events):  # 1) and 2)
+        _complete_level(s, state.oil, events)
+    else:
+        _gravity(s, seeds, events)  # 3)
+        _open_exit(s, events)  # 4)
+        _chain_bookkeeping(s)  # 5)
+        _burn_oil(s, events)  # 6)
+        _check_boxed_in(s, events)  # 7)
+    return Outcome(state=s, reward=s.score - state.score, events=events)
+
+
+def _apply_move(s: State, d: int, seeds: list[int], events: list[JSON]) -> bool:
+    """Tick order 1: move, dig, collect or push. True when the mole entered the open exit."""
     level = s.level
     width = level.width
     board = s.board
-    seeds = list(s.active)
-
-    # 1) the action
-    if d >= 0:
-        pos = s.pos
-        delta = level.steps[d]
-        target = pos + delta
-        b = board[target]
+    pos = s.pos
+    delta = level.steps[d]
+    target = pos + delta
+    b = board[target]
+    events.append(
+        {"type": "move", "dir": DIRECTIONS[d], "from": level.cell(pos), "to": level.cell(target)}
+    )
+    if b == SOIL:
+        events.append({"type": "dig", "cell": level.cell(target)})
+    elif b in (GEM, GEM_FALLING):
+        _collect(s, target, "collect", events)
+    elif PUSHABLE[b]:
+        board[target + delta] = b
         events.append(
             {
-                "type": "move",
-                "dir": DIRECTIONS[d],
-                "from": level.cell(pos),
-                "to": level.cell(target),
+                "type": "push",
+                "object": OBJECT_NAME[b],
+                "from": level.cell(target),
+                "to": level.cell(target + delta),
             }
         )
-        if b == SOIL:
-            events.append({"type": "dig", "cell": level.cell(target)})
-        elif b in (GEM, GEM_FALLING):
-            _collect(s, tick, target, "collect", events)
-        elif PUSHABLE[b]:
-            board[target + delta] = b
-            events.append(
-                {
-                    "type": "push",
-                    "object": OBJECT_NAME[b],
-                    "from": level.cell(target),
-                    "to": level.cell(target + delta),
-                }
-            )
-            seeds.append(target + delta)
-            _touch(seeds, target + delta, width)
-        elif b == EXIT_OPEN:
-            board[pos] = EMPTY
-            board[target] = MOLE
-            s.pos = target
-            _complete_level(s, state.oil, events)
-            return Outcome(state=s, reward=s.score - score_before, events=events)
-        board[pos] = EMPTY
-        board[target] = MOLE
-        s.pos = target
-        _touch(seeds, pos, width)
-        _touch(seeds, target, width)
+        seeds.append(target + delta)
+        _touch(seeds, target + delta, width)
+    board[pos] = EMPTY
+    board[target] = MOLE
+    s.pos = target
+    _touch(seeds, pos, width)
+    _touch(seeds, target, width)
+    return b == EXIT_OPEN
 
-    # 3) one gravity pass
-    _gravity(s, tick, seeds, events)
 
-    # 4) the exit opens
+def _open_exit(s: State, events: list[JSON]) -> None:
+    """Tick order 4: the exit opens once this level's gems reach the quota."""
+    level = s.level
     if not s.exit_open and s.gems >= level.quota:
         s.exit_open = True
-        board[level.exit] = EXIT_OPEN
+        s.board[level.exit] = EXIT_OPEN
         events.append({"type": "exitOpen", "cell": level.cell(level.exit)})
 
-    # 5) chain bookkeeping
-    if s.chain and tick - s.last_gem >= CHAIN_WINDOW:
+
+def _chain_bookkeeping(s: State) -> None:
+    """Tick order 5: a chain no gem can continue any more shows 0."""
+    if s.chain and s.tick - s.last_gem >= CHAIN_WINDOW:
         s.chain = 0
 
-    # 6) oil
+
+def _burn_oil(s: State, events: list[JSON]) -> None:
+    """Tick order 6: the action's oil; at 0 the run ends (unless it already ended)."""
     s.oil -= 1
     if s.status == PLAYING and s.oil <= 0:
         s.status = OUT_OF_OIL
         events.append({"type": "outOfOil"})
 
-    # 7) boxed in
+
+def _check_boxed_in(s: State, events: list[JSON]) -> None:
+    """Tick order 7: a settled board with all four moves refused ends the run."""
     if s.status == PLAYING and not legal_dirs(s) and settled(s):
         s.status = BOXED_IN
-        events.append({"type": "boxedIn", "cell": level.cell(s.pos)})
-
-    return Outcome(state=s, reward=s.score - score_before, events=events)
+        events.append({"type": "boxedIn", "cell": s.level.cell(s.pos)})
 
 
 def _touch(seeds: list[int], cell: int, width: int) -> None:
@@ -332,8 +335,9 @@ def _touch(seeds: list[int], cell: int, width: int) -> None:
     seeds += (up, cell - 1, cell + 1, up - 1, up + 1)
 
 
-def _collect(s: State, tick: int, cell: int, kind: str, events: list[JSON]) -> None:
+def _collect(s: State, cell: int, kind: str, events: list[JSON]) -> None:
     """Bank a gem (walked into or caught) with its chain bonus."""
+    tick = s.tick
     if s.chain and tick - s.last_gem <= CHAIN_WINDOW:
         s.chain += 1
     else:
@@ -370,7 +374,7 @@ def _complete_level(s: State, oil_left: int, events: list[JSON]) -> None:
     events.append({"type": "levelStart", "level": nxt.number, "name": nxt.name})
 
 
-def _gravity(s: State, tick: int, seeds: list[int], events: list[JSON]) -> None:
+def _gravity(s: State, seeds: list[int], events: list[JSON]) -> None:
     """Tick order 3: one pass, rows bottom to top, columns left to right (rules a-d).
 
     ``seeds`` may repeat cells; all lie on the board because movables never touch the
@@ -403,7 +407,7 @@ def _gravity(s: State, tick: int, seeds: list[int], events: list[JSON]) -> None:
                 continue
             board[i] = EMPTY
             if b == GEM_FALLING:
-                _collect(s, tick, below, "caught", events)
+                _collect(s, below, "caught", events)
                 changed: tuple[int, ...] = (i,)
             else:
                 board[below] = b
