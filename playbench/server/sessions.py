@@ -120,9 +120,7 @@ def act(services: Services, game: Game, row: SessionRow, texts: list[str]) -> Ac
         )
         if not outcome.ok:
             break
-    after = storage.session_by_id(row.id)
-    assert after is not None
-    return ActReport(row=after, state=state, results=results)
+    return ActReport(row=storage.reload(row.id), state=state, results=results)
 
 
 def _result(text: str, ok: bool, reason: str, reward: int, events: list[JSON]) -> JSON:

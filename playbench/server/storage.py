@@ -225,7 +225,7 @@ class Storage:
         }
         with self.engine.begin() as conn:
             conn.execute(insert(sessions).values(values))
-        return self.session_by_token(slug, token_hash)  # type: ignore[return-value]
+        return self.reload(session_id)
 
     def session_by_token(self, slug: str, token_hash: str) -> SessionRow | None:
         query = select(sessions).where(sessions.c.token_hash == token_hash, sessions.c.slug == slug)
@@ -237,6 +237,13 @@ class Storage:
         with self.engine.connect() as conn:
             row = conn.execute(select(sessions).where(sessions.c.id == session_id)).first()
         return _row(row) if row is not None else None
+
+    def reload(self, session_id: str) -> SessionRow:
+        """A session known to exist (just written), as stored now."""
+        row = self.session_by_id(session_id)
+        if row is None:
+            raise LookupError(f"session {session_id} is missing from the database")
+        return row
 
     def record_step(self, session: SessionRow, version: int, record: StepRecord) -> int:
         """Append one action to the log and store the state after it; the new version.
@@ -295,7 +302,7 @@ class Storage:
         with self.engine.begin() as conn:
             if conn.execute(change).rowcount != 1:
                 raise VersionConflict(session.id)
-        return self.session_by_id(session.id)  # type: ignore[return-value]
+        return self.reload(session.id)
 
     def log(self, session_id: str) -> list[LogEntry]:
         query = select(actions).where(actions.c.session_id == session_id).order_by(actions.c.seq)
