@@ -160,3 +160,13 @@ def test_each_movable_acts_at_most_once_per_pass():
     state, outcomes = play(state, "W")
     assert board(state)[1:3] == ["#%...%#", "#%Oo.%#"]
     assert types(outcomes[0]) == ["fall"]
+
+
+def test_stepping_under_a_falling_boulder_is_fatal():
+    rows = ["######", "#.O..#", "#....#", "#....#", "#..MX#", "######"]
+    state, _ = play(custom(rows), "WW")
+    assert board(state)[3] == "#.o..#"
+    state, (outcome,) = play(state, "L")
+    assert state.status == "crushed"
+    assert types(outcome) == ["move", "crushed"]
+    assert board(state)[3:5] == ["#....#", "#.o.X#"]
