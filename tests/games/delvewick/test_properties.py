@@ -42,7 +42,7 @@ OPTIONS = [{"startLevel": k} for k in range(1, 9)] + [{"level": BUSY}, {"level":
 
 runs = st.tuples(
     st.sampled_from(OPTIONS),
-    st.lists(st.sampled_from(ALL_ACTIONS + JUNK), max_size=60),
+    st.lists(st.sampled_from(ALL_ACTIONS * 4 + JUNK), min_size=10, max_size=80),
 )
 
 
