@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from playbench.core.game import Spec
 from playbench.games.delvewick.commands import COMMANDS
-from playbench.games.delvewick.levels import LEVELS
+from playbench.games.delvewick.levels import (
+    LEVELS,
+    MAX_HEIGHT,
+    MAX_NAME,
+    MAX_OIL,
+    MAX_QUOTA,
+    MAX_WIDTH,
+    MIN_SIDE,
+)
 
 DESCRIPTION = (
     "Guide a mole prospector through 8 handcrafted underground levels framed in bedrock: "
@@ -67,7 +75,8 @@ RULES = [
     "When a falling rock reaches you, the rest of that gravity pass still runs and the "
     "action's oil is still spent; the ending is crushed.",
     "tick counts accepted actions over the whole run (the step onto the exit included); "
-    "gems collected and the chain are per level.",
+    "gems collected and the chain are per level. A won run keeps its last board with you "
+    "on the exit.",
     f"Levels: {LEVEL_LIST}. The run ends won, crushed, outOfOil or boxedIn and keeps its "
     "full score.",
 ]
@@ -108,8 +117,10 @@ OPTIONS = {
     "startLevel": "integer 1-8: practise from that level on (clearing level 8 still wins)",
     "level": (
         "a custom single-level run {name, quota, oil, rows}: rows are equal-length strings "
-        "in the layout glyphs #%.O*GXM, framed in bedrock, with exactly one M and one X; "
-        "quota and oil at least 1; clearing it wins (no finale)"
+        "in the layout glyphs #%.O*GXM, framed in bedrock, with exactly one M and one X, "
+        f"{MIN_SIDE}..{MAX_WIDTH} wide and {MIN_SIDE}..{MAX_HEIGHT} high; quota 1..{MAX_QUOTA}, "
+        f"oil 1..{MAX_OIL}, a name of 1..{MAX_NAME} characters; clearing it wins (no finale). "
+        "Anything else is refused with an error naming the problem"
     ),
 }
 
