@@ -11,6 +11,7 @@ from playbench.core.registry import register
 from playbench.core.rng import check_seed
 from playbench.games.delvewick import commands, rules, view
 from playbench.games.delvewick.levels import (
+    BEDROCK,
     BOARD_GLYPHS,
     EXIT_CLOSED,
     EXIT_OPEN,
@@ -29,6 +30,8 @@ from playbench.games.delvewick.rules import (
 )
 from playbench.games.delvewick.spec import build_spec
 
+#: largest counter (tick, chain, gems, score) a state may carry: exact in every JSON reader
+MAX_COUNT = 2**53
 OPTION_KEYS = ("startLevel", "level")
 LEVEL_KEYS = ("name", "quota", "oil", "rows")
 STATE_KEYS = (
@@ -216,22 +219,22 @@ def _state_from_json(data: Any) -> State:
     if bad:
         raise StateError(f"state board holds unknown glyphs {sorted(bad)}")
     board = bytearray("".join(reversed(rows)).encode())
-    if any(board[i] != level.board[i] for i in range(len(board)) if level.board[i] == ord("#")):
+    if any(board[i] != level.board[i] for i in range(len(board)) if level.board[i] == BEDROCK):
         raise StateError("state board does not keep the level's bedrock")
     moles = board.count(MOLE)
     if moles != (0 if status == CRUSHED else 1):
         raise StateError(f"state board has {moles} moles for status {status}")
-    tick = _int_field(data, "tick", 0, 2**53)
+    tick = _int_field(data, "tick", 0, MAX_COUNT)
     state = State.__new__(State)
     state.level = level
     state.board = board
     state.pos = board.index(MOLE) if moles else -1
     state.oil = _int_field(data, "oil", 0 if status != PLAYING else 1, level.oil)
     state.tick = tick
-    state.chain = _int_field(data, "chain", 0, 2**53)
+    state.chain = _int_field(data, "chain", 0, MAX_COUNT)
     state.last_gem = _int_field(data, "lastGem", 0, tick)
-    state.gems = _int_field(data, "gems", 0, 2**53)
-    state.score = _int_field(data, "score", 0, 2**53)
+    state.gems = _int_field(data, "gems", 0, MAX_COUNT)
+    state.score = _int_field(data, "score", 0, MAX_COUNT)
     state.status = status
     state.exit_open = state.gems >= level.quota
     exit_glyph = board[level.exit]
