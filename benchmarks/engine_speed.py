@@ -20,6 +20,16 @@ from playbench.core import Game, Rng, all_games, get_game
 Workload = Callable[[float], tuple[int, float]]
 
 
+def timed(seconds: float, batch: Callable[[], int]) -> tuple[int, float]:
+    """Call ``batch`` (which returns the units it did) until ``seconds`` have passed."""
+    units = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        units += batch()
+    return units, time.perf_counter() - start
+
+
 def frozenlake(seconds: float) -> tuple[int, float]:
     import gymnasium as gym
 
@@ -27,40 +37,46 @@ def frozenlake(seconds: float) -> tuple[int, float]:
     env.reset(seed=0)
     env.action_space.seed(0)
     sample, step, reset = env.action_space.sample, env.step, env.reset
-    steps = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
+
+    def batch() -> int:
         for _ in range(1000):
             _, _, terminated, truncated, _ = step(sample())
             if terminated or truncated:
                 reset()
-        steps += 1000
-        if time.perf_counter() >= deadline:
-            return steps, time.perf_counter() - start
+        return 1000
+
+    return timed(seconds, batch)
+
+
+class Runs:
+    """Consecutive runs of one game: a finished run is replaced by the next seed's."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.seed = 0
+        self.state = game.new(self.seed)
+        self.finished_ticks = 0
+
+    def current(self) -> object:
+        if self.game.is_over(self.state):
+            self.finished_ticks += getattr(self.state, "tick", 0)
+            self.seed += 1
+            self.state = self.game.new(self.seed)
+        return self.state
 
 
 def random_play(game: Game) -> Workload:
     """Random legal actions, counted one unit per accepted step."""
+    chooser = Rng.from_seed(0)
+    runs = Runs(game)
 
-    def run(seconds: float) -> tuple[int, float]:
-        chooser = Rng.from_seed(0)
-        seed = 0
-        state = game.new(seed)
-        steps = 0
-        start = time.perf_counter()
-        deadline = start + seconds
-        while True:
-            for _ in range(200):
-                if game.is_over(state):
-                    seed += 1
-                    state = game.new(seed)
-                state = game.step(state, chooser.choice(game.legal_actions(state))).state
-            steps += 200
-            if time.perf_counter() >= deadline:
-                return steps, time.perf_counter() - start
+    def batch() -> int:
+        for _ in range(200):
+            state = runs.current()
+            runs.state = game.step(state, chooser.choice(game.legal_actions(state))).state
+        return 200
 
-    return run
+    return lambda seconds: timed(seconds, batch)
 
 
 CHIMESTEP_MAX_TICKS = 30
@@ -74,28 +90,20 @@ def chimestep_ticks(game: Game) -> Workload:
     is one game tick, read from the state's own tick counter, so a ``tick`` of count n
     counts n and a hop or toll counts nothing.
     """
+    chooser = Rng.from_seed(0)
+    runs = Runs(game)
 
-    def run(seconds: float) -> tuple[int, float]:
-        chooser = Rng.from_seed(0)
-        seed = 0
-        state = game.new(seed)
-        done_ticks = 0
-        start = time.perf_counter()
-        deadline = start + seconds
-        while True:
-            for _ in range(200):
-                if game.is_over(state):
-                    done_ticks += state.tick
-                    seed += 1
-                    state = game.new(seed)
-                action = chooser.choice(game.legal_actions(state))
-                if action["type"] == "tick":
-                    action["count"] = chooser.randint(1, CHIMESTEP_MAX_TICKS)
-                state = game.step(state, action).state
-            if time.perf_counter() >= deadline:
-                return done_ticks + state.tick, time.perf_counter() - start
+    def batch() -> int:
+        before = runs.finished_ticks + runs.state.tick
+        for _ in range(200):
+            state = runs.current()
+            action = chooser.choice(game.legal_actions(state))
+            if action["type"] == "tick":
+                action["count"] = chooser.randint(1, CHIMESTEP_MAX_TICKS)
+            runs.state = game.step(state, action).state
+        return runs.finished_ticks + runs.state.tick - before
 
-    return run
+    return lambda seconds: timed(seconds, batch)
 
 
 def gem_swap_swaps(game: Game) -> Workload:
@@ -105,26 +113,17 @@ def gem_swap_swaps(game: Game) -> Workload:
     are free look-ups, not play); every swap resolves its cascades, specials, refills and
     any reshuffle. A finished game is replaced by a new one with the next seed.
     """
+    chooser = Rng.from_seed(0)
+    runs = Runs(game)
 
-    def run(seconds: float) -> tuple[int, float]:
-        chooser = Rng.from_seed(0)
-        seed = 0
-        state = game.new(seed)
-        swaps = 0
-        start = time.perf_counter()
-        deadline = start + seconds
-        while True:
-            for _ in range(200):
-                if game.is_over(state):
-                    seed += 1
-                    state = game.new(seed)
-                legal = [a for a in game.legal_actions(state) if a["command"].startswith("swap")]
-                state = game.step(state, chooser.choice(legal)).state
-            swaps += 200
-            if time.perf_counter() >= deadline:
-                return swaps, time.perf_counter() - start
+    def batch() -> int:
+        for _ in range(200):
+            state = runs.current()
+            legal = [a for a in game.legal_actions(state) if a["command"].startswith("swap")]
+            runs.state = game.step(state, chooser.choice(legal)).state
+        return 200
 
-    return run
+    return lambda seconds: timed(seconds, batch)
 
 
 def cogcrawl_primitives(game: Game) -> Workload:
@@ -138,26 +137,20 @@ def cogcrawl_primitives(game: Game) -> Workload:
     """
     from playbench.bots.cogcrawl import delver_reply
 
-    def run(seconds: float) -> tuple[int, float]:
-        seed = 0
-        state = game.new(seed)
-        observation = game.observe(state)
-        primitives = 0
-        start = time.perf_counter()
-        deadline = start + seconds
-        while True:
-            for _ in range(20):
-                if game.is_over(state):
-                    seed += 1
-                    state = game.new(seed)
-                    observation = game.observe(state)
-                state = game.step(state, delver_reply(observation)).state
-                observation = game.observe(state)
-                primitives += len(observation["last_plan"]["executed"])
-            if time.perf_counter() >= deadline:
-                return primitives, time.perf_counter() - start
+    runs = Runs(game)
 
-    return run
+    def batch() -> int:
+        primitives = 0
+        observation = game.observe(runs.current())
+        for _ in range(20):
+            runs.state = game.step(runs.state, delver_reply(observation)).state
+            observation = game.observe(runs.state)
+            primitives += len(observation["last_plan"]["executed"])
+            if game.is_over(runs.state):
+                observation = game.observe(runs.current())
+        return primitives
+
+    return lambda seconds: timed(seconds, batch)
 
 
 #: games whose natural unit is not one random step: slug -> (unit name, workload factory)
@@ -181,7 +174,7 @@ def measure(slug: str, seconds: float, rounds: int) -> None:
         ref_steps, ref = ref_steps + n, ref + t
     our_rate, ref_rate = our_units / ours, ref_steps / ref
     print(
-        f"{slug:<10} {our_rate:>12,.0f} {unit}/s   FrozenLake-v1 {ref_rate:>12,.0f} steps/s"
+        f"{slug:<10} {our_rate:>12,.0f} {unit + '/s':<13} FrozenLake-v1 {ref_rate:>12,.0f} steps/s"
         f"   ratio {our_rate / ref_rate:.3f}"
     )
 
