@@ -110,3 +110,11 @@ def test_terminal_shows_the_refusal_reason():
     session = TerminalSession(GAME, custom(["#####", "#M%X#", "#####"]))
     session.press("KEY_LEFT")
     assert "bedrock" in session.message and session.state.tick == 0
+
+
+def test_the_cli_level_flag_starts_that_level():
+    from playbench.cli import _options, build_parser
+
+    args = build_parser().parse_args(["play", "delvewick", "--seed", "4", "--level", "5"])
+    state = GAME.new(args.seed, _options(args))
+    assert GAME.observe(state)["levelName"] == "Slate Gallery"
