@@ -241,7 +241,7 @@ LEVELS: tuple[Level, ...] = (
         #%%*%%%%*%%%%%%*%%%%*%X#
         ########################
         """,
-        "DDDRRRDRRRRUDDRDDLLLLLLLUUURRDLLDDRRRRRRRRRRRRRUULUURRDDDDRRRRRR",
+        "DDDRRRDRRRRUDDRDDLLLLLLRRRRRRRRRRRRUULUURRDDDDRRRRRR",
     ),
     _level(
         6,
