@@ -4,7 +4,8 @@ The loop is split from curses so it can be tested: :class:`TerminalSession` turn
 presses into the game's text commands and keeps the state, and :func:`run_curses` only
 draws and reads keys. A game lists its keys in ``Game.keys``; a key sequence (``k`` then
 ``h``) is read while it is a prefix of some listed sequence; a command ending in ``...``
-is finished by the player on a prompt line; ``q`` quits.
+is finished by the player on a prompt line; the game's ``quit_key`` (``q`` unless the
+game needs that key) quits.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from typing import Any
 
 from playbench.core import CommandError, Game
 
-QUIT_KEY = "q"
 PROMPT_MARK = "..."
 
 
@@ -33,7 +33,7 @@ class TerminalSession:
 
     def press(self, key: str) -> str | None:
         """Feed one key. Returns a command that needs a prompt line, else None."""
-        if not self.pending and key == QUIT_KEY and QUIT_KEY not in self.game.keys:
+        if not self.pending and key == self.game.quit_key:
             self.quit = True
             return None
         sequence = self.pending + key
@@ -50,7 +50,7 @@ class TerminalSession:
             self.message = f"{sequence}…"
             return None
         self.pending = ""
-        self.message = f"key {key!r} does nothing here ({QUIT_KEY} quits)"
+        self.message = f"key {key!r} does nothing here ({self.game.quit_key} quits)"
         return None
 
     def run(self, command: str) -> bool:
@@ -71,7 +71,7 @@ class TerminalSession:
 
     def screen(self) -> str:
         status = "game over" if self.game.is_over(self.state) else "playing"
-        footer = f"score {self.game.score(self.state)}  [{status}]  {QUIT_KEY} quits"
+        footer = f"score {self.game.score(self.state)}  [{status}]  {self.game.quit_key} quits"
         return f"{self.game.render(self.state)}\n\n{footer}\n{self.message}"
 
 

@@ -93,6 +93,8 @@ class Game(ABC, Generic[S]):
     #: terminal key name (curses names such as ``KEY_UP``, or a character) -> command text.
     #: A command text ending in ``...`` asks the player to finish it on a prompt line.
     keys: ClassVar[Mapping[str, str]] = {}
+    #: the terminal key that ends play (a game whose keys need ``q`` names another).
+    quit_key: ClassVar[str] = "q"
     #: for games that run on a clock: (seconds between idle commands, command text).
     idle: ClassVar[tuple[float, str] | None] = None
     #: True where some action costs points (Gem Swap's ``hint``); otherwise score only rises.

@@ -48,6 +48,7 @@ class Cogcrawl(Game[CogState]):
     name = "Cogcrawl"
     genre = "roguelike"
     keys: ClassVar[Mapping[str, str]] = commands.KEYS
+    quit_key: ClassVar[str] = commands.QUIT_KEY
 
     # -- the rules ---------------------------------------------------------------------
     def new(self, seed: int, options: Mapping[str, Any] | None = None) -> CogState:

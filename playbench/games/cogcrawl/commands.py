@@ -58,8 +58,10 @@ WITH_ITEM = ("eat", "quaff", "wield", "wear")
 SEPARATOR = ";"
 RAW_START = "{"
 
-#: terminal keys. ``q`` stays the terminal's quit key, so quaff is ``Q``; ``k`` is a
-#: vi-key move, so kick is ``K`` then a direction key and chat is ``C`` then one.
+#: terminal keys, NetHack's where they can be: ``q`` quaffs (``Q`` quits, see
+#: ``QUIT_KEY``); ``k`` is a vi-key move, so kick is ``K`` then a direction key and chat
+#: is ``C`` then one.
+QUIT_KEY = "Q"
 KEYS: dict[str, str] = {
     **{key: f"move {d}" for key, d in VI_KEYS.items()},
     **{key: f"move {d}" for key, d in ARROWS.items()},
@@ -71,7 +73,7 @@ KEYS: dict[str, str] = {
     "s": "search",
     ".": "wait",
     "e": "eat ...",
-    "Q": "quaff ...",
+    "q": "quaff ...",
     "w": "wield ...",
     "W": "wear ...",
     "_": "travel ...",

@@ -173,7 +173,7 @@ RULES = [
     f"Messages: at most {ru.MAX_MESSAGES} per observation, those made during the last seat "
     "turn; when more were made the oldest are dropped and the first line says how many.",
     "Terminal keys: h j k l y u b n and arrows move, > < stairs, , pickup, s search, . wait, "
-    "e eat, Q quaff (q is the terminal's quit key), w wield, W wear, K then a direction key "
+    "e eat, q quaff, Q quit, w wield, W wear, K then a direction key "
     "kick (k is a move), C then a direction key chat, _ travel (prompt for x y), { a raw "
     "JSON reply.",
 ]

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from playbench.core import CommandError, OptionsError, Rng, StateError, canonical_json, get_game
 from playbench.games.cogcrawl import dungeon as dg
 from playbench.games.cogcrawl import rules as ru
-from playbench.games.cogcrawl.commands import KEYS
-from playbench.terminal import QUIT_KEY, TerminalSession
+from playbench.games.cogcrawl.commands import KEYS, QUIT_KEY
+from playbench.terminal import TerminalSession
 
 GAME = get_game("cogcrawl")
 
@@ -242,7 +242,7 @@ def test_terminal_keys_move_kick_and_prompt():
     assert session.press("K") is None and session.pending == "K"
     session.press("l")
     assert session.log == ["kick e"] and session.pending == ""
-    assert session.press("Q") == "quaff"
+    assert session.press("q") == "quaff"
     assert session.press("_") == "travel"
     assert session.press("e") == "eat"
     session.press("s")
