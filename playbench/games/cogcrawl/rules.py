@@ -636,28 +636,25 @@ def _quaff(turn: _Turn, primitive: Primitive) -> str | None:
     return None
 
 
-def _wield(turn: _Turn, primitive: Primitive) -> str | None:
-    s = turn.s
-    item = _pack_item(s, primitive, it.WEAPON_KIND, "wield")
-    if isinstance(item, str):
-        return item
-    if s.wielded == primitive.item:
-        return f"you are already wielding the {item_name(s, item)}"
-    s.wielded = primitive.item
-    turn.say(f"{primitive.item} - {item_name(s, item)} (weapon in hand).")
-    pass_time(turn)
-    return None
+#: wield and wear: the item kind, the state slot they fill, what is said when it is filled
+EQUIP = {
+    "wield": (it.WEAPON_KIND, "wielded", "wielding", "{letter} - {name} (weapon in hand)."),
+    "wear": (it.ARMOUR_KIND, "worn", "wearing", "You are now wearing the {name}."),
+}
 
 
-def _wear(turn: _Turn, primitive: Primitive) -> str | None:
+def _equip(turn: _Turn, primitive: Primitive) -> str | None:
+    """Wield a weapon or wear armour from the pack: one turn, a worse choice allowed."""
     s = turn.s
-    item = _pack_item(s, primitive, it.ARMOUR_KIND, "wear")
+    kind, slot, doing, message = EQUIP[primitive.verb]
+    item = _pack_item(s, primitive, kind, primitive.verb)
     if isinstance(item, str):
         return item
-    if s.worn == primitive.item:
-        return f"you are already wearing the {item_name(s, item)}"
-    s.worn = primitive.item
-    turn.say(f"You are now wearing the {item_name(s, item)}.")
+    name = item_name(s, item)
+    if getattr(s, slot) == primitive.item:
+        return f"you are already {doing} the {name}"
+    setattr(s, slot, primitive.item)
+    turn.say(message.format(letter=primitive.item, name=name))
     pass_time(turn)
     return None
 
@@ -924,8 +921,8 @@ _HANDLERS = {
     "pickup": _pickup,
     "eat": _eat,
     "quaff": _quaff,
-    "wield": _wield,
-    "wear": _wear,
+    "wield": _equip,
+    "wear": _equip,
     "kick": _kick,
     "chat": _chat,
     "down": _down,
