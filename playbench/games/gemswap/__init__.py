@@ -172,7 +172,7 @@ class GemSwap(Game[GemState]):
             raise StateError(f"score must be a whole number of at least 0, got {score!r}")
         if type(moves_made) is not int or not 0 <= moves_made <= MOVES_PER_GAME:
             raise StateError(f"movesMade must be 0-{MOVES_PER_GAME}, got {moves_made!r}")
-        if selected is not None and selected not in CELL_INDEX:
+        if selected is not None and (not isinstance(selected, str) or selected not in CELL_INDEX):
             raise StateError(f"selected must be a cell like 'C4' or null, got {selected!r}")
         state = GemState(
             colors,

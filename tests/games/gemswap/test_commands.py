@@ -246,6 +246,8 @@ def test_json_round_trip_keeps_everything():
         ({"movesMade": 31}, "movesMade must be 0-30"),
         ({"movesMade": True}, "movesMade must be 0-30"),
         ({"selected": "Z9"}, "selected must be a cell"),
+        ({"selected": ["A1"]}, "selected must be a cell"),
+        ({"selected": {"cell": "A1"}}, "selected must be a cell"),
         ({"rng": [1]}, "rng state"),
     ],
 )
