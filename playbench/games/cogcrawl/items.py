@@ -142,7 +142,7 @@ def is_valid(item: object) -> bool:
     if not (isinstance(item, tuple | list) and len(item) == 2):
         return False
     category, index = item
-    if type(index) is not int:
+    if type(index) is not int or not isinstance(category, str):
         return False
     limits = {
         GOLD_KIND: None,

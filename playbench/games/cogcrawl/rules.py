@@ -28,6 +28,8 @@ FORMAT_VERSION = 1
 
 PLAYING, WON, DEAD, LEFT, OUT_OF_TURNS = "playing", "won", "dead", "left", "out_of_turns"
 RUN_STATES = (PLAYING, WON, DEAD, LEFT, OUT_OF_TURNS)
+#: the keys of the stored levels in the JSON form: "1" .. "10"
+LEVEL_KEYS = frozenset(str(depth) for depth in range(1, dg.LEVELS + 1))
 TURN_LIMIT = 50_000
 APPEARANCE_STREAM = 11
 
@@ -1088,7 +1090,8 @@ def from_json(data: Any) -> CogState:
     for key, category in (("wielded", it.WEAPON_KIND), ("worn", it.ARMOUR_KIND)):
         letter = data.get(key)
         _need(
-            letter is None or (letter in s.pack and s.pack[letter][0] == category),
+            letter is None
+            or (isinstance(letter, str) and letter in s.pack and s.pack[letter][0] == category),
             f"{key} must be null or the letter of a {category} in the pack",
         )
     s.wielded, s.worn = data.get("wielded"), data.get("worn")
@@ -1113,7 +1116,7 @@ def from_json(data: Any) -> CogState:
     levels = data.get("levels")
     _need(isinstance(levels, dict) and str(s.dl) in levels, "levels must hold the current level")
     for key, value in levels.items():
-        _need(key.isdigit() and 1 <= int(key) <= dg.LEVELS, f"bad level number {key!r}")
+        _need(key in LEVEL_KEYS, f"bad level number {key!r}")
         s.levels[int(key)] = _level_from_json(int(key), value)
     messages = data.get("messages")
     _need(
@@ -1171,7 +1174,11 @@ def _level_from_json(depth: int, data: Any) -> Level:
     )
     up = _int(data, "up", 0, dg.SIZE - 1)
     down = data.get("down")
-    _need(down is None or (type(down) is int and 0 <= down < dg.SIZE), f"level {depth} bad down")
+    _need(
+        down is None if depth == dg.LEVELS else type(down) is int and 0 <= down < dg.SIZE,
+        f"level {depth} down must be "
+        + ("null" if depth == dg.LEVELS else f"the cell of > (0..{dg.SIZE - 1})"),
+    )
     hidden: dict[int, int] = {}
     searches: dict[int, int] = {}
     for entry in _list(data, "hidden", depth):

@@ -313,6 +313,13 @@ def test_a_step_shares_unvisited_work_but_never_changes_its_input():
         (lambda d: d.update(rng=[1]), "rng"),
         (lambda d: d["last_plan"].update(executed=5), "last_plan"),
         (lambda d: d["last_plan"].update(truncated=-1), "last_plan"),
+        (lambda d: d["pack"].update(e=[["food"], 0]), "bad item"),
+        (lambda d: d["pack"].update(e=[{}, 0]), "bad item"),
+        (lambda d: d.update(wielded=["a"]), "wielded"),
+        (lambda d: d.update(worn={}), "worn"),
+        (lambda d: d["levels"].update({"\u00b2": d["levels"]["1"]}), "level number"),
+        (lambda d: d["levels"]["1"].update(items=[[100, [[["gold"], 5]]]]), "item stack"),
+        (lambda d: d["levels"]["1"].update(down=None), "down"),
     ],
 )
 def test_from_json_says_what_is_wrong(change, words):
