@@ -305,11 +305,13 @@ def random_color(rng: Rng) -> int:
     return rng.below(NUM_COLORS)
 
 
-def collapse(colors: bytearray, kinds: bytearray, columns: Iterable[int], rng: Rng) -> None:
+def collapse(colors: bytearray, kinds: bytearray, columns: Iterable[int], rng: Rng) -> list[int]:
     """Let the gems of ``columns`` fall onto the empty cells; drop new gems in on top.
 
-    Columns are filled left to right, each from its lowest empty cell upward.
+    Columns are filled left to right, each from its lowest empty cell upward. Returns
+    the cells the new gems landed on, in that order.
     """
+    dropped: list[int] = []
     for col in columns:
         write = CELLS - SIZE + col
         read = write
@@ -324,7 +326,9 @@ def collapse(colors: bytearray, kinds: bytearray, columns: Iterable[int], rng: R
         while write >= 0:
             colors[write] = rng.below(NUM_COLORS)
             kinds[write] = PLAIN
+            dropped.append(write)
             write -= SIZE
+    return dropped
 
 
 # -- whole boards ------------------------------------------------------------------------

@@ -256,7 +256,8 @@ def _resolve_step(
     bonus: int,
     events: list[JSON],
 ) -> tuple[int, Change]:
-    """Set off the specials caught in ``cleared``, score, clear, place, collapse.
+    """Set off the specials caught in ``cleared``, score, clear, place, collapse, and
+    record the step as a cascade event (with the new gems that dropped in).
 
     ``fired`` are colour bombs already set off by the swap itself, worth ``bonus``.
     Returns the step's points, already multiplied by ``step``, and the rows and columns
@@ -285,16 +286,15 @@ def _resolve_step(
     for _, _, kind in created:
         bonus += CREATE_POINTS[kind]
     points = (len(cleared) * POINTS_PER_GEM + bonus) * step
-    events.append(
-        {
-            "type": "cascade",
-            "step": step,
-            "cleared": [CELL_NAMES[c] for c in sorted(cleared)],
-            "created": [{"cell": CELL_NAMES[c], "gem": token(col, k)} for c, col, k in created],
-            "setOff": set_off,
-            "points": points,
-        }
-    )
+    event: JSON = {
+        "type": "cascade",
+        "step": step,
+        "cleared": [CELL_NAMES[c] for c in sorted(cleared)],
+        "created": [{"cell": CELL_NAMES[c], "gem": token(col, k)} for c, col, k in created],
+        "setOff": set_off,
+        "points": points,
+    }
+    events.append(event)
     lowest = [-1] * SIZE
     for cell in cleared:
         colors[cell] = EMPTY
@@ -306,7 +306,8 @@ def _resolve_step(
         colors[cell] = color
         kinds[cell] = kind
     columns = [col for col in range(SIZE) if lowest[col] >= 0]
-    collapse(colors, kinds, columns, rng)
+    dropped = collapse(colors, kinds, columns, rng)
+    event["dropped"] = [{"cell": CELL_NAMES[c], "gem": token(colors[c], PLAIN)} for c in dropped]
     return points, (range(max(lowest) + 1), columns)
 
 

@@ -162,3 +162,50 @@ def test_legal_swaps_equal_trying_every_pair(seed, colors, bombs):
         board[draw.below(gems.CELLS)] = gems.NO_COLOR
     assert gems.legal_swaps(board) == brute_force_swaps(board)
     assert gems.has_legal_swap(board) == bool(brute_force_swaps(board))
+
+
+def rebuild(before: list[list[str]], events: list[dict]) -> list[list[str]]:
+    """The board a client draws from the board before a swap and the swap's events alone:
+    swap the two gems, then for each step clear, place the new specials, let the gems
+    fall straight down and put the dropped gems in."""
+    grid = [list(row) for row in before]
+
+    def at(name: str) -> tuple[int, int]:
+        return int(name[1:]) - 1, "ABCDEFGH".index(name[0])
+
+    (r1, c1), (r2, c2) = (at(name) for name in events[0]["cells"])
+    grid[r1][c1], grid[r2][c2] = grid[r2][c2], grid[r1][c1]
+    for event in events[1:]:
+        if event["type"] != "cascade":
+            continue
+        for name in event["cleared"]:
+            r, c = at(name)
+            grid[r][c] = None
+        for made in event["created"]:
+            r, c = at(made["cell"])
+            grid[r][c] = made["gem"]
+        for c in range(8):
+            kept = [grid[r][c] for r in range(8) if grid[r][c] is not None]
+            column = [None] * (8 - len(kept)) + kept
+            for r in range(8):
+                grid[r][c] = column[r]
+        for drop in event["dropped"]:
+            r, c = at(drop["cell"])
+            assert grid[r][c] is None
+            grid[r][c] = drop["gem"]
+        assert all(gem is not None for row in grid for gem in row)
+    return grid
+
+
+@given(seeds, choices)
+def test_the_events_are_enough_to_redraw_every_swap(seed, picks):
+    state = GAME.new(seed)
+    for pick in picks:
+        if GAME.is_over(state):
+            break
+        swaps = GAME.legal_swaps(state)
+        outcome = GAME.step(state, swaps[pick % len(swaps)])
+        after = GAME.observe(outcome.state)["board"]
+        if outcome.events[-1]["type"] != "reshuffle":
+            assert rebuild(GAME.observe(state)["board"], outcome.events) == after
+        state = outcome.state

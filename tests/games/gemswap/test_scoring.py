@@ -14,7 +14,9 @@ def first_step(outcome) -> dict:
 def test_plain_three_match_scores_30():
     state = start(2, C4="R", D4="R", F4="R")
     outcome = play(state, "swap E4 right")
-    assert first_step(outcome) == {
+    step = dict(first_step(outcome))
+    assert [drop["cell"] for drop in step.pop("dropped")] == ["C1", "D1", "E1"]
+    assert step == {
         "type": "cascade",
         "step": 1,
         "cleared": ["C4", "D4", "E4"],
@@ -332,3 +334,19 @@ def test_an_l_made_by_a_cascade_puts_its_area_bomb_on_the_shared_gem():
     assert second["cleared"] == ["A6", "B6", "C6", "C7", "C8"]
     assert second["created"] == [{"cell": "C6", "gem": "W+"}]
     assert second["points"] == (5 * 10 + 100) * 2
+
+
+def test_each_step_names_the_new_gems_that_dropped_in():
+    outcome = play(start(2, C4="R", D4="R", F4="R"), "swap E4 right")
+    step = first_step(outcome)
+    # one gem cleared in each of C, D and E: one new gem lands on row 1 of each
+    assert [drop["cell"] for drop in step["dropped"]] == ["C1", "D1", "E1"]
+    assert [drop["gem"] for drop in step["dropped"]] == [
+        cell(outcome.state, name) for name in ("C1", "D1", "E1")
+    ]
+
+
+def test_a_column_clear_drops_its_new_gems_bottom_first():
+    outcome = play(start(0, C2="R|", C3="R", D4="R"), "swap D4 left")
+    step = first_step(outcome)
+    assert [drop["cell"] for drop in step["dropped"]] == [f"C{r}" for r in range(8, 0, -1)]
