@@ -379,6 +379,8 @@ def _tick(state: State, events: list) -> None:
         state.spawn_clock = hush.spawn_interval(state.stage)
     if state.shimmer:
         state.shimmer -= 1
+        if not state.shimmer:
+            _check_collision(state, events)
 
 
 def _end_phase(state: State, events: list) -> None:

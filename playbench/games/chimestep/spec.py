@@ -112,8 +112,8 @@ RULES = [
     f"kinds come in a cycling queue: stage 1 {_QUEUE_NAMES[0]}; stage 2 {_QUEUE_NAMES[1]}; "
     f"stage 3 and later {_QUEUE_NAMES[2]}. The queue restarts at each stage; a life loss "
     f"does not reset the spawn clock (it waits while recovering).",
-    "Collisions: sharing a tile with an awake Hush, after your landing or after the Hush "
-    "move, costs a life unless shimmerTicks is above 0.",
+    "Collisions: sharing a tile with an awake Hush, after your landing, after the Hush "
+    "move or when the shimmer runs out, costs a life unless shimmerTicks is above 0.",
     f"Toll: spends one charge, needs tollCooldown 0, sets tollCooldown to {rules.TOLL_COOLDOWN} "
     f"ticks and removes every awake Hush on your tile or an on-pyramid neighbour (dormant ones "
     f"stay). You start with {rules.START_CHARGES} charge and hold at most "
@@ -125,8 +125,9 @@ RULES = [
     f"level, and grants {rules.SHIMMER_TICKS} shimmer ticks when play resumes.",
     "Tick order while playing: the tick counter and toll cooldown, the teeter (or else the "
     "hop cooldown, resolving a buffered hop at 0) counts down, the Hush act in spawn order, "
-    "collisions, the spawn clock, and last the shimmer falls (so shimmerTicks n protects "
-    "through the next n ticks). A stage clear or a life loss ends the tick.",
+    "collisions, the spawn clock, and last the shimmer falls; in the tick it reaches 0, an "
+    "awake Hush still on your tile costs a life at once (so no state shows you on an awake "
+    "Hush with shimmerTicks 0). A stage clear or a life loss ends the tick.",
     "A stage clear sweeps the Hush; the next stage begins with the chick on the apex, fresh "
     "tiles, the spawn queue restarted. One tick is 1/12 s. Everything is seeded: the same seed "
     "and the same actions give the same state.",

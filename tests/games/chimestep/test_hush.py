@@ -123,10 +123,21 @@ def test_shimmer_protects_until_it_runs_out():
     state = playing(shimmerTicks=2, hush=[hush_entry("stalker", 1, 0, clock=14)])
     state, events, _ = run(state, "hop downLeft")
     assert types(events) == ["ring"] and GAME.observe(state)["lives"] == 3
-    state, events, _ = run(state, "tick 2")
-    assert "damped" not in types(events) and GAME.observe(state)["shimmerTicks"] == 0
+    state, events, _ = run(state, "tick")
+    assert "damped" not in types(events) and GAME.observe(state)["shimmerTicks"] == 1
     state, events, _ = run(state, "tick")
     assert types(events) == ["damped", "lifeLost"]
+
+
+def test_a_hush_still_on_your_tile_when_the_shimmer_runs_out_costs_a_life():
+    # the tumble would roll away on the next tick: it must not get the chance
+    tumble = hush_entry("tumble", 1, 0, clock=2)
+    state = playing(position={"row": 1, "col": 0}, shimmerTicks=1, hush=[tumble])
+    state, events, _ = run(state, "tick")
+    assert types(events) == ["damped", "lifeLost"]
+    assert events[0] == {"type": "damped", "kind": "tumble", "row": 1, "col": 0, "points": 0}
+    view = GAME.observe(state)
+    assert (view["lives"], view["status"], view["hushCells"]) == (2, "recovering", [])
 
 
 def test_a_life_loss_sweeps_the_board_keeps_levels_and_the_last_one_ends_the_run():

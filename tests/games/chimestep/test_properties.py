@@ -92,3 +92,13 @@ def test_step_never_mutates_its_input(seed, plays):
         for action in CANDIDATES:
             GAME.step(state, action)
         assert canonical_json(GAME.to_json(state)) == before
+
+
+@given(SEEDS, PLAYS)
+def test_no_reached_state_shows_the_chick_on_an_awake_hush_without_shimmer(seed, plays):
+    for _, _, outcome in _play(seed, plays):
+        view = GAME.observe(outcome.state)
+        if view["status"] == "playing" and not view["shimmerTicks"]:
+            assert view["position"] not in [
+                {"row": h["row"], "col": h["col"]} for h in view["hushCells"]
+            ]
