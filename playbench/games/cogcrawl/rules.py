@@ -1,12 +1,12 @@
 """Cogcrawl rules: the run state, the dungeon primitives, monster turns and seat turns.
 
 A seat turn reads a reply (retrying once, then falling back to the delver when it does
-not parse), plans it with the seat protocol, and runs the queue one dungeon primitive at
-a time. After every primitive that takes time the monsters act, the cog grows hungrier
-and regenerates. The queue stops early when the cog is hit, a new monster comes into
-view or a primitive fails. ``play_turn`` never mutates its input: it copies the state
-once (the current level deeply, the other levels shared until entered) and then works
-on the copy.
+not parse; a turn the delver plays keeps the seat's notes), plans it with the seat
+protocol, and runs the queue one dungeon primitive at a time. After every primitive that
+takes time the monsters act, the cog grows hungrier and regenerates. The queue stops
+early when the cog is hit, a new monster comes into view or a primitive fails.
+``play_turn`` never mutates its input: it copies the state once (the current level
+deeply, the other levels shared until entered) and then works on the copy.
 """
 
 from __future__ import annotations
@@ -381,7 +381,8 @@ def play_turn(state: CogState, action: object) -> Outcome[CogState]:
         "unreachable": plan.unreachable,
         "interrupted": interrupted,
     }
-    new.notes = clean_text(plan.notes)
+    # the notes are the seat's only memory: a turn the delver played keeps them as they were
+    new.notes = state.notes if fallback else clean_text(plan.notes)
     new.say = clean_text(plan.say)
     new.fallback = fallback
     new.retry = False

@@ -144,7 +144,8 @@ RULES = [
     "exactly (no surrounding whitespace) and be one JSON object. A parse failure is refused "
     "({ok: false, reason}) with the retry counted (observation retry: true); a second failure "
     "in the same turn makes the delver play the turn (observation fallback: true and a "
-    "message). Any non-object action is refused without counting.",
+    "message); the seat's notes are kept as they were and say is the delver's. Any "
+    "non-object action is refused without counting.",
     f"Replies: at most {pr.MAX_ACTIONS} actions (the rest counted in over_cap); an invalid "
     "entry is dropped and reported, never rewritten; travel X Y expands into at most "
     f"{pr.MACRO_PRIMITIVE_CAP} moves along a remembered path; the queue is cut at "

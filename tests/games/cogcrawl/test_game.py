@@ -75,6 +75,15 @@ def test_a_second_failure_in_the_turn_plays_the_delver():
     assert (fallback.state.x, fallback.state.y) == (direct.x, direct.y)
 
 
+def test_a_fallback_turn_keeps_the_seats_notes():
+    # notes are the seat's only memory: the delver's turn must not write over them
+    noted = GAME.step(GAME.new(3), {"actions": [{"do": "search"}], "notes": "west door next"})
+    failed = GAME.step(noted.state, {"reply": "go west"}).state
+    fallback = GAME.step(failed, {"reply": "go west!"}).state
+    assert fallback.fallback is True
+    assert GAME.observe(fallback)["notes"] == "west door next"
+
+
 def test_a_good_reply_after_one_failure_clears_the_retry():
     failed = GAME.step(GAME.new(3), {"reply": "[]"}).state
     state = GAME.step(failed, {"reply": '{"actions":[{"do":"search"}]}'}).state
