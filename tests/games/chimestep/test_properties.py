@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from playbench.core import canonical_json
+from playbench.games.chimestep.rules import INTRO_TICKS
 
 from .helpers import GAME
 
@@ -76,7 +77,11 @@ def test_score_never_falls_and_events_account_for_every_point(seed, plays):
 @given(SEEDS, st.lists(st.integers(min_value=1, max_value=30), min_size=1, max_size=8))
 def test_batched_ticks_equal_single_ticks(seed, counts):
     state = GAME.step(GAME.new(seed), {"type": "start"}).state
-    state = GAME.step(state, {"type": "hop", "dir": "downLeft"}).state
+    state = GAME.step(state, {"type": "tick", "count": INTRO_TICKS}).state
+    hopped = GAME.step(state, {"type": "hop", "dir": "downLeft"})
+    assert hopped.ok and GAME.observe(hopped.state)["hopCooldown"] == 4
+    state = GAME.step(hopped.state, {"type": "hop", "dir": "downRight"}).state
+    assert GAME.observe(state)["bufferedHop"] == "downRight"
     batched = single = state
     for count in counts:
         batched = GAME.step(batched, {"type": "tick", "count": count}).state

@@ -71,7 +71,7 @@ def test_the_chain_persists_across_a_stage_clear():
 
 
 def _clear(stage, target, hops, damped, lives, chain=0):
-    spawn = {1: 72, 2: 66, 3: 60, 4: 54, 5: 48, 6: 42}[stage]
+    spawn = {1: 72, 2: 66, 3: 60, 4: 54, 5: 48, 6: 42, 7: 36, 8: 30}[stage]
     state = playing(
         stage=stage,
         target=target,
@@ -125,6 +125,9 @@ def test_efficiency_is_zero_far_over_par_and_the_window_caps_at_forty():
     clear, _ = _clear(stage=6, target=2, hops=101, damped=0, lives=3)
     # window min(40, 40) = 40: 20 x (62 + 40 - 101) = 20
     assert clear["efficiency"] == 20 and clear["stagePoints"] == 1500
+    # stage 8: window min(40, 15 + 35) = 40, not 50: 20 x (62 + 40 - 101) = 20
+    clear, _ = _clear(stage=8, target=2, hops=101, damped=0, lives=3)
+    assert clear["efficiency"] == 20 and clear["stagePoints"] == 2000
 
 
 def test_the_clear_pays_even_when_the_landing_tile_holds_an_awake_hush():
