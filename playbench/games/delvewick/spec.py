@@ -90,11 +90,13 @@ ACTION_SCHEMA = {
                 "dir": {"enum": ["up", "down", "left", "right"]},
             },
             "required": ["type", "dir"],
+            "additionalProperties": False,
         },
         {
             "type": "object",
             "properties": {"type": {"const": "wait"}},
             "required": ["type"],
+            "additionalProperties": False,
         },
     ]
 }

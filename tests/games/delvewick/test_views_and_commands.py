@@ -52,6 +52,14 @@ def test_spec_writes_down_the_chosen_readings():
     assert "at most 4 ticks" in GAME.spec().scoring
 
 
+def test_action_schema_forbids_the_extra_keys_that_step_refuses():
+    for variant in GAME.spec().action_schema["oneOf"]:
+        assert variant["additionalProperties"] is False
+        extra = {"type": variant["properties"]["type"]["const"], "dir": "up", "why": "x"}
+        outcome = GAME.step(custom(["#####", "#M.X#", "#####"]), extra)
+        assert not outcome.ok and "only 'type'" in outcome.reason
+
+
 @pytest.mark.parametrize(
     ("text", "action"),
     [
