@@ -176,7 +176,9 @@ class FinishPublic(BaseModel):
     score: int
     rating: int
     review: str
-    rank: int
+    rank: int | None = Field(
+        description="place on the leaderboard; null for a session started with options"
+    )
     agentCheck: PuzzlePublic
 
 

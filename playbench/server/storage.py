@@ -42,6 +42,9 @@ SESSION_ID_CHARS = 32
 SLUG_CHARS = 64
 #: expired puzzles are kept this long so a late answer hears "expired", not "unknown"
 PUZZLE_RETENTION_SECONDS = 3600.0
+#: the stored options of a standard run; only these are ranked (a custom layout or start
+#: level is another game, not a better score)
+STANDARD_OPTIONS = "{}"
 
 metadata = MetaData()
 
@@ -323,20 +326,30 @@ class Storage:
     def leaderboard(self, slug: str, limit: int) -> list[SessionRow]:
         query = (
             select(sessions)
-            .where(sessions.c.slug == slug, sessions.c.finished.is_(True))
+            .where(
+                sessions.c.slug == slug,
+                sessions.c.finished.is_(True),
+                sessions.c.options == STANDARD_OPTIONS,
+            )
             .order_by(sessions.c.score.desc(), sessions.c.finished_at.asc())
             .limit(limit)
         )
         with self.engine.connect() as conn:
             return [_row(row) for row in conn.execute(query).all()]
 
-    def rank(self, session: SessionRow) -> int:
-        """1 + the number of finished sessions of the game that rank above ``session``."""
+    def rank(self, session: SessionRow) -> int | None:
+        """1 + the number of ranked sessions of the game above ``session``; None if unranked.
+
+        Sessions started with options are never ranked.
+        """
+        if session.options:
+            return None
         ahead = (
             select(sessions.c.id)
             .where(
                 sessions.c.slug == session.slug,
                 sessions.c.finished.is_(True),
+                sessions.c.options == STANDARD_OPTIONS,
                 (sessions.c.score > session.score)
                 | (
                     (sessions.c.score == session.score)

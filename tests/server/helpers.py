@@ -27,10 +27,15 @@ def answer_headers(puzzle: dict[str, Any], token: str | None = None) -> dict[str
 class Player:
     """A session client that answers each puzzle from the previous response."""
 
-    def __init__(self, client: TestClient, slug: str, seed: int = 7) -> None:
+    def __init__(
+        self, client: TestClient, slug: str, seed: int = 7, options: dict[str, Any] | None = None
+    ) -> None:
         self.client = client
         self.slug = slug
-        response = client.post(f"/games/{slug}/api/new", json={"seed": seed})
+        body: dict[str, Any] = (
+            {"seed": seed} if options is None else {"seed": seed, "options": options}
+        )
+        response = client.post(f"/games/{slug}/api/new", json=body)
         assert response.status_code == 200, response.text
         self.last = response.json()
         self.token = self.last["token"]

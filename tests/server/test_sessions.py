@@ -128,6 +128,18 @@ def test_leaderboard_orders_by_score_and_keeps_unfinished_out(client):
     assert [e["rank"] for e in entries] == [1, 2, 3]
 
 
+SHORT_LEVEL = {"name": "Short", "quota": 1, "oil": 50, "rows": ["#####", "#M*X#", "#####"]}
+
+
+def test_sessions_started_with_options_are_not_ranked(client):
+    player = Player(client, "delvewick", seed=1, options={"level": SHORT_LEVEL})
+    assert player.act("right", "right").json()["gameOver"] is True
+    done = player.post("finish", {"rating": 9, "review": "A level of my own."})
+    assert done.status_code == 200 and done.json()["score"] == 370
+    assert done.json()["rank"] is None
+    assert client.get("/api/leaderboard/delvewick").json()["entries"] == []
+
+
 def test_finish_validates_the_rating(client):
     player = Player(client, "tally")
     player.act(*WINNING)
