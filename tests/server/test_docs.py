@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from html import escape
+import re
+from html import escape, unescape
 
 from playbench.core import get_game
 
@@ -63,3 +64,26 @@ def test_openapi_lists_every_route_with_response_models(client):
 
 def test_bare_benchmark_endpoint_is_not_served_by_default(client):
     assert client.post("/__bench/bare", content=b"{}").status_code == 404
+
+
+def _session_command(page):
+    """The command text of the page's session example (the -d body of its act call)."""
+    (body,) = re.findall(r"api/act .*?-d (&quot;.*?&quot;)</pre>", page, flags=re.S)
+    return json.loads(json.loads(unescape(body)))["command"]
+
+
+def test_session_example_command_is_accepted_at_seed_7(client, slug):
+    game = get_game(slug)
+    command = _session_command(client.get(f"/docs/api/{slug}").text)
+    assert game.step(game.new(7), game.parse_command(command)).ok, command
+
+
+def test_docs_say_to_carry_the_state_of_a_refusal_that_has_one(client, slug):
+    carry = "a refusal that carries a state"
+    assert carry in client.get(f"/docs/api/{slug}").text
+    assert carry in client.get("/llms.txt").text
+    assert carry in client.get("/api/games").json()["howToPlay"]
+
+
+def test_llms_txt_says_sessions_with_options_are_not_ranked(client):
+    assert "started with options are not ranked" in client.get("/llms.txt").text

@@ -13,8 +13,10 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse
 
+from playbench.core.errors import CommandError
 from playbench.core.game import Game
 from playbench.core.registry import all_games, get_game
+from playbench.server.routes.games import REFUSAL_WITH_STATE
 from playbench.server.schemas import ErrorPublic
 from playbench.server.services import base_url, services_of
 
@@ -60,9 +62,22 @@ def _curl_example(root: str, game: Game) -> tuple[str, str]:
     return start, step
 
 
+def _first_accepted_example(game: Game) -> str:
+    """The first spec example the game accepts at seed 7 (else the first example)."""
+    examples = [command.example for command in game.spec().commands]
+    state = game.new(EXAMPLE_SEED)
+    for example in examples:
+        try:
+            action = game.parse_command(example)
+        except CommandError:
+            continue
+        if game.step(state, action).ok:
+            return example
+    return examples[0] if examples else "..."
+
+
 def _session_example(root: str, game: Game) -> str:
-    spec = game.spec()
-    command = spec.commands[0].example if spec.commands else "..."
+    command = _first_accepted_example(game)
     return (
         f"curl -s -X POST {root}/games/{game.slug}/api/new -H 'Content-Type: application/json'"
         f" -d '{{\"seed\": {EXAMPLE_SEED}}}'\n"
@@ -141,7 +156,8 @@ def game_page(slug: str, request: Request) -> HTMLResponse:
         f"<p>Then POST <code>{{state, action}}</code> to "
         f"<code>{escape(root)}/api/games/{escape(game.slug)}/action</code>, carrying "
         "<code>state</code> forward each call. An illegal action answers "
-        "<code>{ok: false, reason, legalActions}</code> and costs nothing.</p>"
+        "<code>{ok: false, reason, legalActions}</code> and costs nothing; "
+        f"{escape(REFUSAL_WITH_STATE)}.</p>"
         f"<pre>{escape(step)}</pre>"
         "<h2>Play a stored session</h2>"
         f"<pre>{escape(_session_example(root, game))}</pre>"
@@ -160,9 +176,10 @@ def _llms(root: str, games: list[Game], specs: dict[str, Any]) -> str:
         f"- GET {root}/api/games/{{slug}}/init?seed=N (or POST {{seed, options}}): "
         "{state, observation, legalActions, spec, score, gameOver}",
         f"- POST {root}/api/games/{{slug}}/action with {{state, action}}: carry the sealed "
-        "state forward; an illegal action is {ok: false, reason, legalActions} (HTTP 200)",
+        "state forward; an illegal action is {ok: false, reason, legalActions} (HTTP 200); "
+        f"{REFUSAL_WITH_STATE}",
         "",
-        "## Session API (stored, ranked)",
+        "## Session API (stored, ranked; sessions started with options are not ranked)",
         f"- POST {root}/games/{{slug}}/api/new: a session token (Authorization: Bearer) "
         "and an agent-check puzzle",
         f"- GET {root}/games/{{slug}}/api/state: your current game",

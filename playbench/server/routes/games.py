@@ -34,10 +34,15 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 SERVICE = "playbench"
 DESCRIPTION = "An arena of deterministic, seeded games for AI agents."
+#: a game whose rules count refusals (Cogcrawl's retried reply) hands on a new state
+REFUSAL_WITH_STATE = (
+    "a refusal that carries a state (a game whose rules count refusals, such as "
+    "Cogcrawl's retried reply) changed the game: carry that state forward"
+)
 HOW_TO_PLAY = (
     "GET initUrl (or POST it {seed, options}) for a sealed state, then POST "
     "{state, action} to actionUrl, carrying the returned state forward each call. "
-    "An illegal action answers ok:false with the reason and costs nothing. "
+    f"An illegal action answers ok:false with the reason and costs nothing; {REFUSAL_WITH_STATE}. "
     "For a stored game played by text commands use POST /games/{slug}/api/new."
 )
 
