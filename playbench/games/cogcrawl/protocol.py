@@ -29,6 +29,9 @@ Choices where the seed is silent (also written into the game's rules text):
 - A travel to a known cell that cannot be stood on ends on the nearest walkable cell
   next to it; next to a door that means orthogonally next to it (the only side a cog
   can step into a doorway from).
+- A move of a travel walks and never attacks: a monster that has stepped into the path
+  since the turn began makes that move fail (as NetHack's travel stops), so the rest of
+  the path is never walked from the wrong cell.
 """
 
 from __future__ import annotations
@@ -100,6 +103,8 @@ class Primitive:
     verb: str
     dir: str | None = None
     item: str | None = None
+    #: a move expanded from ``travel``: it walks and never attacks (not part of equality)
+    travel: bool = field(default=False, compare=False)
 
     def to_json(self) -> dict[str, str]:
         data = {"do": self.verb}
@@ -258,7 +263,7 @@ def plan_turn(
                 plan.unreachable.append({"index": index, "x": x, "y": y})
                 continue
             for direction in path:
-                queue.append(Primitive(MOVE, dir=direction))
+                queue.append(Primitive(MOVE, dir=direction, travel=True))
                 where = _step(where, direction)
             continue
         primitive = Primitive(

@@ -446,7 +446,7 @@ def _move(turn: _Turn, primitive: Primitive) -> str | None:
         return "no diagonal step into or out of a doorway"
     monster = level.monster_at(there)
     if monster is not None:
-        if monster.info.peaceful:
+        if monster.info.peaceful or primitive.travel:
             return f"the {monster.info.name} is in the way"
         _attack(turn, monster)
         pass_time(turn)

@@ -91,8 +91,9 @@ RULES = [
     f"Lava from DL{dg.LAVA_DEPTH} down, only inside rooms and never cutting a cell off: moving "
     "into lava is carried out and kills the cog. travel never paths through it. A confused "
     "stagger never enters lava (the move fails instead).",
-    "Moves: move DIR steps one cell (8 directions). Into a hostile monster it attacks; into "
-    "the Oracle it fails; into a wall or rock it fails (no time). A diagonal move may pass a "
+    "Moves: move DIR steps one cell (8 directions). Into a hostile monster it attacks (a "
+    "move of a travel never does: it fails, 'the jackal is in the way'); into the Oracle "
+    "it fails; into a wall or rock it fails (no time). A diagonal move may pass a "
     "wall corner (travel does not); no diagonal move or attack goes into or out of a "
     "doorway, for the cog or a monster. A failed primitive takes no time and stops the queue.",
     f"Combat: the cog hits when {ru.TO_HIT_BASE} + XL + monster AC + weapon to-hit > d20; "
@@ -163,7 +164,8 @@ RULES = [
     "judged from the remembered map (a move into a known wall, a closed door or a visible "
     "monster leaves it in place); a travel after up or down in the same reply is unreachable; "
     "a travel to a known cell that cannot be stood on ends on the nearest walkable cell next "
-    "to it (for a door, orthogonally next to it).",
+    "to it (for a door, orthogonally next to it); a move of a travel into a monster that "
+    "stepped into the path fails instead of attacking, which stops the queue.",
     "The queue stops after a primitive that fails (not executed; interrupted says why), or "
     "after one during which the cog was hit or a monster not yet seen this seat turn came "
     "into view; interrupted names the first such stop even on the last primitive. It also "

@@ -570,6 +570,24 @@ def test_travel_walks_a_remembered_path():
     assert len(state.last_plan["executed"]) == 4
 
 
+def test_travel_never_attacks_a_monster_that_steps_into_its_path():
+    # the jackal runs down the one-row room into the path; a travel step never turns
+    # into an attack (which would leave the cog behind its path for every later step)
+    rows = ["------------", "|..........|", "------------"]
+    blocked = 0
+    for seed in range(40):
+        state = build(rows, (1, 1), monsters=[(kind("jackal"), 10, 1, 3)], seed=seed)
+        state.hp = state.max_hp = 100
+        after = act(state, {"do": "travel", "x": 8, "y": 1})
+        assert after.level.monsters[0].hp == 3
+        assert not any("the jackal" in m and m.startswith("You") for m in after.messages)
+        if after.last_plan["interrupted"] == "move e failed: the jackal is in the way":
+            blocked += 1
+            jackal = after.level.monsters[0]
+            assert (jackal.x - after.x, jackal.y - after.y) == (1, 0)
+    assert blocked > 0
+
+
 def test_fainting_makes_the_cog_lose_turns():
     for seed in range(60):
         state = build(ROOM, (3, 2), seed=seed)
