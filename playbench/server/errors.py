@@ -6,6 +6,8 @@ that failed a check (or sent a bad body to ``act``/``finish``) can go on.
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -54,16 +56,45 @@ async def _answer(
     return JSONResponse(body, status_code=status)
 
 
+#: what FastAPI answers (400) when a JSON body cannot be decoded at all
+BODY_PARSE_FAILED = "There was an error parsing the body"
+UNPARSABLE_BY_CAUSE: tuple[tuple[type[BaseException], str], ...] = (
+    (RecursionError, "the JSON is nested too deeply"),
+    (UnicodeDecodeError, "the JSON is not UTF-8 text"),
+)
+
+
 def _field(loc: tuple[object, ...] | list[object]) -> str:
     return ".".join(str(part) for part in loc) or "body"
 
 
+def _is_json(content_type: str) -> bool:
+    media = content_type.split(";", 1)[0].strip().lower()
+    return media == "application/json" or (
+        media.startswith("application/") and media.endswith("+json")
+    )
+
+
+def _detail(request: Request, error: dict[str, Any]) -> dict[str, object]:
+    """One validation error as ``{field, message, type}``, said in the client's terms."""
+    loc = tuple(error.get("loc", ()))
+    kind = error.get("type")
+    field, message = _field(loc), error.get("msg", "")
+    if kind == "json_invalid" and len(loc) == 2 and isinstance(loc[1], int):
+        # FastAPI's own JSON decoding: the location is a character offset, not a field
+        field = "body"
+        message = f"invalid JSON at character {loc[1]}: {error.get('ctx', {}).get('error', '')}"
+    elif kind == "model_attributes_type" and loc == ("body",):
+        content_type = request.headers.get("content-type")
+        if content_type and not _is_json(content_type):
+            message = (
+                f"send a JSON object with Content-Type: application/json (got {content_type!r})"
+            )
+    return {"field": field, "message": message, "type": kind}
+
+
 async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
-    errors = exc.errors()
-    detail = [
-        {"field": _field(e.get("loc", ())), "message": e.get("msg", ""), "type": e.get("type")}
-        for e in errors
-    ]
+    detail = [_detail(request, e) for e in exc.errors()]
     message = "; ".join(f"{d['field']}: {d['message']}" for d in detail) or "invalid request"
     return await _answer(request, 422, message, detail=detail)
 
@@ -73,6 +104,16 @@ async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
 
 
 async def _http(request: Request, exc: HTTPException) -> JSONResponse:
+    cause = exc.__cause__
+    if exc.detail == BODY_PARSE_FAILED and cause is not None:
+        why = next(
+            (text for kind, text in UNPARSABLE_BY_CAUSE if isinstance(cause, kind)),
+            "the JSON could not be decoded",
+        )
+        detail: list[dict[str, object]] = [
+            {"field": "body", "message": why, "type": "json_invalid"}
+        ]
+        return await _answer(request, 422, f"body: {why}", detail=detail)
     response = await _answer(request, exc.status_code, str(exc.detail))
     if exc.headers:
         response.headers.update(exc.headers)

@@ -171,3 +171,33 @@ def test_malformed_json_is_422(client):
     )
     assert reply.status_code == 422
     assert reply.json()["detail"][0]["type"] == "json_invalid"
+
+
+BODY_ROUTES = ("/api/games/tally/init", "/games/tally/api/new")
+TOO_DEEP = b'{"seed": 1, "options": {"x": ' + b"[" * 5000 + b"]" * 5000 + b"}}"
+
+
+def test_json_too_deep_or_not_utf8_is_422_naming_the_body(client):
+    for path in BODY_ROUTES:
+        for body, why in ((TOO_DEEP, "nested too deeply"), (b'{"seed": \xff}', "not UTF-8")):
+            reply = client.post(path, content=body, headers={"Content-Type": "application/json"})
+            assert reply.status_code == 422, (path, reply.text)
+            assert reply.json()["error"].startswith("body: ") and why in reply.json()["error"]
+
+
+def test_json_syntax_error_names_the_body_and_the_place(client):
+    for path in BODY_ROUTES:
+        reply = client.post(
+            path, content=b'{"seed": }', headers={"Content-Type": "application/json"}
+        )
+        assert reply.status_code == 422
+        assert reply.json()["error"] == "body: invalid JSON at character 9: Expecting value"
+
+
+def test_a_body_sent_as_another_content_type_is_told_to_send_json(client):
+    for path in BODY_ROUTES:
+        reply = client.post(path, content=b'{"seed": 1}', headers={"Content-Type": "text/plain"})
+        assert reply.status_code == 422
+        assert reply.json()["error"] == (
+            "body: send a JSON object with Content-Type: application/json (got 'text/plain')"
+        )
