@@ -9,6 +9,7 @@ from playbench.games.cogcrawl import items as it
 from playbench.games.cogcrawl import monsters as mo
 from playbench.games.cogcrawl import rules as ru
 from playbench.games.cogcrawl.dungeon import SIZE, WIDTH, Level
+from playbench.games.cogcrawl.glyphs import DIRECTIONS
 
 GAME = get_game("cogcrawl")
 
@@ -586,6 +587,30 @@ def test_travel_never_attacks_a_monster_that_steps_into_its_path():
             jackal = after.level.monsters[0]
             assert (jackal.x - after.x, jackal.y - after.y) == (1, 0)
     assert blocked > 0
+
+
+def test_a_confused_stagger_off_the_way_stops_the_queue():
+    # a planned path is walked from the cells it was planned through, never from the
+    # cell a stagger left the cog on (from there the next step could enter lava)
+    rows = ["------------", "|..........|", "|..........|", "|..........|", "------------"]
+    staggered = 0
+    for seed in range(40):
+        state = build(rows, (1, 2), seed=seed)
+        state.confused = 1000
+        after = act(state, {"do": "travel", "x": 9, "y": 2})
+        interrupted = after.last_plan["interrupted"]
+        if interrupted is None:
+            assert (after.x, after.y) == (9, 2)
+            continue
+        words = interrupted.split()
+        if words[:3] != ["move", "e", "went"]:
+            assert "failed" in interrupted
+            continue
+        staggered += 1
+        dx, dy = DIRECTIONS[words[3].rstrip(":")]
+        steps = len(after.last_plan["executed"])
+        assert (after.x, after.y) == (1 + steps - 1 + dx, 2 + dy)
+    assert staggered > 0
 
 
 def test_fainting_makes_the_cog_lose_turns():
