@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,6 +24,9 @@ from playbench.core.errors import PlaybenchError
 SEAL_VERSION = 1
 COMPRESSION_LEVEL = 6
 KEY_FILE_MODE = 0o600
+#: a Fernet token exactly as sealed: padded url-safe base64 (the decoder alone would skip
+#: added whitespace or characters after the padding, so an edited text could still open)
+TOKEN_TEXT = re.compile(r"(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2}==|[A-Za-z0-9_-]{3}=)?")
 
 
 class SealError(PlaybenchError):
@@ -63,6 +67,8 @@ class Sealer:
                 f"state is {len(sealed)} characters, over the limit of {self.max_sealed_chars}"
             )
         try:
+            if TOKEN_TEXT.fullmatch(sealed) is None:
+                raise InvalidToken
             packed = self._fernet.decrypt(sealed.encode("ascii"))
         except (InvalidToken, UnicodeEncodeError):
             raise SealError(

@@ -53,6 +53,20 @@ def test_truncated_state_is_refused():
             box.open("tally", sealed[:-cut])
 
 
+def test_state_with_characters_added_is_refused():
+    box = sealer()
+    sealed = box.seal("tally", {"pos": 1})
+    for edited in (
+        sealed + "A",
+        sealed + "=",
+        sealed + "\n",
+        " " + sealed,
+        sealed[:20] + "\n" + sealed[20:],
+    ):
+        with pytest.raises(SealError, match="does not verify"):
+            box.open("tally", edited)
+
+
 def test_state_sealed_for_another_game_is_refused():
     box = sealer()
     sealed = box.seal("gem-swap", {"pos": 1})
