@@ -129,6 +129,9 @@ def _set_up_stage(state: State, stage: int) -> None:
     state.spawn_clock = hush.spawn_interval(stage)
     state.spawn_index = 0
     _to_apex(state)
+    # the arrival that strikes the apex is a landing: it sets the hop cooldown, which falls
+    # only in play, so a stage's first hop resolves 4 ticks into play (30 hops: 120 ticks)
+    state.cooldown = HOP_COOLDOWN
 
 
 def _to_apex(state: State) -> None:

@@ -50,7 +50,10 @@ RULES = [
     f"({rules.par_for(rules.LOW_TARGET)} at target 1, {rules.par_for(rules.HIGH_TARGET)} at "
     f"target 2). Every stage starts with all tiles at 0 except the apex, which the chick's "
     f"arrival strikes to level {rules.APEX_START_LEVEL} (this pays nothing and is not a hop); "
-    f"that is why exactly 3 re-landings are forced at target 1 and a 27-hop clear is impossible.",
+    f"that is why exactly 3 re-landings are forced at target 1 and a 27-hop clear is impossible. "
+    f"Like every landing, that arrival sets hopCooldown to {rules.HOP_COOLDOWN}, which falls "
+    f"only in play: a stage's first hop resolves {rules.HOP_COOLDOWN} ticks into play, so a "
+    f"30-hop stage takes at least {rules.HOP_COOLDOWN * rules.par_for(rules.LOW_TARGET)} ticks.",
     "Every landing strikes its tile and raises its level by one up to the target; a landing on "
     "a tile already at the target does nothing but reset the chain. The stage clears the "
     "instant remaining = 0 (before any collision on that landing is checked). You never lower "

@@ -27,11 +27,13 @@ def craft(state: State, **changes: Any) -> State:
 
 
 def playing(seed: int = 1, **changes: Any) -> State:
-    """A run of ``seed`` just past the stage-1 intro, with ``changes`` applied."""
+    """A run of ``seed`` just past the stage-1 intro with the hop ready (hopCooldown 0, as
+    after the first 4 ticks of play, but with every other clock still at play start), with
+    ``changes`` applied."""
     state = GAME.step(GAME.new(seed), {"type": "start"}).state
     state = GAME.step(state, {"type": "tick", "count": INTRO_TICKS}).state
     assert GAME.observe(state)["status"] == "playing"
-    return craft(state, **changes) if changes else state
+    return craft(state, **{"hopCooldown": 0, **changes})
 
 
 def run(state: State, *commands: str) -> tuple[State, list[dict], int]:

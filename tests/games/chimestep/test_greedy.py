@@ -15,7 +15,7 @@ GOLDEN_SEED = 0
 GOLDEN_STEPS = 600
 #: (stage, score, tick, lives) after the golden replay, recorded when the rules were
 #: written; any change to it is a change of the rules and must be deliberate
-GOLDEN = (5, 15745, 1464, 2)
+GOLDEN = (5, 17474, 1308, 3)
 
 
 def _greedy_run(seed, steps, detours=()):

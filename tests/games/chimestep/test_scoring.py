@@ -64,7 +64,7 @@ def test_a_life_loss_resets_the_chain_and_costs_no_points():
 def test_the_chain_persists_across_a_stage_clear():
     state = playing(tiles=levels(fill=1, at={(1, 0): 0}), chain=12, stageHops=29)
     state, _, _ = run(state, "hop downLeft")
-    state, _, _ = wait(state, 36 + 24)
+    state, _, _ = wait(state, 36 + 24 + 4)
     assert GAME.observe(state)["chain"] == 13 and GAME.observe(state)["stage"] == 2
     _, events, _ = run(state, "hop downLeft")
     assert events[0]["chain"] == 14 and events[0]["points"] == 10 + 25 + 20

@@ -5,6 +5,7 @@ import pytest
 from playbench.games.chimestep.rules import CLEAR_TICKS, INTRO_TICKS, RECOVER_TICKS
 
 from .helpers import GAME, craft, hush_entry, levels, playing, run, types, wait, where
+from .test_par import ROUTE
 
 
 def test_thirty_hops_without_ticks_resolve_exactly_one():
@@ -168,6 +169,33 @@ def test_stage_clear_counts_down_into_the_next_stage_intro():
         27,
     )
     assert view["chain"] == 4 and view["stageHops"] == 0 and where(state) == (0, 0)
+
+
+def test_a_thirty_hop_stage_needs_at_least_120_ticks_of_play():
+    """Fact 1: 4 ticks per hop, so 30 hops take 120 ticks of play however they are sent."""
+    state, _, _ = run(GAME.new(1), "start", f"tick {INTRO_TICKS}")
+    assert GAME.observe(state)["hopCooldown"] == 4
+    play_began = GAME.observe(state)["tick"]
+    for direction in ROUTE:
+        hops = GAME.observe(state)["stageHops"]
+        state, _, _ = run(state, f"hop {direction}")
+        while GAME.observe(state)["stageHops"] == hops:
+            state, _, _ = run(state, "tick")
+    view = GAME.observe(state)
+    assert (view["status"], view["stageHops"]) == ("stageClear", 30)
+    assert view["tick"] - play_began == 120
+
+
+def test_every_stage_begins_with_the_hop_cooling_down_from_the_apex_arrival():
+    state = playing(tiles=levels(fill=1, at={(1, 0): 0}))
+    state, _, _ = run(state, "hop downLeft")
+    state, _, _ = wait(state, CLEAR_TICKS + INTRO_TICKS)
+    view = GAME.observe(state)
+    assert (view["status"], view["stage"], view["hopCooldown"]) == ("playing", 2, 4)
+    state, events, _ = run(state, "hop downRight")
+    assert types(events) == ["buffer"] and where(state) == (0, 0)
+    state, events, _ = run(state, "tick 4")
+    assert types(events) == ["ring"] and where(state) == (1, 1)
 
 
 def test_stage_three_has_target_two_and_par_sixty_two():

@@ -116,7 +116,7 @@ def test_terminal_keys_drive_the_game_and_leave_q_to_quit():
         GAME.parse_command(command.removesuffix("...").strip())
     session = TerminalSession(GAME, GAME.new(2))
     session.press(" ")
-    for _ in range(24):
+    for _ in range(24 + 4):  # the intro, then the cooldown of the arrival on the apex
         session.run(GAME.idle[1])
     session.press("j")
     assert GAME.observe(session.state)["position"] == {"row": 1, "col": 0}
