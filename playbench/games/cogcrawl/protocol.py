@@ -29,9 +29,11 @@ Choices where the seed is silent (also written into the game's rules text):
 - A travel to a known cell that cannot be stood on ends on the nearest walkable cell
   next to it; next to a door that means orthogonally next to it (the only side a cog
   can step into a doorway from).
-- A move of a travel walks and never attacks: a monster that has stepped into the path
-  since the turn began makes that move fail (as NetHack's travel stops), so the rest of
-  the path is never walked from the wrong cell.
+- A move of a travel walks its path and nothing else: it fails (stopping the queue)
+  when the cog is not on the cell it was planned from (a move before it attacked a
+  monster that had come closer, say) and when a monster has stepped into the path since
+  the turn began (it never attacks, as NetHack's travel stops), so a path is never
+  walked from a cell off it.
 """
 
 from __future__ import annotations
@@ -103,8 +105,9 @@ class Primitive:
     verb: str
     dir: str | None = None
     item: str | None = None
-    #: a move expanded from ``travel``: it walks and never attacks (not part of equality)
-    travel: bool = field(default=False, compare=False)
+    #: for a move expanded from ``travel``, the cell it was planned to leave from: it
+    #: runs only from there and never attacks (not part of equality)
+    origin: tuple[int, int] | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, str]:
         data = {"do": self.verb}
@@ -263,7 +266,7 @@ def plan_turn(
                 plan.unreachable.append({"index": index, "x": x, "y": y})
                 continue
             for direction in path:
-                queue.append(Primitive(MOVE, dir=direction, travel=True))
+                queue.append(Primitive(MOVE, dir=direction, origin=where))
                 where = _step(where, direction)
             continue
         primitive = Primitive(

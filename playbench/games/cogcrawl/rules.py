@@ -439,6 +439,8 @@ def _wait(turn: _Turn, _: Primitive) -> None:
 def _move(turn: _Turn, primitive: Primitive) -> str | None:
     s = turn.s
     level = s.level
+    if primitive.origin is not None and primitive.origin != (s.x, s.y):
+        return "the cog is not where this travel was planned from"
     direction = primitive.dir or "n"
     staggered = s.confused > 0 and s.rng.below(STAGGER_ODDS) == 0
     if staggered:
@@ -454,7 +456,7 @@ def _move(turn: _Turn, primitive: Primitive) -> str | None:
         return "no diagonal step into or out of a doorway"
     monster = level.monster_at(there)
     if monster is not None:
-        if monster.info.peaceful or primitive.travel:
+        if monster.info.peaceful or primitive.origin is not None:
             return f"the {monster.info.name} is in the way"
         _attack(turn, monster)
         pass_time(turn)

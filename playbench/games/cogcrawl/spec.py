@@ -164,8 +164,9 @@ RULES = [
     "judged from the remembered map (a move into a known wall, a closed door or a visible "
     "monster leaves it in place); a travel after up or down in the same reply is unreachable; "
     "a travel to a known cell that cannot be stood on ends on the nearest walkable cell next "
-    "to it (for a door, orthogonally next to it); a move of a travel into a monster that "
-    "stepped into the path fails instead of attacking, which stops the queue.",
+    "to it (for a door, orthogonally next to it). A move of a travel walks its path only: "
+    "it fails (stopping the queue) when the cog is not on the cell it was planned from, "
+    "and when a monster has stepped into the path (it never attacks).",
     "The queue stops after a primitive that fails (not executed; interrupted says why), or "
     "after one during which the cog was hit, a confused move went another way than it was "
     "sent (it is executed; 'move e went sw: ...'), or a monster not yet seen this seat turn "

@@ -578,6 +578,12 @@ def test_moves_that_would_not_move_do_not_shift_the_next_travel():
     assert result.primitives == moves("n", "e", "s", "w", "w")
 
 
+def test_each_travel_move_carries_the_cell_it_leaves_from():
+    reply = {"actions": [{"do": "move", "dir": "e"}, {"do": "travel", "x": 4, "y": 16}]}
+    primitives = plan(reply, position=(0, 16)).primitives
+    assert [p.origin for p in primitives] == [None, (1, 16), (2, 16), (3, 16)]
+
+
 def test_travel_after_a_move_into_the_dark_starts_there():
     reply = {"actions": [{"do": "move", "dir": "s"}, {"do": "travel", "x": 3, "y": 4}]}
     assert plan(reply, position=(3, 5)).primitives == moves("s", "n", "n")

@@ -589,6 +589,20 @@ def test_travel_never_attacks_a_monster_that_steps_into_its_path():
     assert blocked > 0
 
 
+def test_a_travel_is_never_walked_from_a_cell_off_its_path(monkeypatch):
+    # the travel is planned from (3, 2), where the third move would leave the cog if the
+    # jackal stayed put; it comes closer instead, so that move is an attack from (2, 2)
+    monkeypatch.setattr(ru, "MONSTER_TO_HIT_BASE", -ru.D20)
+    rows = ["------------", "|..........|", "|..........|", "|..........|", "------------"]
+    state = build(rows, (1, 2), monsters=[(kind("jackal"), 4, 2, 50)])
+    after = act(state, move("e"), move("e"), move("e"), {"do": "travel", "x": 6, "y": 3})
+    assert after.last_plan["executed"] == [move("e")] * 3
+    assert after.last_plan["interrupted"] == (
+        "move ne failed: the cog is not where this travel was planned from"
+    )
+    assert (after.x, after.y) == (2, 2)
+
+
 def test_a_confused_stagger_off_the_way_stops_the_queue():
     # a planned path is walked from the cells it was planned through, never from the
     # cell a stagger left the cog on (from there the next step could enter lava)
