@@ -18,7 +18,7 @@ class Cogcrawl(Game[CogState]):
     Description:
         A small roguelike in NetHack's manner: 10 levels of 48 x 18 lit rooms and dark
         corridors generated from the seed (levels appear when first entered), doors open,
-        closed, locked or hidden, hidden corridor cells, lava from DL4, 13 monster kinds by
+        closed, locked or hidden, hidden corridor cells, lava from DL4, 14 monster kinds by
         depth plus the Oracle, food and hunger, potions with per-run appearances, weapons
         and armour. All chance comes from the seeded generator kept in the state.
 

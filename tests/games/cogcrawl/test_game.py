@@ -157,6 +157,13 @@ def test_the_observation_never_shows_hidden_things():
             assert observed["map"][y][x] != chr(glyph)
 
 
+def test_the_docstring_counts_the_monster_kinds():
+    from playbench.games.cogcrawl import monsters as mo
+
+    doc = " ".join(type(GAME).__doc__.split())
+    assert f"{len(mo.HOSTILE)} monster kinds by depth plus the Oracle" in doc
+
+
 def test_render_shows_messages_the_map_and_two_status_lines():
     state = GAME.new(7)
     lines = GAME.render(state).split("\n")
