@@ -53,8 +53,12 @@ class TerminalSession:
         self.message = f"key {key!r} does nothing here ({self.game.quit_key} quits)"
         return None
 
-    def run(self, command: str) -> bool:
-        """Parse and apply one text command; keep the reason when it is refused."""
+    def run(self, command: str, quiet: bool = False) -> bool:
+        """Parse and apply one text command; keep the reason when it is refused.
+
+        A ``quiet`` command (the clock's idle tick) leaves the message line alone, so the
+        last thing the player did stays readable.
+        """
         try:
             action = self.game.parse_command(command)
         except CommandError as error:
@@ -62,16 +66,19 @@ class TerminalSession:
             return False
         outcome = self.game.step(self.state, action)
         if not outcome.ok:
-            self.message = f"refused: {outcome.reason}"
+            if not quiet:
+                self.message = f"refused: {outcome.reason}"
             return False
         self.state = outcome.state
         self.log.append(command)
-        self.message = ", ".join(e.get("type", "") for e in outcome.events if e.get("type"))
+        if not quiet:
+            kinds = (e.get("type") for e in outcome.events)
+            self.message = ", ".join(kind for kind in kinds if kind)
         return True
 
     def screen(self) -> str:
-        status = "game over" if self.game.is_over(self.state) else "playing"
-        footer = f"score {self.game.score(self.state)}  [{status}]  {self.game.quit_key} quits"
+        over = "  [game over]" if self.game.is_over(self.state) else ""
+        footer = f"score {self.game.score(self.state)}{over}  {self.game.quit_key} quits"
         return f"{self.game.render(self.state)}\n\n{footer}\n{self.message}"
 
 
@@ -107,7 +114,7 @@ def run_curses(session: TerminalSession) -> None:
                     and time.monotonic() >= next_idle
                     and not session.game.is_over(session.state)
                 ):
-                    session.run(idle[1])
+                    session.run(idle[1], quiet=True)
                     next_idle = time.monotonic() + idle[0]
                 continue
             partial = session.press(_key_name(code))

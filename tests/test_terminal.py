@@ -57,8 +57,22 @@ def test_q_quits():
     assert s.quit
 
 
-def test_screen_shows_board_score_and_status():
+def test_screen_shows_board_and_score_and_says_when_over():
     s = session()
     s.press("a")
     screen = s.screen()
-    assert "total 1" in screen and "score 1" in screen and "playing" in screen
+    assert "total 1" in screen and "score 1" in screen and "game over" not in screen
+    s.press("b")
+    s.press("b")
+    assert "[game over]" in s.screen()
+
+
+def test_quiet_commands_keep_the_message_line():
+    s = session()
+    s.press("b")
+    assert s.message == "add"
+    assert s.run("add 1", quiet=True) and s.state["total"] == 3
+    assert s.message == "add"
+    s.run("add 2")
+    assert not s.run("add 1", quiet=True)
+    assert s.message == "add"
