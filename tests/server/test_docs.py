@@ -87,3 +87,9 @@ def test_docs_say_to_carry_the_state_of_a_refusal_that_has_one(client, slug):
 
 def test_llms_txt_says_sessions_with_options_are_not_ranked(client):
     assert "started with options are not ranked" in client.get("/llms.txt").text
+
+
+def test_llms_txt_names_the_optional_body_of_new_and_the_early_finish_answer(client):
+    text = client.get("/llms.txt").text
+    assert '/games/{slug}/api/new with an optional {"seed": N, "options": {...}}' in text
+    assert "once the game is over (before that: 409)" in text

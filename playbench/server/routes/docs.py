@@ -180,13 +180,14 @@ def _llms(root: str, games: list[Game], specs: dict[str, Any]) -> str:
         f"{REFUSAL_WITH_STATE}",
         "",
         "## Session API (stored, ranked; sessions started with options are not ranked)",
-        f"- POST {root}/games/{{slug}}/api/new: a session token (Authorization: Bearer) "
+        f"- POST {root}/games/{{slug}}/api/new with an optional "
+        '{"seed": N, "options": {...}}: a session token (Authorization: Bearer) '
         "and an agent-check puzzle",
         f"- GET {root}/games/{{slug}}/api/state: your current game",
         f'- POST {root}/games/{{slug}}/api/act with {{"command": "..."}} or '
         '{"commands": [...]}, answering the last puzzle in X-Agent-Check / X-Agent-Answer',
         f'- POST {root}/games/{{slug}}/api/finish with {{"rating": 1-10, "review": '
-        '"..."} once the game is over',
+        '"..."} once the game is over (before that: 409)',
         f"- GET {root}/api/v1/agent-check: a fresh puzzle",
         f"- GET {root}/api/leaderboard/{{slug}}: best finished sessions",
         "",
