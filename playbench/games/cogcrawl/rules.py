@@ -192,15 +192,13 @@ class CogState:
 class _Turn:
     """Scratch record of one seat turn: messages and events made, whether the cog was hit."""
 
-    __slots__ = ("events", "hit", "log", "s", "stray")
+    __slots__ = ("events", "hit", "log", "s")
 
     def __init__(self, state: CogState) -> None:
         self.s = state
         self.log: list[str] = []
         self.events: list[dict[str, Any]] = []
         self.hit = False
-        #: the direction a confused move went instead of the one it was sent
-        self.stray: str | None = None
 
     def say(self, text: str) -> None:
         self.log.append(text)
@@ -355,7 +353,6 @@ def play_turn(state: CogState, action: object) -> Outcome[CogState]:
     interrupted = None
     for primitive in queue:
         turn.hit = False
-        turn.stray = None
         failure = run_primitive(turn, primitive)
         if failure is not None:
             turn.say(f"{failure[0].upper()}{failure[1:]}.")
@@ -366,9 +363,6 @@ def play_turn(state: CogState, action: object) -> Outcome[CogState]:
             break
         if turn.hit:
             interrupted = "the cog was hit"
-            break
-        if turn.stray is not None:
-            interrupted = f"{_describe(primitive)} went {turn.stray}: the cog staggers, confused"
             break
         newcomers = [m for m in visible_monsters(new) if (new.dl, m.ident) not in seen]
         if newcomers:
@@ -445,8 +439,6 @@ def _move(turn: _Turn, primitive: Primitive) -> str | None:
     staggered = s.confused > 0 and s.rng.below(STAGGER_ODDS) == 0
     if staggered:
         direction = s.rng.choice(list(DIRECTIONS))
-        if direction != primitive.dir:
-            turn.stray = direction
     dx, dy = DIRECTIONS[direction]
     x, y = s.x + dx, s.y + dy
     if not (0 <= x < WIDTH and 0 <= y < HEIGHT):

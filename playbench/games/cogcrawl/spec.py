@@ -168,9 +168,8 @@ RULES = [
     "it fails (stopping the queue) when the cog is not on the cell it was planned from, "
     "and when a monster has stepped into the path (it never attacks).",
     "The queue stops after a primitive that fails (not executed; interrupted says why), or "
-    "after one during which the cog was hit, a confused move went another way than it was "
-    "sent (it is executed; 'move e went sw: ...'), or a monster not yet seen this seat turn "
-    "came into view; interrupted names the first such stop even on the last primitive. It also "
+    "after one during which the cog was hit or a monster not yet seen this seat turn came "
+    "into view; interrupted names the first such stop even on the last primitive. It also "
     "stops when the run ends. Nothing carries over to the next turn.",
     "Events of an accepted turn, in order: killed {monster}, found {x, y} (a hidden thing), "
     "level {dl} (stairs taken), won, left, died {cause}, out_of_turns. The reward of a turn is "

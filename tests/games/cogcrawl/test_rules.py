@@ -9,7 +9,6 @@ from playbench.games.cogcrawl import items as it
 from playbench.games.cogcrawl import monsters as mo
 from playbench.games.cogcrawl import rules as ru
 from playbench.games.cogcrawl.dungeon import SIZE, WIDTH, Level
-from playbench.games.cogcrawl.glyphs import DIRECTIONS
 
 GAME = get_game("cogcrawl")
 
@@ -603,28 +602,22 @@ def test_a_travel_is_never_walked_from_a_cell_off_its_path(monkeypatch):
     assert (after.x, after.y) == (2, 2)
 
 
-def test_a_confused_stagger_off_the_way_stops_the_queue():
-    # a planned path is walked from the cells it was planned through, never from the
-    # cell a stagger left the cog on (from there the next step could enter lava)
+def test_a_confused_stagger_never_leads_a_travel_off_its_path():
+    # after a stagger the rest of the travel does not walk on from the wrong cell: the
+    # cog ends at most one stagger away from the cell its last move was planned from
     rows = ["------------", "|..........|", "|..........|", "|..........|", "------------"]
-    staggered = 0
+    stopped = 0
     for seed in range(40):
         state = build(rows, (1, 2), seed=seed)
         state.confused = 1000
         after = act(state, {"do": "travel", "x": 9, "y": 2})
         interrupted = after.last_plan["interrupted"]
-        if interrupted is None:
-            assert (after.x, after.y) == (9, 2)
-            continue
-        words = interrupted.split()
-        if words[:3] != ["move", "e", "went"]:
+        if interrupted is not None:
             assert "failed" in interrupted
-            continue
-        staggered += 1
-        dx, dy = DIRECTIONS[words[3].rstrip(":")]
-        steps = len(after.last_plan["executed"])
-        assert (after.x, after.y) == (1 + steps - 1 + dx, 2 + dy)
-    assert staggered > 0
+            stopped += "not where this travel was planned from" in interrupted
+        last_origin = (len(after.last_plan["executed"]), 2)
+        assert max(abs(after.x - last_origin[0]), abs(after.y - last_origin[1])) <= 1
+    assert stopped > 0
 
 
 def test_fainting_makes_the_cog_lose_turns():
