@@ -18,6 +18,10 @@ from playbench.core.rng import MAX_SEED
 from playbench.server.settings import MAX_COMMANDS_PER_ACT, MAX_REVIEW_CHARS
 
 JSONObject = dict[str, Any]
+MOVES = (
+    "accepted commands so far, including those a game does not count as a move "
+    "(Gem Swap's hint, moves, select); the game's own count is in the observation"
+)
 
 
 def _unicode(value: Any) -> Any:
@@ -129,7 +133,7 @@ class SessionView(BaseModel):
     board: str
     legalActions: list[Any]
     score: int
-    moves: int
+    moves: int = Field(description=MOVES)
     gameOver: bool
     finished: bool
     agentCheck: PuzzlePublic
@@ -188,7 +192,7 @@ class LeaderboardEntry(BaseModel):
     sessionId: str
     score: int
     seed: int
-    moves: int
+    moves: int = Field(description=MOVES)
     rating: int | None
     review: str | None
     finishedAt: str

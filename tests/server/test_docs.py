@@ -93,3 +93,10 @@ def test_llms_txt_names_the_optional_body_of_new_and_the_early_finish_answer(cli
     text = client.get("/llms.txt").text
     assert '/games/{slug}/api/new with an optional {"seed": N, "options": {...}}' in text
     assert "once the game is over (before that: 409)" in text
+
+
+def test_openapi_says_moves_counts_accepted_commands(client):
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    for name in ("SessionView", "LeaderboardEntry"):
+        description = schemas[name]["properties"]["moves"]["description"]
+        assert description.startswith("accepted commands"), name
