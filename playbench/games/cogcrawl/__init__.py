@@ -30,10 +30,11 @@ class Cogcrawl(Game[CogState]):
         not parse is refused once and then played by the delver.
 
     Observation:
-        Turn counters, status (DL, HP, XL, AC, gold, hunger, wielded, worn), position, the
-        remembered map as 18 strings of 48, visible monsters, remembered items, what is
-        underfoot, the pack by letter, up to 8 messages, ``last_plan``, echoed notes and
-        say, the fallback and retry flags, and the run's state, score and progress.
+        Turn counters, status (DL, HP, XL, AC, gold, hunger, wielded, worn, confusion),
+        position, the remembered map as 18 strings of 48, visible monsters, remembered
+        items, what is underfoot, the pack by letter, up to 8 messages, ``last_plan``,
+        echoed notes and say, the fallback and retry flags, and the run's state, score and
+        progress.
 
     Scoring:
         +1 per gold piece, +50 per new level reached, kill experience, +1000 for the

@@ -236,7 +236,7 @@ COMMANDS = [
 OBSERVATION = {
     "turn": "seat turns so far",
     "dungeon_turn": "dungeon turns so far",
-    "status": "dl, hp, max_hp, xl, ac, gold, hunger, wielded, worn",
+    "status": "dl, hp, max_hp, xl, ac, gold, hunger, wielded, worn, confused",
     "position": "x, y of the cog",
     "map": "18 strings of 48: the remembered map with @ and visible monsters drawn on",
     "monsters": "visible monsters: x, y, glyph, name, peaceful",

@@ -93,6 +93,7 @@ def observe(state: ru.CogState) -> dict[str, Any]:
             "hunger": ru.hunger_of(state.nutrition),
             "wielded": ru.item_name(state, wielded) if wielded else None,
             "worn": ru.item_name(state, worn) if worn else None,
+            "confused": state.confused > 0,
         },
         "position": {"x": state.x, "y": state.y},
         "map": drawn_map(state, visible),

@@ -131,6 +131,7 @@ def test_the_observation_has_the_interface_fields():
         "hunger": "Not hungry",
         "wielded": "dagger",
         "worn": "leather armour",
+        "confused": False,
     }
     assert len(observed["map"]) == 18 and all(len(row) == 48 for row in observed["map"])
     x, y = observed["position"]["x"], observed["position"]["y"]
@@ -171,6 +172,16 @@ def test_render_shows_messages_the_map_and_two_status_lines():
     assert lines[1:19] == GAME.observe(state)["map"]
     assert lines[19] == "Dlvl:1 $:0 HP:16(16) AC:8 Xp:1/0 T:0"
     assert lines[20] == ("Wielding dagger; wearing leather armour. Score:0 Turn:0 [playing]")
+
+
+def test_confusion_shows_in_the_status_as_on_the_screen():
+    from playbench.games.cogcrawl import items as it
+
+    state = GAME.new(7)
+    state.pack["e"] = (it.POTION_KIND, it.CONFUSION)
+    after = GAME.step(state, {"actions": [{"do": "quaff", "item": "e"}]}).state
+    assert GAME.observe(after)["status"]["confused"] is True
+    assert GAME.render(after).split("\n")[-2].endswith(" Conf")
 
 
 def test_render_shows_hunger_on_the_status_line():
@@ -381,6 +392,7 @@ GOLDEN_SUMMARY = [
         "hunger": "Not hungry",
         "wielded": "dagger",
         "worn": "leather armour",
+        "confused": False,
     },
 ]
 GOLDEN_FINGERPRINT = "c6c4958a11d5bf8c"
