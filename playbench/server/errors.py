@@ -49,11 +49,23 @@ async def _answer(
     if detail is not None:
         body["detail"] = detail
     if puzzle or request.url.path.endswith(PUZZLE_PATHS):
-        services = request.app.state.services
-        body["agentCheck"] = await run_in_threadpool(
-            agent_check.issue, services.storage, services.settings.puzzle_ttl_seconds
-        )
+        body["agentCheck"] = await _fresh_puzzle(request.app)
     return JSONResponse(body, status_code=status)
+
+
+async def _fresh_puzzle(app: Any) -> dict[str, object]:
+    services = app.state.services
+    return await run_in_threadpool(
+        agent_check.issue, services.storage, services.settings.puzzle_ttl_seconds
+    )
+
+
+async def puzzle_for(scope: dict[str, Any]) -> dict[str, object]:
+    """The puzzle field of an answer made outside the routes (the body limit's 413):
+    a fresh puzzle on ``act`` and ``finish``, nothing elsewhere."""
+    if not scope["path"].endswith(PUZZLE_PATHS):
+        return {}
+    return {"agentCheck": await _fresh_puzzle(scope["app"])}
 
 
 #: what FastAPI answers (400) when a JSON body cannot be decoded at all

@@ -38,7 +38,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (games, sessions, agent_check, leaderboard, docs):
         app.include_router(module.router)
     errors.install(app)
-    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes, extra=errors.puzzle_for)
     return app
 
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 Scope = dict[str, Any]
 ASGIApp = Any
+#: more fields for the 413 answer of a request (the agent-check puzzle on act and finish)
+Extra = Callable[[Scope], Awaitable[dict[str, Any]]]
 
 BARE_PATH = "/__bench/bare"
 TOO_LARGE = 413
@@ -29,12 +32,17 @@ async def _send_json(send: Any, status: int, body: bytes) -> None:
 class BodyLimit:
     """Answers 413 to a request body over ``limit`` bytes, declared or streamed."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, extra: Extra | None = None) -> None:
         self.app = app
         self.limit = limit
-        self.message = json.dumps(
-            {"error": f"request body is over the limit of {limit} bytes"}
-        ).encode()
+        self.extra = extra
+        self.error = f"request body is over the limit of {limit} bytes"
+
+    async def _too_large(self, scope: Scope, send: Any) -> None:
+        body: dict[str, Any] = {"error": self.error}
+        if self.extra is not None:
+            body.update(await self.extra(scope))
+        await _send_json(send, TOO_LARGE, json.dumps(body).encode())
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -51,7 +59,7 @@ class BodyLimit:
             except ValueError:
                 size = self.limit + 1
             if size > self.limit:
-                await _send_json(send, TOO_LARGE, self.message)
+                await self._too_large(scope, send)
                 return
             await self.app(scope, receive, send)
             return
@@ -68,7 +76,7 @@ class BodyLimit:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.limit:
-                await _send_json(send, TOO_LARGE, self.message)
+                await self._too_large(scope, send)
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):

@@ -222,3 +222,14 @@ def test_streamed_body_under_the_limit_is_served(client):
         "/api/games/tally/action", content=chunks(), headers={"Content-Type": "application/json"}
     )
     assert reply.status_code == 200 and reply.json()["ok"] is True
+
+
+def test_body_over_the_limit_on_act_and_finish_still_carries_a_puzzle(client):
+    big = b'{"command": "' + b"g" * MAX_BODY_BYTES + b'"}'
+    for route in ("act", "finish"):
+        reply = client.post(
+            f"/games/tally/api/{route}", content=big, headers={"Content-Type": "application/json"}
+        )
+        assert reply.status_code == 413
+        assert reply.json()["error"] == f"request body is over the limit of {MAX_BODY_BYTES} bytes"
+        assert reply.json()["agentCheck"]["question"].startswith("What is ")
