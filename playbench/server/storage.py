@@ -27,6 +27,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    TypeDecorator,
     create_engine,
     event,
     func,
@@ -46,6 +47,21 @@ PUZZLE_RETENTION_SECONDS = 3600.0
 #: level is another game, not a better score)
 STANDARD_OPTIONS = "{}"
 
+
+class JsonText(TypeDecorator[str]):
+    """Client text stored as a JSON string: lossless, and free of NUL characters, which
+    PostgreSQL text columns refuse (a command or a review may hold one)."""
+
+    impl = Text
+    cache_ok = True
+
+    def process_bind_param(self, value: str | None, dialect: Any) -> str | None:
+        return None if value is None else json.dumps(value)
+
+    def process_result_value(self, value: str | None, dialect: Any) -> str | None:
+        return None if value is None else json.loads(value)
+
+
 metadata = MetaData()
 
 sessions = Table(
@@ -63,7 +79,7 @@ sessions = Table(
     Column("over", Boolean, nullable=False),
     Column("finished", Boolean, nullable=False, index=True),
     Column("rating", Integer),
-    Column("review", Text),
+    Column("review", JsonText),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
     Column("finished_at", Float),
@@ -74,12 +90,12 @@ actions = Table(
     metadata,
     Column("session_id", String(SESSION_ID_CHARS), ForeignKey("sessions.id"), primary_key=True),
     Column("seq", Integer, primary_key=True),
-    Column("command", Text),
+    Column("command", JsonText),
     #: the action as JSON, or NULL when the command did not parse (nothing was stepped)
     Column("action", Text),
     Column("ok", Boolean, nullable=False),
     Column("reward", BigInteger, nullable=False),
-    Column("reason", Text, nullable=False),
+    Column("reason", JsonText, nullable=False),
     Column("created_at", Float, nullable=False),
 )
 

@@ -113,3 +113,23 @@ def test_any_command_sequence_replays_to_the_stored_state(client):
         assert canonical_json(game.to_json(sessions.replay(game, row, log))) == row.state
 
     check()
+
+
+def test_client_text_is_stored_without_nul_and_read_back_exactly(client):
+    # PostgreSQL text columns refuse NUL; a command or review may hold one
+    player = Player(client, "tally")
+    command = "step\x001"
+    assert player.act(command).json()["results"][0]["command"] == command
+    storage = client.app.state.services.storage
+    row = storage.session_by_token("tally", sessions.token_hash(player.token))
+    with storage.engine.connect() as conn:
+        raw = conn.exec_driver_sql("SELECT command, reason FROM actions").one()
+    assert "\x00" not in raw.command and "\x00" not in raw.reason
+    (entry,) = storage.log(row.id)
+    assert entry.command == command and entry.reason.startswith("unknown command 'step\\x001'")
+    player.act("step 2", "step 2", "step 2", "step 2")
+    assert player.post("finish", {"rating": 6, "review": "odd\x00text"}).status_code == 200
+    with storage.engine.connect() as conn:
+        assert "\x00" not in conn.exec_driver_sql("SELECT review FROM sessions").scalar_one()
+    (best,) = client.get("/api/leaderboard/tally").json()["entries"]
+    assert best["review"] == "odd\x00text"
