@@ -16,10 +16,36 @@ from playbench.core.errors import CommandError
 from playbench.core.game import JSON, Game, canonical_json
 from playbench.server import agent_check
 from playbench.server.services import Services
-from playbench.server.storage import LogEntry, SessionRow, StepRecord, token_hash
+from playbench.server.storage import (
+    LogEntry,
+    SessionRow,
+    StepRecord,
+    VersionConflict,
+    token_hash,
+)
 
 TOKEN_BYTES = 32
 SESSION_ID_BYTES = 8
+
+
+class BatchConflict(VersionConflict):
+    """Another request moved the session on while a batch of commands was being applied;
+    ``applied`` are the commands of this batch that were stored before that."""
+
+    def __init__(self, session_id: str, applied: list[str], total: int) -> None:
+        super().__init__(session_id)
+        self.applied = applied
+        self.total = total
+
+    def message(self) -> str:
+        if not self.applied:
+            return "the session changed under this request (another act ran first); retry"
+        done = ", ".join(repr(command) for command in self.applied)
+        return (
+            f"another act changed the session first: {len(self.applied)} of your "
+            f"{self.total} commands were applied before that ({done}); "
+            "GET the state before sending the rest"
+        )
 
 
 def new_session(
@@ -74,14 +100,22 @@ class ActReport:
 def act(services: Services, game: Game, row: SessionRow, texts: list[str]) -> ActReport:
     """Apply commands in order, each in its own transaction, stopping at the first refusal.
 
-    Raises :class:`~playbench.server.storage.VersionConflict` when another request moved
-    the session on first; commands applied before that stay applied.
+    Raises :class:`BatchConflict` when another request moved the session on first;
+    commands applied before that stay applied, and the error names them.
     """
     storage = services.storage
     state = load_state(game, row)
     state_text = row.state
     version = row.version
     results: list[JSON] = []
+
+    def record_step(record: StepRecord) -> int:
+        try:
+            return storage.record_step(row, version, record)
+        except VersionConflict:
+            applied = [result["command"] for result in results]
+            raise BatchConflict(row.id, applied, len(texts)) from None
+
     for text in texts:
         try:
             action: Any = game.parse_command(text)
@@ -97,7 +131,7 @@ def act(services: Services, game: Game, row: SessionRow, texts: list[str]) -> Ac
                 score=game.score(state),
                 over=game.is_over(state),
             )
-            version = storage.record_step(row, version, record)
+            version = record_step(record)
             results.append(_result(text, False, str(error), 0, []))
             break
         outcome = game.step(state, action)
@@ -114,7 +148,7 @@ def act(services: Services, game: Game, row: SessionRow, texts: list[str]) -> Ac
             score=game.score(state),
             over=game.is_over(state),
         )
-        version = storage.record_step(row, version, record)
+        version = record_step(record)
         results.append(
             _result(text, outcome.ok, outcome.reason, outcome.reward, list(outcome.events))
         )

@@ -133,3 +133,26 @@ def test_client_text_is_stored_without_nul_and_read_back_exactly(client):
         assert "\x00" not in conn.exec_driver_sql("SELECT review FROM sessions").scalar_one()
     (best,) = client.get("/api/leaderboard/tally").json()["entries"]
     assert best["review"] == "odd\x00text"
+
+
+def test_a_conflict_mid_batch_says_how_many_commands_were_applied(client, monkeypatch):
+    player = Player(client, "tally")
+    storage = client.app.state.services.storage
+    record_step = storage.record_step
+    calls = []
+
+    def second_loses(session, version, record):
+        calls.append(record.command)
+        if len(calls) == 2:
+            raise VersionConflict(session.id)
+        return record_step(session, version, record)
+
+    monkeypatch.setattr(storage, "record_step", second_loses)
+    reply = player.act("step 1", "step 2", "step 1")
+    assert reply.status_code == 409
+    assert reply.json()["error"] == (
+        "another act changed the session first: 1 of your 3 commands were applied before "
+        "that ('step 1'); GET the state before sending the rest"
+    )
+    view = client.get("/games/tally/api/state", headers={"Authorization": f"Bearer {player.token}"})
+    assert view.json()["observation"]["pos"] == 1 and view.json()["moves"] == 1

@@ -94,8 +94,8 @@ def act(
     _check(services, headers, body)
     try:
         report = sessions.act(services, game, row, body.texts())
-    except VersionConflict:
-        raise ApiError(409, CONFLICT, puzzle=True) from None
+    except sessions.BatchConflict as conflict:
+        raise ApiError(409, conflict.message(), puzzle=True) from None
     view = sessions.view(services, game, report.row, report.state)
     return json_response({**view, "results": report.results})
 
