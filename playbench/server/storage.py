@@ -50,7 +50,8 @@ STANDARD_OPTIONS = "{}"
 
 class JsonText(TypeDecorator[str]):
     """Client text stored as a JSON string: lossless, and free of NUL characters, which
-    PostgreSQL text columns refuse (a command or a review may hold one)."""
+    PostgreSQL text columns refuse (a command or a review may hold one). Text stored
+    plain by earlier versions reads back as it is."""
 
     impl = Text
     cache_ok = True
@@ -59,7 +60,13 @@ class JsonText(TypeDecorator[str]):
         return None if value is None else json.dumps(value)
 
     def process_result_value(self, value: str | None, dialect: Any) -> str | None:
-        return None if value is None else json.loads(value)
+        if value is None or not value.startswith('"'):
+            return value
+        try:
+            text = json.loads(value)
+        except json.JSONDecodeError:
+            return value
+        return text if isinstance(text, str) else value
 
 
 metadata = MetaData()

@@ -156,3 +156,17 @@ def test_a_conflict_mid_batch_says_how_many_commands_were_applied(client, monkey
     )
     view = client.get("/games/tally/api/state", headers={"Authorization": f"Bearer {player.token}"})
     assert view.json()["observation"]["pos"] == 1 and view.json()["moves"] == 1
+
+
+def test_text_stored_before_the_json_form_still_reads(client):
+    player = Player(client, "tally")
+    player.act("step 2", "step 2", "step 2", "step 2")
+    player.post("finish", {"rating": 7, "review": "stored as JSON"})
+    storage = client.app.state.services.storage
+    with storage.engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE actions SET command = 'step 2', reason = ''")
+        conn.exec_driver_sql("UPDATE sessions SET review = 'plain \"old\" text'")
+    (best,) = client.get("/api/leaderboard/tally").json()["entries"]
+    assert best["review"] == 'plain "old" text'
+    row = storage.session_by_token("tally", sessions.token_hash(player.token))
+    assert [entry.command for entry in storage.log(row.id)] == ["step 2"] * 4
