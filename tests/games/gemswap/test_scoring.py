@@ -350,3 +350,27 @@ def test_a_column_clear_drops_its_new_gems_bottom_first():
     outcome = play(start(0, C2="R|", C3="R", D4="R"), "swap D4 left")
     step = first_step(outcome)
     assert [drop["cell"] for drop in step["dropped"]] == [f"C{r}" for r in range(8, 0, -1)]
+
+
+def test_a_blast_chain_sets_off_a_blaster_an_area_bomb_and_a_column_blaster():
+    # D4's row blast hits the W+ on G4, whose 3x3 hits the Y| on H5, which clears column H
+    cells = dict(A4="R", B4="R", D4="R-", C5="R", G4="W+", H5="Y|")
+    step = first_step(play(start(0, **cells), "swap C4 down"))
+    assert step["setOff"] == [
+        {"cell": "D4", "gem": "R-"},
+        {"cell": "G4", "gem": "W+"},
+        {"cell": "H5", "gem": "Y|"},
+    ]
+    row_4 = {f"{c}4" for c in "ABCDEFGH"}
+    square = {f"{c}{r}" for c in "FGH" for r in (3, 4, 5)}
+    column_h = {f"H{r}" for r in range(1, 9)}
+    assert set(step["cleared"]) == row_4 | square | column_h
+    assert step["points"] == 19 * 10 + 50 + 50 + 80 + 50
+
+
+def test_two_blasters_in_one_row_each_go_off_once():
+    # A4's row blast hits G4's, whose blast hits A4 again: each scores once
+    outcome = play(start(0, A4="R-", B4="R", D4="R", C5="R", G4="W-"), "swap C4 down")
+    step = first_step(outcome)
+    assert step["setOff"] == [{"cell": "A4", "gem": "R-"}, {"cell": "G4", "gem": "W-"}]
+    assert step["points"] == 8 * 10 + 50 + 50 + 50
