@@ -35,6 +35,7 @@ from playbench.games.gemswap.board import (
     find_runs,
     legal_swaps,
     reshuffle,
+    rows_of,
     swap_makes_line,
     token,
 )
@@ -346,7 +347,7 @@ def _finish_move(
         if not swaps:
             colors, kinds = reshuffle(colors, kinds, rng)
             swaps = legal_swaps(colors)
-            events.append({"type": "reshuffle"})
+            events.append({"type": "reshuffle", "board": rows_of(colors, kinds)})
     after = GemState(colors, kinds, rng, score, moves_made, None)
     after.swaps = swaps
     return Turn(after, points, events)

@@ -100,8 +100,8 @@ RULES = [
     "(k = 1 for the swap itself; points already multiplied by k; within a step the cleared "
     "cells empty, the created specials take their cells, the other gems fall straight "
     "down, and dropped lists the new gems, {cell, gem}, on the cells they came to rest "
-    "on, each column bottom first), then {type: reshuffle} when the "
-    "board was stuck, or {type: gameOver, score} after the last move. hint gives "
+    "on, each column bottom first), then {type: reshuffle, board} (the new layout) "
+    "when the board was stuck, or {type: gameOver, score} after the last move. hint gives "
     "{type: hint, swap, gems, cost}, moves {type: moves, count}, select and deselect "
     "{type: select, cell} and {type: deselect}.",
 ]

@@ -306,6 +306,8 @@ def test_a_stuck_board_after_a_move_is_reshuffled_keeping_its_gems():
     state = start(1, C4="R", D4="R", F4="R")
     outcome = play(state, "swap E4 right")
     assert [e["type"] for e in outcome.events] == ["swap", "cascade", "reshuffle"]
+    # the event carries the new layout, so a client playing a batch can redraw from it
+    assert outcome.events[-1]["board"] == GAME.observe(outcome.state)["board"]
     kept = gem_counts(state) - Counter({"R": 3})
     after = gem_counts(outcome.state)
     assert not kept - after
