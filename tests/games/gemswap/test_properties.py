@@ -210,3 +210,34 @@ def test_the_events_are_enough_to_redraw_every_swap(seed, picks):
         after = GAME.observe(outcome.state)["board"]
         assert rebuild(GAME.observe(state)["board"], outcome.events) == after
         state = outcome.state
+
+
+CREATE_POINTS = {"-": 50, "|": 50, "+": 100, "@": 200}
+SET_OFF_POINTS = {"-": 50, "|": 50, "+": 80, "@": 150}
+
+
+def special_kind(gem: str) -> str:
+    return gem[-1]
+
+
+@given(seeds, choices)
+def test_each_step_scores_its_gems_and_specials_times_its_number(seed, picks):
+    state = GAME.new(seed)
+    for pick in picks:
+        if GAME.is_over(state):
+            break
+        swaps = GAME.legal_swaps(state)
+        outcome = GAME.step(state, swaps[pick % len(swaps)])
+        swapped = outcome.events[0]["cells"]
+        for event in outcome.events[1:]:
+            if event["type"] != "cascade":
+                continue
+            off = event["setOff"]
+            both_bombs = [x["gem"] for x in off[:2]] == ["@", "@"]
+            if event["step"] == 1 and both_bombs and [x["cell"] for x in off[:2]] == swapped:
+                bonus = 500 + sum(SET_OFF_POINTS[special_kind(x["gem"])] for x in off[2:])
+            else:
+                bonus = sum(SET_OFF_POINTS[special_kind(x["gem"])] for x in off)
+            bonus += sum(CREATE_POINTS[special_kind(x["gem"])] for x in event["created"])
+            assert event["points"] == (10 * len(event["cleared"]) + bonus) * event["step"]
+        state = outcome.state
