@@ -87,8 +87,8 @@ RULES = [
     "Specials count as their color for matching; color bombs match nothing.",
     f"hint shows the legal swap that lines up the most gems right away (the gems of its "
     "lines, or all the gems a color bomb takes; the first in the legal-action order on "
-    f"ties) and costs {HINT_COST} points. moves counts the swaps that would match now, "
-    "for free.",
+    f"ties) and costs {HINT_COST} points. moves counts the legal swaps, for free: those "
+    "that would match now and those that involve a color bomb.",
     "select C4 picks a gem; selecting a neighbor then swaps the two (refused, with the "
     "selection kept, when that swap makes no line); selecting the same gem again "
     "deselects it; selecting a gem that is not a neighbor picks that one instead. "

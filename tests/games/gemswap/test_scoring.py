@@ -263,6 +263,12 @@ def test_moves_counts_the_matching_swaps_for_free():
     assert GAME.observe(outcome.state) == GAME.observe(state)
 
 
+def test_moves_counts_the_swaps_of_a_color_bomb_too():
+    state = start(0, A1="@", C4="R", D4="R", F4="R")
+    # A1 with B1 and with A2, and E4<->F4 for the R line
+    assert play(state, "moves").events == [{"type": "moves", "count": 3}]
+
+
 def test_the_game_ends_after_the_30th_move():
     state = GAME.new(4)
     for move in range(1, 31):
