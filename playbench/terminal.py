@@ -72,14 +72,22 @@ class TerminalSession:
         self.state = outcome.state
         self.log.append(command)
         if not quiet:
-            kinds = (e.get("type") for e in outcome.events)
-            self.message = ", ".join(kind for kind in kinds if kind)
+            self.message = "; ".join(describe_event(event) for event in outcome.events)
         return True
 
     def screen(self) -> str:
         over = "  [game over]" if self.game.is_over(self.state) else ""
         footer = f"score {self.game.score(self.state)}{over}  {self.game.quit_key} quits"
         return f"{self.game.render(self.state)}\n\n{footer}\n{self.message}"
+
+
+def describe_event(event: dict[str, Any]) -> str:
+    """One event as text: its type, then its plain fields (``hint swap=swap C4 right``)."""
+    words = [str(event.get("type", "event"))]
+    for key, value in event.items():
+        if key != "type" and isinstance(value, str | int | float) and not isinstance(value, bool):
+            words.append(f"{key}={value}")
+    return " ".join(words)
 
 
 def _key_name(code: int | str) -> str:

@@ -67,6 +67,14 @@ def test_screen_shows_board_and_score_and_says_when_over():
     assert "[game over]" in s.screen()
 
 
+def test_events_are_described_with_their_plain_fields():
+    from playbench.terminal import describe_event
+
+    event = {"type": "hint", "swap": "swap C4 right", "gems": 4, "cells": [1, 2], "ok": True}
+    assert describe_event(event) == "hint swap=swap C4 right gems=4"
+    assert describe_event({"cell": {"row": 1}}) == "event"
+
+
 def test_quiet_commands_keep_the_message_line():
     s = session()
     s.press("b")
