@@ -35,7 +35,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 TOKEN_HASH_CHARS = 64
@@ -46,6 +46,10 @@ PUZZLE_RETENTION_SECONDS = 3600.0
 #: the stored options of a standard run; only these are ranked (a custom layout or start
 #: level is another game, not a better score)
 STANDARD_OPTIONS = "{}"
+#: workers that start together on a new database race to create the tables: a loser hears
+#: "already exists" (or a duplicate catalog key on PostgreSQL) and looks again; each retry
+#: finds at least one more table or index in place, so a few attempts always settle it
+SCHEMA_ATTEMPTS = 8
 
 
 class JsonText(TypeDecorator[str]):
@@ -192,6 +196,17 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+def create_tables(engine: Engine) -> None:
+    """Create the missing tables, also when other processes do the same at the same time."""
+    for attempt in range(1, SCHEMA_ATTEMPTS + 1):
+        try:
+            metadata.create_all(engine)
+            return
+        except (IntegrityError, OperationalError, ProgrammingError):
+            if attempt == SCHEMA_ATTEMPTS:
+                raise
+
+
 def _row(row: Any) -> SessionRow:
     return SessionRow(
         id=row.id,
@@ -215,7 +230,7 @@ class Storage:
 
     def __init__(self, url: str) -> None:
         self.engine = make_engine(url)
-        metadata.create_all(self.engine)
+        create_tables(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()

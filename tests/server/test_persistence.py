@@ -11,8 +11,10 @@ from hypothesis import strategies as st
 
 from playbench.core import canonical_json, get_game
 from playbench.server import create_app, sessions
-from playbench.server.storage import StepRecord, VersionConflict
+from playbench.server.storage import StepRecord, Storage, VersionConflict
 from tests.server.helpers import Player, answer_headers
+
+pytestmark = pytest.mark.databases("sqlite", "postgresql")
 
 THREADS = 6
 
@@ -23,7 +25,8 @@ def test_restart_keeps_sessions_logs_and_sealed_states(settings):
         player.act("step 2", "step 1")
         sealed = first.get("/api/games/tally/init?seed=3").json()["state"]
         token, puzzle = player.token, player.last["agentCheck"]
-    assert (settings.data_dir / "playbench.db").exists()
+    sqlite_file = (settings.data_dir / "playbench.db").exists()
+    assert sqlite_file is (settings.database_url is None), "the given database is the one used"
     assert (settings.data_dir / "secret.key").exists()
     with TestClient(create_app(settings)) as second:
         headers = {"Authorization": f"Bearer {token}"}
@@ -48,6 +51,30 @@ def test_restart_keeps_sessions_logs_and_sealed_states(settings):
         )
 
 
+def test_workers_starting_together_on_a_new_database_all_start(settings):
+    settings.data_dir.mkdir(parents=True)
+    barrier = threading.Barrier(THREADS)
+    errors: list[Exception] = []
+
+    def start():
+        barrier.wait()
+        try:
+            Storage(settings.url).close()
+        except Exception as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=start) for _ in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    storage = Storage(settings.url)
+    assert storage.session_by_id("none") is None and storage.log("none") == []
+    storage.close()
+
+
+@pytest.mark.databases("sqlite")
 def test_sqlite_runs_in_wal_mode_with_full_sync(client):
     with client.app.state.services.storage.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"

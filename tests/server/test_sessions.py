@@ -11,6 +11,8 @@ from playbench.server import sessions
 from tests.server.conftest import served_slugs
 from tests.server.helpers import Player, answer_headers, solve
 
+pytestmark = pytest.mark.databases("sqlite", "postgresql")
+
 WINNING = ["step 2", "step 2", "step 2", "step 2"]
 
 
