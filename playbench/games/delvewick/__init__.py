@@ -11,7 +11,6 @@ from playbench.core.registry import register
 from playbench.core.rng import check_seed
 from playbench.games.delvewick import commands, rules, view
 from playbench.games.delvewick.levels import (
-    BEDROCK,
     BOARD_GLYPHS,
     EXIT_CLOSED,
     EXIT_OPEN,
@@ -27,6 +26,7 @@ from playbench.games.delvewick.rules import (
     WON,
     State,
     all_movables,
+    bedrock_of,
 )
 from playbench.games.delvewick.spec import build_spec
 
@@ -219,8 +219,8 @@ def _state_from_json(data: Any) -> State:
     if bad:
         raise StateError(f"state board holds unknown glyphs {sorted(bad)}")
     board = bytearray("".join(reversed(rows)).encode())
-    if any(board[i] != level.board[i] for i in range(len(board)) if level.board[i] == BEDROCK):
-        raise StateError("state board does not keep the level's bedrock")
+    if bedrock_of(board) != bedrock_of(level.board):
+        raise StateError("state board does not keep the level's bedrock exactly")
     moles = board.count(MOLE)
     if moles != (0 if status == CRUSHED else 1):
         raise StateError(f"state board has {moles} moles for status {status}")

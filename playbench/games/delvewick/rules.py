@@ -13,6 +13,7 @@ bottom-to-top, left-to-right scan.
 
 from __future__ import annotations
 
+import re
 from heapq import heappop, heappush
 from typing import Any
 
@@ -141,8 +142,19 @@ class State:
         self.active = all_movables(self.board)
 
 
+#: one byte class of every movable glyph, so a board is searched at C speed
+MOVABLE_PATTERN = re.compile(b"[" + re.escape(bytes(b for b in _TABLE if MOVABLE[b])) + b"]")
+#: a byte table that keeps bedrock and blanks every other glyph
+BEDROCK_ONLY = bytes(BEDROCK if b == BEDROCK else EMPTY for b in _TABLE)
+
+
 def all_movables(board: bytes | bytearray) -> tuple[int, ...]:
-    return tuple(i for i, b in enumerate(board) if MOVABLE[b])
+    return tuple(match.start() for match in MOVABLE_PATTERN.finditer(board))
+
+
+def bedrock_of(board: bytes | bytearray) -> bytes:
+    """The board with everything but bedrock blanked out."""
+    return bytes(board).translate(BEDROCK_ONLY)
 
 
 # -- the action ------------------------------------------------------------------------
