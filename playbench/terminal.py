@@ -1,11 +1,11 @@
 """Terminal play for every registered game.
 
 The loop is split from curses so it can be tested: :class:`TerminalSession` turns key
-presses into the game's text commands and keeps the state, and :func:`run_curses` only
-draws and reads keys. A game lists its keys in ``Game.keys``; a key sequence (``k`` then
-``h``) is read while it is a prefix of some listed sequence; a command ending in ``...``
-is finished by the player on a prompt line; the game's ``quit_key`` (``q`` unless the
-game needs that key) quits.
+presses into the game's text commands and plays them on a :class:`Match`, and
+:func:`run_curses` only draws and reads keys. A game lists its keys in its ``controls``
+module; a key sequence (``k`` then ``h``) is read while it is a prefix of some listed
+sequence; a command ending in ``...`` is finished by the player on a prompt line; the
+game's quit key (``q`` unless the game needs that key) quits.
 """
 
 from __future__ import annotations
@@ -15,29 +15,43 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from playbench.core import CommandError, Game
-
-PROMPT_MARK = "..."
+from playbench.core.controls import PROMPT_MARK, Controls, controls_of
+from playbench.core.game import Game
+from playbench.core.match import Match
 
 
 @dataclass
 class TerminalSession:
     """Key presses in, game states out; no drawing."""
 
-    game: Game
-    state: Any
+    match: Match
+    controls: Controls | None = None
     pending: str = ""
     message: str = ""
     quit: bool = False
+    #: the commands that moved the game on, in order
     log: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.controls is None:
+            self.controls = controls_of(self.match.game)
+
+    @property
+    def game(self) -> Game:
+        return self.match.game
+
+    @property
+    def state(self) -> Any:
+        return self.match.state
 
     def press(self, key: str) -> str | None:
         """Feed one key. Returns a command that needs a prompt line, else None."""
-        if not self.pending and key == self.game.quit_key:
+        controls = self.controls
+        if not self.pending and key == controls.quit_key:
             self.quit = True
             return None
         sequence = self.pending + key
-        keys = self.game.keys
+        keys = controls.keys
         if sequence in keys:
             self.pending = ""
             command = keys[sequence]
@@ -50,7 +64,7 @@ class TerminalSession:
             self.message = f"{sequence}…"
             return None
         self.pending = ""
-        self.message = f"key {key!r} does nothing here ({self.game.quit_key} quits)"
+        self.message = f"key {key!r} does nothing here ({controls.quit_key} quits)"
         return None
 
     def run(self, command: str, quiet: bool = False) -> bool:
@@ -59,25 +73,21 @@ class TerminalSession:
         A ``quiet`` command (the clock's idle tick) leaves the message line alone, so the
         last thing the player did stays readable.
         """
-        try:
-            action = self.game.parse_command(command)
-        except CommandError as error:
-            self.message = str(error)
-            return False
-        outcome = self.game.step(self.state, action)
-        if not outcome.ok:
+        result = self.match.command(command)
+        if result.advanced:
+            self.log.append(command)
+        if not result.ok:
             if not quiet:
-                self.message = f"refused: {outcome.reason}"
+                refused = "refused: " if result.action is not None else ""
+                self.message = f"{refused}{result.reason}"
             return False
-        self.state = outcome.state
-        self.log.append(command)
         if not quiet:
-            self.message = "; ".join(describe_event(event) for event in outcome.events)
+            self.message = "; ".join(describe_event(event) for event in result.events)
         return True
 
     def screen(self) -> str:
         over = "  [game over]" if self.game.is_over(self.state) else ""
-        footer = f"score {self.game.score(self.state)}{over}  {self.game.quit_key} quits"
+        footer = f"score {self.game.score(self.state)}{over}  {self.controls.quit_key} quits"
         return f"{self.game.render(self.state)}\n\n{footer}\n{self.message}"
 
 
@@ -101,7 +111,7 @@ def run_curses(session: TerminalSession) -> None:
 
     def loop(window: Any) -> None:
         curses.curs_set(0)
-        idle = session.game.idle
+        idle = session.controls.idle
         next_idle = time.monotonic() + (idle[0] if idle else 0)
         while not session.quit:
             window.timeout(int(idle[0] * 1000) if idle else -1)

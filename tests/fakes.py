@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from playbench.core import Command, CommandError, Game, Outcome, Spec, StateError, check_seed
+from playbench.core.controls import Controls
+
+COUNTER_CONTROLS = Controls(keys={"a": "add 1", "b": "add 2", "xy": "add 1", "p": "add ..."})
 
 
 class Counter(Game[dict]):
@@ -13,7 +16,6 @@ class Counter(Game[dict]):
     slug = "counter"
     name = "Counter"
     genre = "test"
-    keys: ClassVar[dict[str, str]] = {"a": "add 1", "b": "add 2", "xy": "add 1", "p": "add ..."}
     GOAL = 5
 
     def new(self, seed: int, options: Any = None) -> dict:
@@ -34,6 +36,9 @@ class Counter(Game[dict]):
 
     def is_over(self, state: dict) -> bool:
         return state["total"] >= self.GOAL
+
+    def progress(self, state: dict) -> float:
+        return min(1.0, state["total"] / self.GOAL)
 
     def observe(self, state: dict) -> dict:
         return {"total": state["total"]}
@@ -57,6 +62,9 @@ class Counter(Game[dict]):
         if len(words) == 2 and words[0] == "add" and words[1] in ("1", "2"):
             return {"add": int(words[1])}
         raise CommandError(f"unknown command {text!r}: try 'add 1' or 'add 2'")
+
+    def command_text(self, action: Any) -> str:
+        return f"add {action['add']}"
 
     def to_json(self, state: dict) -> dict:
         return dict(state)

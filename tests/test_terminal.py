@@ -1,10 +1,11 @@
+from playbench.core.match import Match
 from playbench.terminal import TerminalSession
-from tests.fakes import Counter
+from tests.fakes import COUNTER_CONTROLS, Counter
 
 
 def session() -> TerminalSession:
     game = Counter()
-    return TerminalSession(game, game.new(0))
+    return TerminalSession(Match(game, game.new(0)), COUNTER_CONTROLS)
 
 
 def test_single_key_runs_its_command():

@@ -30,9 +30,10 @@ class Outcome(Generic[S]):
     An accepted action has ``ok=True``, the new state, the score gained (``reward``,
     never negative unless a game's rules say so) and the events, in order. A refused
     action has ``ok=False``, the *unchanged* input state and a ``reason``; it costs
-    nothing. A game whose rules count refusals (Cogcrawl retries a turn whose reply did
-    not parse, then falls back to its scripted plan) returns the counting state instead,
-    still with ``ok=False``; doors then hand that state on.
+    nothing. A game whose rules count a refusal (Cogcrawl retries a turn whose reply did
+    not parse, then falls back to its scripted plan) says so with ``counted=True`` and
+    returns the counting state: the refusal changed the game, so every door carries that
+    state forward and logs the action (:attr:`advances`).
     """
 
     state: S
@@ -40,10 +41,22 @@ class Outcome(Generic[S]):
     reward: int = 0
     events: list[JSON] = field(default_factory=list)
     reason: str = ""
+    counted: bool = False
 
     @classmethod
     def refused(cls, state: S, reason: str) -> Outcome[S]:
+        """A refusal that costs nothing: ``state`` is the unchanged input."""
         return cls(state=state, ok=False, reason=reason)
+
+    @classmethod
+    def counted_refusal(cls, state: S, reason: str, events: list[JSON] | None = None) -> Outcome[S]:
+        """A refusal the rules count: ``state`` is the new state that records it."""
+        return cls(state=state, ok=False, reason=reason, events=events or [], counted=True)
+
+    @property
+    def advances(self) -> bool:
+        """True when the game moved on: an accepted action or a counted refusal."""
+        return self.ok or self.counted
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,13 +103,6 @@ class Game(ABC, Generic[S]):
     slug: ClassVar[str]
     name: ClassVar[str]
     genre: ClassVar[str]
-    #: terminal key name (curses names such as ``KEY_UP``, or a character) -> command text.
-    #: A command text ending in ``...`` asks the player to finish it on a prompt line.
-    keys: ClassVar[Mapping[str, str]] = {}
-    #: the terminal key that ends play (a game whose keys need ``q`` names another).
-    quit_key: ClassVar[str] = "q"
-    #: for games that run on a clock: (seconds between idle commands, command text).
-    idle: ClassVar[tuple[float, str] | None] = None
     #: True where some action costs points (Gem Swap's ``hint``); otherwise score only rises.
     score_can_fall: ClassVar[bool] = False
 
@@ -123,6 +129,13 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def is_over(self, state: S) -> bool: ...
 
+    @abstractmethod
+    def progress(self, state: S) -> float:
+        """How far the run has come, from 0 to 1, by the definition in the game's spec.
+
+        Agent evaluations report it beside the score; it rises with better play.
+        """
+
     # -- views -------------------------------------------------------------------------
     @abstractmethod
     def observe(self, state: S) -> JSON:
@@ -138,6 +151,12 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def parse_command(self, text: str) -> Action:
         """Turn a text command into an action. Raises :class:`CommandError`."""
+
+    @abstractmethod
+    def command_text(self, action: Action) -> str:
+        """The command text of an action: ``parse_command(command_text(a)) == a`` for
+        every legal action ``a`` of any reachable state. Raises :class:`CommandError` for
+        a value that is no action of the game."""
 
     # -- serialization -----------------------------------------------------------------
     @abstractmethod

@@ -67,7 +67,7 @@ class Tally(Game[TallyState]):
             after = TallyState(
                 state.pos, state.score, state.fumbles + 1, state.bonus_cell, state.rng
             )
-            return Outcome(state=after, ok=False, reason="fumbled: counted")
+            return Outcome.counted_refusal(after, "fumbled: counted")
         if not isinstance(action, dict) or action.get("type") != "step":
             return Outcome.refused(state, "action must be {type: step, by: 1|2}")
         by = action.get("by")
@@ -85,6 +85,9 @@ class Tally(Game[TallyState]):
 
     def is_over(self, state: TallyState) -> bool:
         return state.pos >= GOAL or state.fumbles >= MAX_FUMBLES
+
+    def progress(self, state: TallyState) -> float:
+        return state.pos / GOAL
 
     def observe(self, state: TallyState) -> dict[str, Any]:
         return {"pos": state.pos, "goal": GOAL, "score": state.score, "fumbles": state.fumbles}
@@ -113,6 +116,11 @@ class Tally(Game[TallyState]):
         if len(words) == 2 and words[0] == "step" and words[1] in ("1", "2"):
             return {"type": "step", "by": int(words[1])}
         raise CommandError(f"unknown command {text!r}: try 'step 1', 'step 2' or 'fumble'")
+
+    def command_text(self, action: Any) -> str:
+        if action == {"type": "fumble"}:
+            return "fumble"
+        return f"step {action['by']}"
 
     def to_json(self, state: TallyState) -> dict[str, Any]:
         return {

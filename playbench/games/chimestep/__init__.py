@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 from playbench.core import Action, Game, Outcome, Spec, register
 from playbench.games.chimestep import commands, rules, spec, view
 from playbench.games.chimestep.state import DONE, State
-
-TICKS_PER_SECOND = 12
 
 
 class Chimestep(Game[State]):
@@ -47,26 +45,6 @@ class Chimestep(Game[State]):
     slug = "chimestep"
     name = "Chimestep"
     genre = "arcade"
-    keys: ClassVar[Mapping[str, str]] = {
-        "u": "hop upLeft",
-        "i": "hop upRight",
-        "j": "hop downLeft",
-        "k": "hop downRight",
-        "7": "hop upLeft",
-        "9": "hop upRight",
-        "1": "hop downLeft",
-        "3": "hop downRight",
-        "KEY_LEFT": "hop upLeft",
-        "KEY_UP": "hop upRight",
-        "KEY_DOWN": "hop downLeft",
-        "KEY_RIGHT": "hop downRight",
-        " ": "start",
-        "s": "start",
-        "t": "toll",
-        ".": "tick",
-        "n": "tick ...",
-    }
-    idle: ClassVar[tuple[float, str] | None] = (1 / TICKS_PER_SECOND, "tick")
 
     def new(self, seed: int, options: Mapping[str, Any] | None = None) -> State:
         return rules.new(seed, options)
@@ -83,6 +61,9 @@ class Chimestep(Game[State]):
     def is_over(self, state: State) -> bool:
         return state.status == DONE
 
+    def progress(self, state: State) -> float:
+        return view.progress(state)
+
     def observe(self, state: State) -> dict[str, Any]:
         return view.observe(state)
 
@@ -94,6 +75,9 @@ class Chimestep(Game[State]):
 
     def parse_command(self, text: str) -> Action:
         return commands.parse_command(text)
+
+    def command_text(self, action: Action) -> str:
+        return commands.command_text(action)
 
     def to_json(self, state: State) -> dict[str, Any]:
         return view.to_json(state)

@@ -19,6 +19,23 @@ COUNT_PATTERN = re.compile(r"[+-]?\d{1,9}")
 HELP = "commands: start, hop upLeft|upRight|downLeft|downRight (or ul ur dl dr), toll, tick, tick N"
 
 
+def command_text(action: object) -> str:
+    """The command of an action: ``start``, ``toll``, ``hop upLeft``, ``tick`` or
+    ``tick 4``."""
+    if isinstance(action, dict):
+        kind = action.get("type")
+        if kind in ("start", "toll") and len(action) == 1:
+            return kind
+        if kind == "hop" and set(action) == {"type", "dir"} and action["dir"] in DIRECTIONS:
+            return f"hop {action['dir']}"
+        if kind == "tick" and len(action) == 1:
+            return "tick"
+        count = action.get("count")
+        if kind == "tick" and set(action) == {"type", "count"} and type(count) is int:
+            return f"tick {count}"
+    raise CommandError(f"{action!r} is not a Chimestep action")
+
+
 def parse_command(text: str) -> Action:
     if not isinstance(text, str):
         raise CommandError(f"a command is text, got {type(text).__name__}")

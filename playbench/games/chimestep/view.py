@@ -310,3 +310,14 @@ def _read_hush(entries: Any, stage: int) -> list[int]:
             raise StateError("an awake hush must have a clock of at least 1")
         flat += (kind, tile, dormant, clock, awake)
     return flat
+
+
+#: the stage a run must reach for progress 1: the bar a strong player sets
+PROGRESS_STAGES = 30
+
+
+def progress(state: State) -> float:
+    """Stages cleared plus the current stage's share of tiles at target, over 30."""
+    tiles = len(state.tiles)
+    done = (tiles - state.remaining()) / tiles
+    return min(1.0, (state.stage - 1 + done) / PROGRESS_STAGES)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 from playbench.core.game import JSON, Action, Game, Outcome, Spec
 from playbench.core.registry import register
@@ -48,8 +48,6 @@ class Cogcrawl(Game[CogState]):
     slug = "cogcrawl"
     name = "Cogcrawl"
     genre = "roguelike"
-    keys: ClassVar[Mapping[str, str]] = commands.KEYS
-    quit_key: ClassVar[str] = commands.QUIT_KEY
 
     # -- the rules ---------------------------------------------------------------------
     def new(self, seed: int, options: Mapping[str, Any] | None = None) -> CogState:
@@ -67,6 +65,9 @@ class Cogcrawl(Game[CogState]):
     def is_over(self, state: CogState) -> bool:
         return state.run != PLAYING
 
+    def progress(self, state: CogState) -> float:
+        return rules.progress(state)
+
     # -- views -------------------------------------------------------------------------
     def observe(self, state: CogState) -> JSON:
         return view.observe(state)
@@ -79,6 +80,9 @@ class Cogcrawl(Game[CogState]):
 
     def parse_command(self, text: str) -> Action:
         return commands.parse_command(text)
+
+    def command_text(self, action: Action) -> str:
+        return commands.command_text(action)
 
     # -- serialization -----------------------------------------------------------------
     def to_json(self, state: CogState) -> JSON:

@@ -58,27 +58,32 @@ WITH_ITEM = ("eat", "quaff", "wield", "wear")
 SEPARATOR = ";"
 RAW_START = "{"
 
-#: terminal keys, NetHack's where they can be: ``q`` quaffs (``Q`` quits, see
-#: ``QUIT_KEY``); ``k`` is a vi-key move, so kick is ``K`` then a direction key and chat
-#: is ``C`` then one.
-QUIT_KEY = "Q"
-KEYS: dict[str, str] = {
-    **{key: f"move {d}" for key, d in VI_KEYS.items()},
-    **{key: f"move {d}" for key, d in ARROWS.items()},
-    **{f"K{key}": f"kick {d}" for key, d in VI_KEYS.items()},
-    **{f"C{key}": f"chat {d}" for key, d in VI_KEYS.items()},
-    ">": "down",
-    "<": "up",
-    ",": "pickup",
-    "s": "search",
-    ".": "wait",
-    "e": "eat ...",
-    "q": "quaff ...",
-    "w": "wield ...",
-    "W": "wear ...",
-    "_": "travel ...",
-    "{": "{ ...",
-}
+
+def command_text(action: object) -> str:
+    """The command of a reply: its entries joined with ``;`` (``move n; search``), or the
+    raw text of ``{"reply": ...}``."""
+    if isinstance(action, dict) and set(action) == {"reply"} and isinstance(action["reply"], str):
+        return action["reply"]
+    entries = action.get("actions") if isinstance(action, dict) and len(action) == 1 else None
+    if isinstance(entries, list) and entries:
+        return f"{SEPARATOR} ".join(_entry_text(entry) for entry in entries)
+    raise CommandError(f"{action!r} is no reply the text grammar can write")
+
+
+def _entry_text(entry: object) -> str:
+    if isinstance(entry, dict):
+        verb = entry.get("do")
+        if verb in PLAIN and len(entry) == 1:
+            return verb
+        if verb in WITH_DIR and set(entry) == {"do", "dir"} and entry["dir"] in DIRECTIONS:
+            return f"{verb} {entry['dir']}"
+        item = entry.get("item")
+        if verb in WITH_ITEM and set(entry) == {"do", "item"} and isinstance(item, str):
+            return f"{verb} {item}"
+        x, y = entry.get("x"), entry.get("y")
+        if verb == "travel" and set(entry) == {"do", "x", "y"} and type(x) is type(y) is int:
+            return f"travel {x} {y}"
+    raise CommandError(f"{entry!r} is no reply entry the text grammar can write")
 
 
 def parse_command(text: object) -> dict[str, Any]:

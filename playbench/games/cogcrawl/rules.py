@@ -328,10 +328,8 @@ def play_turn(state: CogState, action: object) -> Outcome[CogState]:
         if not state.retry:
             retried = state.copy()
             retried.retry = True
-            return Outcome(
-                state=retried,
-                ok=False,
-                reason=f"{failure}; the turn is retried once, then the delver plays it",
+            return Outcome.counted_refusal(
+                retried, f"{failure}; the turn is retried once, then the delver plays it"
             )
         reply = _delver_reply(state)
         fallback = True

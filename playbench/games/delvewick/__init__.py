@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 from playbench.core.errors import OptionsError, StateError
 from playbench.core.game import JSON, Action, Game, Outcome, Spec
@@ -80,18 +80,6 @@ class Delvewick(Game[State]):
     slug = "delvewick"
     name = "Delvewick"
     genre = "digging puzzle"
-    keys: ClassVar[Mapping[str, str]] = {
-        "KEY_UP": "up",
-        "KEY_DOWN": "down",
-        "KEY_LEFT": "left",
-        "KEY_RIGHT": "right",
-        "w": "up",
-        "s": "down",
-        "a": "left",
-        "d": "right",
-        " ": "wait",
-        ".": "wait",
-    }
 
     # -- the rules ---------------------------------------------------------------------
     def new(self, seed: int, options: Mapping[str, Any] | None = None) -> State:
@@ -115,6 +103,9 @@ class Delvewick(Game[State]):
     def is_over(self, state: State) -> bool:
         return state.status != PLAYING
 
+    def progress(self, state: State) -> float:
+        return view.progress(state)
+
     # -- views -------------------------------------------------------------------------
     def observe(self, state: State) -> JSON:
         return view.observe(state)
@@ -127,6 +118,9 @@ class Delvewick(Game[State]):
 
     def parse_command(self, text: str) -> Action:
         return commands.parse_command(text)
+
+    def command_text(self, action: Action) -> str:
+        return commands.command_text(action)
 
     # -- serialization -----------------------------------------------------------------
     def to_json(self, state: State) -> JSON:

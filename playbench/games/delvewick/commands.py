@@ -23,6 +23,14 @@ COMMANDS = [
 ]
 
 
+def command_text(action: object) -> str:
+    """The command of an action: ``up``, ``down``, ``left``, ``right`` or ``wait``."""
+    for word in (*MOVES, WAIT):
+        if action == _ACTIONS[word]:
+            return word
+    raise CommandError(f"{action!r} is not a Delvewick action")
+
+
 def parse_command(text: object) -> Action:
     """Turn ``text`` into an action; case and surrounding whitespace do not matter."""
     if not isinstance(text, str):

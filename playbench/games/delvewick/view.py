@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playbench.core.game import JSON
 from playbench.games.delvewick.levels import LEVELS
-from playbench.games.delvewick.rules import State
+from playbench.games.delvewick.rules import WON, State
 
 LEGEND = (
     "# bedrock  % soil  . empty  O boulder  * gem  G geode  X exit (closed)  E exit (open)"
@@ -50,3 +50,15 @@ def render(state: State) -> str:
         f"  [{state.status}]"
     )
     return "\n".join([header, *board_rows(state), LEGEND])
+
+
+def progress(state: State) -> float:
+    """Levels cleared plus the current level's share of its quota, over the run's levels
+    (8, or 1 for a custom level); 1 once the run is won."""
+    if state.status == WON:
+        return 1.0
+    level = state.level
+    levels = 1 if level.custom else len(LEVELS)
+    cleared = 0 if level.custom else level.number - 1
+    share = min(state.gems, level.quota) / level.quota if level.quota else 0.0
+    return (cleared + share) / levels

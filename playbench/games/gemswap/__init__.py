@@ -59,15 +59,6 @@ class GemSwap(Game[GemState]):
     slug: ClassVar[str] = SLUG
     name: ClassVar[str] = "Gem Swap"
     genre: ClassVar[str] = "match-3"
-    keys: ClassVar[Mapping[str, str]] = {
-        "s": "swap ...",
-        "c": "select ...",
-        "d": "deselect",
-        "h": "hint",
-        "m": "moves",
-        ":": "...",
-        "\n": "...",
-    }
     score_can_fall: ClassVar[bool] = True
 
     # -- the rules ---------------------------------------------------------------------
@@ -130,6 +121,9 @@ class GemSwap(Game[GemState]):
     def is_over(self, state: GemState) -> bool:
         return state.over
 
+    def progress(self, state: GemState) -> float:
+        return view.progress(state)
+
     # -- views -------------------------------------------------------------------------
     def observe(self, state: GemState) -> JSON:
         return view.observe(state)
@@ -142,6 +136,11 @@ class GemSwap(Game[GemState]):
 
     def parse_command(self, text: str) -> Action:
         return {"command": parse(text).text}
+
+    def command_text(self, action: Action) -> str:
+        if isinstance(action, dict) and set(action) == {"command"}:
+            return parse(action["command"]).text
+        raise CommandError(f"{action!r} is not a Gem Swap action: one {{'command': text}}")
 
     # -- serialization -----------------------------------------------------------------
     def to_json(self, state: GemState) -> JSON:

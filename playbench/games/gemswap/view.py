@@ -52,3 +52,13 @@ def render(state: GemState) -> str:
     if state.over:
         lines.append(f"game over: final score {state.score}")
     return "\n".join(lines)
+
+
+#: the score of a strong run: progress is the share of it reached, at most 1
+PROGRESS_SCORE = 10_000
+
+
+def progress(state: GemState) -> float:
+    """The score over 10,000, at most 1: a run's 30 swaps are the same for everyone, so
+    only the points tell how well they were played."""
+    return min(1.0, state.score / PROGRESS_SCORE)

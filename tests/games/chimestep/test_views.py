@@ -5,6 +5,8 @@ import json
 import pytest
 
 from playbench.core import CommandError, StateError
+from playbench.core.controls import controls_of
+from playbench.core.match import Match
 from playbench.terminal import TerminalSession
 
 from .helpers import GAME, hush_entry, playing, run
@@ -110,14 +112,15 @@ def test_bad_commands_say_what_is_wrong(text, words):
 
 
 def test_terminal_keys_drive_the_game_and_leave_q_to_quit():
-    assert "q" not in GAME.keys
-    assert GAME.idle == (1 / 12, "tick")
-    for command in GAME.keys.values():
+    controls = controls_of(GAME)
+    assert "q" not in controls.keys
+    assert controls.idle == (1 / 12, "tick")
+    for command in controls.keys.values():
         GAME.parse_command(command.removesuffix("...").strip())
-    session = TerminalSession(GAME, GAME.new(2))
+    session = TerminalSession(Match(GAME, GAME.new(2)))
     session.press(" ")
     for _ in range(24 + 4):  # the intro, then the cooldown of the arrival on the apex
-        session.run(GAME.idle[1])
+        session.run(controls.idle[1])
     session.press("j")
     assert GAME.observe(session.state)["position"] == {"row": 1, "col": 0}
     session.press("KEY_RIGHT")

@@ -8,9 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from playbench.core import CommandError, OptionsError, Rng, StateError, canonical_json, get_game
+from playbench.core.match import Match
 from playbench.games.cogcrawl import dungeon as dg
 from playbench.games.cogcrawl import rules as ru
-from playbench.games.cogcrawl.commands import KEYS, QUIT_KEY
+from playbench.games.cogcrawl.controls import CONTROLS
 from playbench.terminal import TerminalSession
 
 GAME = get_game("cogcrawl")
@@ -254,17 +255,17 @@ def test_bad_commands_say_what_is_wrong(text):
 
 
 def test_every_key_gives_a_command_that_parses():
-    for command in KEYS.values():
-        if command.endswith("..."):
+    for command in CONTROLS.keys.values():
+        if command == "...":  # the raw reply prompt: the player types the whole object
+            command = '{"actions": []}'
+        elif command.endswith("..."):
             command = command[:-3] + ("5 6" if command.startswith("travel") else "a")
-            if command.startswith("{"):
-                command = '{"actions": []}'
         GAME.parse_command(command)
-    assert QUIT_KEY not in KEYS
+    assert CONTROLS.quit_key not in CONTROLS.keys
 
 
 def test_terminal_keys_move_kick_and_prompt():
-    session = TerminalSession(GAME, GAME.new(7))
+    session = TerminalSession(Match(GAME, GAME.new(7)))
     start = (session.state.x, session.state.y)
     assert session.press("K") is None and session.pending == "K"
     session.press("l")
@@ -275,8 +276,16 @@ def test_terminal_keys_move_kick_and_prompt():
     session.press("s")
     assert session.log[-1] == "search"
     assert (session.state.x, session.state.y) == start
-    session.press(QUIT_KEY)
+    session.press(CONTROLS.quit_key)
     assert session.quit
+
+
+def test_the_raw_reply_key_opens_an_empty_prompt_so_a_typed_object_is_sent_whole():
+    session = TerminalSession(Match(GAME, GAME.new(7)))
+    typed = session.press("{")
+    assert typed == ""
+    assert session.run(typed + '{"actions": [{"do": "search"}]}')
+    assert session.log == ['{"actions": [{"do": "search"}]}']
 
 
 # -- options, determinism, JSON ----------------------------------------------------------------

@@ -3,6 +3,8 @@
 import pytest
 
 from playbench.core import CommandError
+from playbench.core.controls import controls_of
+from playbench.core.match import Match
 from playbench.games.delvewick.levels import LEVELS
 from playbench.terminal import TerminalSession
 
@@ -96,14 +98,14 @@ def test_parsed_actions_are_fresh_objects():
     [("KEY_RIGHT", "#.M%X#"), ("d", "#.M%X#"), (" ", "#M*%X#"), (".", "#M*%X#")],
 )
 def test_terminal_keys_drive_the_game(key, row):
-    session = TerminalSession(GAME, custom(["######", "#M*%X#", "######"], quota=2))
+    session = TerminalSession(Match(GAME, custom(["######", "#M*%X#", "######"], quota=2)))
     session.press(key)
     assert GAME.observe(session.state)["board"][1] == row
     assert session.state.tick == 1
 
 
 def test_terminal_arrows_and_wasd_cover_every_direction():
-    keys = GAME.keys
+    keys = controls_of(GAME).keys
     for arrow, letter, word in (
         ("KEY_UP", "w", "up"),
         ("KEY_DOWN", "s", "down"),
@@ -115,7 +117,7 @@ def test_terminal_arrows_and_wasd_cover_every_direction():
 
 
 def test_terminal_shows_the_refusal_reason():
-    session = TerminalSession(GAME, custom(["#####", "#M%X#", "#####"]))
+    session = TerminalSession(Match(GAME, custom(["#####", "#M%X#", "#####"])))
     session.press("KEY_LEFT")
     assert "bedrock" in session.message and session.state.tick == 0
 

@@ -5,6 +5,8 @@ import json
 import pytest
 
 from playbench.core import CommandError, OptionsError, StateError
+from playbench.core.controls import controls_of
+from playbench.core.match import Match
 from playbench.terminal import TerminalSession
 from tests.games.gemswap.boards import GAME, board, cell, play, start
 
@@ -266,11 +268,11 @@ def test_from_json_needs_exactly_the_state_keys():
 
 
 def test_terminal_keys_prompt_for_commands_and_leave_q_alone():
-    assert GAME.keys["s"] == "swap ..."
-    assert GAME.keys[":"] == "..."
-    assert GAME.keys["\n"] == "..."
-    assert GAME.keys["h"] == "hint" and GAME.keys["m"] == "moves"
-    assert "q" not in GAME.keys
+    assert controls_of(GAME).keys["s"] == "swap ..."
+    assert controls_of(GAME).keys[":"] == "..."
+    assert controls_of(GAME).keys["\n"] == "..."
+    assert controls_of(GAME).keys["h"] == "hint" and controls_of(GAME).keys["m"] == "moves"
+    assert "q" not in controls_of(GAME).keys
     assert GAME.score_can_fall is True
 
 
@@ -288,7 +290,7 @@ def test_spec_lists_the_seed_commands():
 
 
 def test_terminal_play_prompts_then_swaps():
-    session = TerminalSession(GAME, start(2, C4="R", D4="R", F4="R"))
+    session = TerminalSession(Match(GAME, start(2, C4="R", D4="R", F4="R")))
     assert session.press("s") == "swap"
     assert session.run("swap E4 right")
     assert GAME.score(session.state) == 30

@@ -1,0 +1,43 @@
+"""How people drive a game: keys, the quit key, the idle clock.
+
+These are door settings, not rules: each game package has a ``controls`` module holding
+one :class:`Controls` named ``CONTROLS``; the terminal and the browser read it through
+:func:`controls_of`. A key's command is text of the game's grammar; one that ends in
+``...`` asks the player to finish it on a prompt line (``prefill`` is what the line
+starts with).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from playbench.core.game import Game
+
+PROMPT_MARK = "..."
+
+
+@dataclass(frozen=True, slots=True)
+class Controls:
+    #: key name (curses names such as ``KEY_UP``, or a character) -> command text
+    keys: Mapping[str, str] = field(default_factory=dict)
+    #: the key that ends play (a game whose keys need ``q`` names another)
+    quit_key: str = "q"
+    #: for games that run on a clock: (seconds between idle commands, command text)
+    idle: tuple[float, str] | None = None
+
+
+NO_CONTROLS = Controls()
+
+
+def controls_of(game: Game) -> Controls:
+    """The game's ``CONTROLS`` from the ``controls`` module beside its class, if any."""
+    package = type(game).__module__
+    try:
+        module = importlib.import_module(f"{package}.controls")
+    except ModuleNotFoundError as error:
+        if error.name != f"{package}.controls":
+            raise
+        return NO_CONTROLS
+    return module.CONTROLS

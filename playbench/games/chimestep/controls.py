@@ -1,0 +1,28 @@
+"""Chimestep's keys and clock: the world ticks 12 times a second while nobody presses."""
+
+from playbench.core.controls import Controls
+
+TICKS_PER_SECOND = 12
+
+CONTROLS = Controls(
+    keys={
+        "u": "hop upLeft",
+        "i": "hop upRight",
+        "j": "hop downLeft",
+        "k": "hop downRight",
+        "7": "hop upLeft",
+        "9": "hop upRight",
+        "1": "hop downLeft",
+        "3": "hop downRight",
+        "KEY_LEFT": "hop upLeft",
+        "KEY_UP": "hop upRight",
+        "KEY_DOWN": "hop downLeft",
+        "KEY_RIGHT": "hop downRight",
+        " ": "start",
+        "s": "start",
+        "t": "toll",
+        ".": "tick",
+        "n": "tick ...",
+    },
+    idle=(1 / TICKS_PER_SECOND, "tick"),
+)

@@ -1,0 +1,29 @@
+"""Cogcrawl's keys, NetHack's where they can be.
+
+``q`` quaffs, so ``Q`` quits; ``k`` is a vi-key move, so kick is ``K`` then a direction
+key and chat is ``C`` then one; ``{`` opens a prompt for a raw seat reply.
+"""
+
+from playbench.core.controls import Controls
+from playbench.games.cogcrawl.commands import ARROWS, VI_KEYS
+
+CONTROLS = Controls(
+    keys={
+        **{key: f"move {d}" for key, d in VI_KEYS.items()},
+        **{key: f"move {d}" for key, d in ARROWS.items()},
+        **{f"K{key}": f"kick {d}" for key, d in VI_KEYS.items()},
+        **{f"C{key}": f"chat {d}" for key, d in VI_KEYS.items()},
+        ">": "down",
+        "<": "up",
+        ",": "pickup",
+        "s": "search",
+        ".": "wait",
+        "e": "eat ...",
+        "q": "quaff ...",
+        "w": "wield ...",
+        "W": "wear ...",
+        "_": "travel ...",
+        "{": "...",
+    },
+    quit_key="Q",
+)
