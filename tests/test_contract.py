@@ -9,6 +9,8 @@ from playbench.core import Game, Rng, all_games, canonical_json, get_game
 from playbench.core.controls import controls_of
 from playbench.core.errors import CommandError, StateError, UnknownGameError
 from playbench.core.game import Spec
+from playbench.core.match import Match
+from playbench.games.delvewick.levels import LEVELS, SOLUTION_LETTERS
 
 GAMES = all_games()
 SLUGS = [game.slug for game in GAMES]
@@ -180,3 +182,76 @@ def test_new_rejects_bad_seed(slug):
     for bad in (-1, "7", 1.5):
         with pytest.raises(OptionsError):
             game.new(bad)
+
+
+# -- the kernel's contract: command text, replay, view, progress -----------------------------
+@pytest.mark.parametrize("slug", SLUGS)
+def test_command_text_round_trips_every_legal_action_over_random_play(slug):
+    game = get_game(slug)
+    checked = 0
+    for seed in (3, 4):
+        for state, _, _ in random_run(game, seed):
+            for action in game.legal_actions(state):
+                assert game.parse_command(game.command_text(action)) == action
+                checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_command_text_refuses_what_is_no_action(slug):
+    game = get_game(slug)
+    for junk in (None, 7, "up", [], {"type": "no such thing"}):
+        with pytest.raises(CommandError):
+            game.command_text(junk)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_replay_of_the_log_equals_the_match(slug):
+    chooser = Rng.from_seed(21, 5)
+    match = Match.start(slug, 21)
+    for _ in range(PLAY_STEPS):
+        if match.over:
+            break
+        match.play(chooser.choice(match.game.legal_actions(match.state)))
+    again = Match.replay(slug, 21, None, match.log)
+    assert match.log and again.fingerprint() == match.fingerprint()
+    assert again.view() == match.view()
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_view_round_trips_through_json_text(slug):
+    chooser = Rng.from_seed(8, 1)
+    match = Match.start(slug, 8)
+    for _ in range(40):
+        view = match.view()
+        assert json.loads(json.dumps(view)) == view
+        assert view["commands"] == match.legal_commands()
+        assert len(view["commands"]) == len(view["legalActions"])
+        if match.over:
+            break
+        match.play(chooser.choice(view["legalActions"]))
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_progress_stays_between_0_and_1(slug):
+    game = get_game(slug)
+    assert 0.0 <= game.progress(game.new(2)) <= 0.1
+    for _, _, outcome in random_run(game, 2):
+        assert 0.0 <= game.progress(outcome.state) <= 1.0
+
+
+def action_of(letter: str) -> dict:
+    word = ("up", "down", "left", "right", "wait")[SOLUTION_LETTERS.index(letter)]
+    return get_game("delvewick").parse_command(word)
+
+
+def test_progress_is_monotone_over_a_won_delvewick_run_and_1_at_the_win():
+    game = get_game("delvewick")
+    match = Match.start(game, 0)
+    seen = [game.progress(match.state)]
+    for level in LEVELS:
+        for letter in level.solution:
+            assert match.play(action_of(letter)).ok
+            seen.append(game.progress(match.state))
+    assert seen == sorted(seen)
+    assert seen[0] == 0.0 and seen[-1] == 1.0 and match.over

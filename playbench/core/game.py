@@ -33,7 +33,9 @@ class Outcome(Generic[S]):
     nothing. A game whose rules count a refusal (Cogcrawl retries a turn whose reply did
     not parse, then falls back to its scripted plan) says so with ``counted=True`` and
     returns the counting state: the refusal changed the game, so every door carries that
-    state forward and logs the action (:attr:`advances`).
+    state forward and logs the action (:attr:`advances`). An accepted action that only
+    asks (Gem Swap's ``moves``) says so with ``query=True``: it answers in its events and
+    leaves the game where it was, so it is no move of the game and is not logged.
     """
 
     state: S
@@ -42,6 +44,7 @@ class Outcome(Generic[S]):
     events: list[JSON] = field(default_factory=list)
     reason: str = ""
     counted: bool = False
+    query: bool = False
 
     @classmethod
     def refused(cls, state: S, reason: str) -> Outcome[S]:
@@ -53,10 +56,15 @@ class Outcome(Generic[S]):
         """A refusal the rules count: ``state`` is the new state that records it."""
         return cls(state=state, ok=False, reason=reason, events=events or [], counted=True)
 
+    @classmethod
+    def answered(cls, state: S, events: list[JSON]) -> Outcome[S]:
+        """An accepted query: ``state`` is the unchanged input; the answer is in ``events``."""
+        return cls(state=state, events=events, query=True)
+
     @property
     def advances(self) -> bool:
-        """True when the game moved on: an accepted action or a counted refusal."""
-        return self.ok or self.counted
+        """True when the game moved on: an accepted move, or a counted refusal."""
+        return (self.ok and not self.query) or self.counted
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playbench.core.errors import CommandError, StateError
+from playbench.core.fields import json_type
 from playbench.core.game import JSON, Action, Game, Outcome
 from playbench.core.registry import get_game
 
@@ -101,6 +102,8 @@ class Match:
 
     def command(self, text: Any) -> StepResult:
         """Apply a text command of the game's grammar."""
+        if not isinstance(text, str):
+            return StepResult(ok=False, reason=f"a command must be text, got {json_type(text)}")
         try:
             action = self.game.parse_command(text)
         except CommandError as error:

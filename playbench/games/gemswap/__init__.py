@@ -113,6 +113,8 @@ class GemSwap(Game[GemState]):
         turn = rules.apply(state, command)
         if isinstance(turn, str):
             return Outcome.refused(state, turn)
+        if command.verb == MOVES:
+            return Outcome.answered(turn.state, turn.events)
         return Outcome(turn.state, True, turn.points, turn.events)
 
     def score(self, state: GemState) -> int:
