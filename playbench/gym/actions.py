@@ -10,9 +10,10 @@ Chimestep (12): ``start``; ``hop upLeft``, ``hop upRight``, ``hop downLeft``,
 ``hop downRight``; ``toll``; ``tick 1``, ``tick 2``, ``tick 4``, ``tick 8``, ``tick 16``,
 ``tick 30`` (a tick is legal whenever the game takes a tick, at every count).
 
-Gem Swap (113): the 112 swaps of neighbouring cells in normal form, in board order (cell
-A1 right, A1 down, B1 right, ..., H7 down, A8 right, ..., G8 right), then ``hint``. The ``moves`` query
-and the ``select``/``deselect`` clicks are left out: they are a person's aids, not play.
+Gem Swap (113): the 112 swaps of neighbouring cells in normal form, in board order
+(A1 right, A1 down, B1 right, ..., H7 down, A8 right, ..., G8 right), then ``hint``. The
+``moves`` query and the ``select``/``deselect`` clicks are left out: they are a person's
+aids, not play.
 
 Cogcrawl (133): a seat turn of one primitive: ``move`` in the 8 directions
 (n, s, e, w, ne, nw, se, sw), ``kick`` and ``chat`` in the same 8, ``search``, ``wait``,
