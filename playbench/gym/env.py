@@ -139,6 +139,8 @@ class PlaybenchEnv(gymnasium.Env[Observation, np.int64]):
 
 def _index(action: Any, size: int) -> int | None:
     """``action`` as an index of ``Discrete(size)``, or None when it is not one."""
+    if type(action) is int:
+        return action if 0 <= action < size else None
     if isinstance(action, np.ndarray):
         if action.shape != ():
             return None

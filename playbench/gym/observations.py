@@ -92,31 +92,33 @@ def _box(low: int, high: int, shape: tuple[int, ...], dtype: Any) -> spaces.Box:
 
 # -- Delvewick -------------------------------------------------------------------------------
 MOLE_GLYPH = chr(MOLE_BYTE)
+DELVEWICK_STATUS_CODES = {status: code for code, status in enumerate(DELVEWICK_STATUSES)}
 
 
 def _delvewick(view: JSON) -> Observation:
     rows = view["board"]
     height, width = len(rows), len(rows[0])
-    board = np.zeros((MAX_HEIGHT, MAX_WIDTH), dtype=np.uint8)
     text = "".join(rows)
+    board = np.zeros((MAX_HEIGHT, MAX_WIDTH), dtype=np.uint8)
     board[:height, :width] = np.frombuffer(text.encode(), dtype=np.uint8).reshape(height, width)
     at = text.find(MOLE_GLYPH)
-    mole = (at // width, at % width) if at >= 0 else (-1, -1)
-    stats = (
-        view["level"],
-        view["quota"],
-        view["gemsCollected"],
-        int(view["exitOpen"]),
-        view["oil"],
-        view["tick"],
-        view["chain"],
-        view["score"],
-        DELVEWICK_STATUSES.index(view["status"]),
-    )
     return {
         "board": board,
-        "mole": np.array(mole, dtype=np.int16),
-        "stats": np.array(stats, dtype=np.int64),
+        "mole": np.array(divmod(at, width) if at >= 0 else (-1, -1), dtype=np.int16),
+        "stats": np.array(
+            (
+                view["level"],
+                view["quota"],
+                view["gemsCollected"],
+                view["exitOpen"],
+                view["oil"],
+                view["tick"],
+                view["chain"],
+                view["score"],
+                DELVEWICK_STATUS_CODES[view["status"]],
+            ),
+            dtype=np.int64,
+        ),
     }
 
 
@@ -142,14 +144,14 @@ def _hop(name: str | None) -> int:
 
 
 def _chimestep(view: JSON) -> Observation:
-    tiles = np.full((TIERS, TIERS), -1, dtype=np.int8)
+    tiles = [-1] * (TIERS * TIERS)
     for row, levels in enumerate(view["tiles"]):
-        tiles[row, : row + 1] = levels
-    hush = np.zeros((TIERS, TIERS), dtype=np.int8)
+        tiles[row * TIERS : row * TIERS + row + 1] = levels
+    hush = [0] * (TIERS * TIERS)
     for entry in view["hushCells"]:
-        hush[entry["row"], entry["col"]] = HUSH_INDEX[entry["kind"]] + 1
+        hush[entry["row"] * TIERS + entry["col"]] = HUSH_INDEX[entry["kind"]] + 1
     for entry in view["dormantHush"]:
-        hush[entry["row"], entry["col"]] = HUSH_INDEX[entry["kind"]] + 1 + DORMANT_SHIFT
+        hush[entry["row"] * TIERS + entry["col"]] = HUSH_INDEX[entry["kind"]] + 1 + DORMANT_SHIFT
     position = view["position"]
     teeter = view["teeter"]
     stats = (
@@ -173,8 +175,8 @@ def _chimestep(view: JSON) -> Observation:
         view["tick"],
     )
     return {
-        "tiles": tiles,
-        "hush": hush,
+        "tiles": np.array(tiles, dtype=np.int8).reshape(TIERS, TIERS),
+        "hush": np.array(hush, dtype=np.int8).reshape(TIERS, TIERS),
         "chick": np.array((position["row"], position["col"]), dtype=np.int8),
         "stats": np.array(stats, dtype=np.int64),
     }
