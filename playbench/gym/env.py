@@ -83,7 +83,7 @@ class PlaybenchEnv(gymnasium.Env[Observation, np.int64]):
             return self._refuse(f"{self.action_text(index)} is not legal now")
         before = match.score
         result = match.play(self._table.actions[index])
-        if not result.advanced:
+        if not (result.ok or result.advanced):
             return self._refuse(result.reason)
         observation = self._look()
         info = self._info(not result.ok, result.reason, result.events)

@@ -204,10 +204,14 @@ GEM_CODES: dict[str, tuple[int, int]] = {
 } | {COLOR_BOMB_TOKEN: (NO_COLOR, COLOR_BOMB)}
 
 
+#: every gem token -> its colour and kind codes as two characters, to read a board in C
+GEM_CODE_TEXT = {token: chr(color) + chr(kind) for token, (color, kind) in GEM_CODES.items()}
+
+
 def _gemswap(view: JSON) -> Observation:
-    codes = GEM_CODES
-    pairs = [codes[token] for row in view["board"] for token in row]
-    both = np.array(pairs, dtype=np.int8).reshape(SIZE, SIZE, 2)
+    codes = GEM_CODE_TEXT
+    text = "".join([codes[token] for row in view["board"] for token in row])
+    both = np.frombuffer(text.encode("ascii"), dtype=np.int8).reshape(SIZE, SIZE, 2)
     selected = view["selected"]
     stats = (
         view["movesLeft"],
@@ -216,8 +220,8 @@ def _gemswap(view: JSON) -> Observation:
         -1 if selected is None else GEM_CELL_INDEX[selected],
     )
     return {
-        "colors": np.ascontiguousarray(both[:, :, 0]),
-        "kinds": np.ascontiguousarray(both[:, :, 1]),
+        "colors": both[:, :, 0].copy(),
+        "kinds": both[:, :, 1].copy(),
         "stats": np.array(stats, dtype=np.int64),
     }
 

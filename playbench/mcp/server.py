@@ -118,10 +118,11 @@ def build_server(table: MatchTable | None = None) -> MCPServer:
     ) -> ActResult:
         """Play one command in a match. Returns the points gained, the events and the
         new view. A command the rules refuse changes nothing and is a tool error that
-        says why."""
+        says why. A question (Gem Swap's `moves`) is answered in the events and is no
+        move."""
         match = _match(ctx, match_id)
         result = match.command(command)
-        if not result.advanced:
+        if not (result.ok or result.advanced):
             raise ToolError(f"{command!r} was refused: {result.reason}")
         return act_result(match_id, match, result)
 

@@ -116,6 +116,16 @@ def test_cogcrawl_raw_reply_a_counted_refusal_then_the_fallback() -> None:
     with_client(body)
 
 
+def test_a_question_is_answered_and_is_no_move() -> None:
+    async def body(client: Client) -> None:
+        view = await call(client, "new_game", game="gem-swap", seed=5)
+        answer = await call(client, "act", match_id=view["matchId"], command="moves")
+        assert (answer["ok"], answer["moves"], answer["reward"]) == (True, 0, 0)
+        assert answer["events"] == [{"type": "moves", "count": len(view["commands"]) - 2}]
+
+    with_client(body)
+
+
 def test_same_seed_same_match() -> None:
     async def body(client: Client) -> None:
         views = []
