@@ -13,11 +13,11 @@ default wrapper on), the raw engine playing the very same actions, and FrozenLak
 through ``gymnasium.make``, all in steps per second, alternating in the same run. The env
 side picks a uniformly random legal index from ``info["action_mask"]`` (the pick is in its
 measured loop) and records what it played; the engine side then replays that record with
-``legal_actions`` and ``step`` on the bare rules (an agent of the engine needs the legal
-actions as the env's mask does), once bare and once also computing the JSON observation
-each step (an agent of the engine has to look, and the env hands that observation over in
-``info``). The env's cost on top of the engine is engine rate / env rate - 1 (target:
-under 30%).
+``legal_actions``, a random pick among them and ``step`` on the bare rules (an agent of the
+engine needs the legal actions as the env's mask does), once bare and once also computing
+the JSON observation each step (an agent of the engine has to look, and the env hands that
+observation over in ``info``). The env's cost on top of the engine is
+engine rate / env rate - 1 (target: under 30%).
 """
 
 from __future__ import annotations
@@ -259,11 +259,13 @@ class GymDoor:
 
 
 def replay(game: Game, state: object, record: list[object], looks: bool) -> tuple[int, float]:
-    """The engine alone playing ``record`` from ``state``: ``legal_actions`` and ``step``
-    for each action (and ``observe``, the JSON observation, when ``looks``), ``new`` for
-    each new game."""
+    """The engine alone playing ``record`` from ``state``: for each action a random pick
+    among ``legal_actions`` (an agent's cost, as on the env side; the record's action is
+    played all the same) and ``step`` (and ``observe``, the JSON observation, when
+    ``looks``); ``new`` for each new game."""
     steps = 0
     legal_actions, step, new, observe = game.legal_actions, game.step, game.new, game.observe
+    pick = Rng.from_seed(0).choice
     begin = time.perf_counter()
     for entry in record:
         if type(entry) is tuple:
@@ -271,7 +273,7 @@ def replay(game: Game, state: object, record: list[object], looks: bool) -> tupl
             continue
         if looks:
             observe(state)
-        legal_actions(state)
+        pick(legal_actions(state))
         state = step(state, entry).state
         steps += 1
     return steps, time.perf_counter() - begin
