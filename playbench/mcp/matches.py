@@ -6,6 +6,10 @@ sessions), the owner is ``None`` and the match id itself, 128 random bits, is wh
 maker knows. A match another owner made is reported exactly like one that does not
 exist. An owner with a session holds at most ``per_owner`` matches; the whole table at
 most ``total``. A match nobody touched for ``idle_seconds`` is dropped.
+
+Tools run in worker threads, so a match is used only inside :meth:`MatchTable.using`,
+which holds that match's own lock: two calls on one match take turns, calls on different
+matches do not wait for each other.
 """
 
 from __future__ import annotations
@@ -13,8 +17,9 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 
 from playbench.core.errors import PlaybenchError
 from playbench.core.game import JSON
@@ -37,11 +42,12 @@ class NoMatchError(PlaybenchError, LookupError):
 
 @dataclass(slots=True)
 class Held:
-    """A match in the table, with its owner and when it was last used."""
+    """A match in the table, with its owner, when it was last used and its lock."""
 
     match: Match
     owner: str | None
     used: float
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 class MatchTable:
@@ -87,8 +93,10 @@ class MatchTable:
             self._held[match_id] = Held(match, owner, now)
         return match_id, match
 
-    def get(self, owner: str | None, match_id: str) -> Match:
-        """The owner's live match ``match_id``, touched. Raises :class:`NoMatchError`."""
+    @contextmanager
+    def using(self, owner: str | None, match_id: str) -> Iterator[Match]:
+        """The owner's live match ``match_id``, touched, with its lock held for the block.
+        Raises :class:`NoMatchError`."""
         with self._lock:
             now = self._sweep()
             held = self._held.get(match_id)
@@ -98,7 +106,8 @@ class MatchTable:
                     f"{self._idle_text()} idle; start one with new_game"
                 )
             held.used = now
-            return held.match
+        with held.lock:
+            yield held.match
 
     def __len__(self) -> int:
         with self._lock:

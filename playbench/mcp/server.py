@@ -13,7 +13,8 @@ the reason. ``playbench mcp`` serves it on stdio; ``playbench serve`` mounts it 
 
 import inspect
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -26,7 +27,7 @@ from playbench.core.game import Game
 from playbench.core.match import Match
 from playbench.core.registry import all_games, get_game
 from playbench.core.rng import MAX_SEED
-from playbench.mcp.matches import MatchTable
+from playbench.mcp.matches import MatchTable, NoMatchError
 from playbench.mcp.models import (
     ActResult,
     GameInfo,
@@ -120,22 +121,24 @@ def build_server(table: MatchTable | None = None) -> MCPServer:
         new view. A command the rules refuse changes nothing and is a tool error that
         says why. A question (Gem Swap's `moves`) is answered in the events and is no
         move."""
-        match = _match(ctx, match_id)
-        result = match.command(command)
-        if not (result.ok or result.advanced):
-            raise ToolError(f"{command!r} was refused: {result.reason}")
-        return act_result(match_id, match, result)
+        with _using(ctx, match_id) as match:
+            result = match.command(command)
+            if not (result.ok or result.advanced):
+                raise ToolError(f"{command!r} was refused: {result.reason}")
+            return act_result(match_id, match, result)
 
     @tool
     def get_view(match_id: MatchId, ctx: Context) -> MatchView:
         """The current view of a match: text board, commands accepted now, score, whether
         the game is over, progress and the JSON observation."""
-        return match_view(match_id, _match(ctx, match_id))
+        with _using(ctx, match_id) as match:
+            return match_view(match_id, match)
 
     @tool
     def legal_commands(match_id: MatchId, ctx: Context) -> list[str]:
         """Every command `act` accepts in this match now (empty once the game is over)."""
-        return _match(ctx, match_id).legal_commands()
+        with _using(ctx, match_id) as match:
+            return match.legal_commands()
 
     for game in all_games():
         _add_spec_resource(server, game.slug, game.name)
@@ -148,15 +151,17 @@ def build_server(table: MatchTable | None = None) -> MCPServer:
     )
     def match_board(match_id: str, ctx: Context) -> str:
         try:
-            match = matches.get(owner_of(ctx), match_id)
-        except PlaybenchError as error:
+            with matches.using(owner_of(ctx), match_id) as match:
+                return match.game.render(match.state)
+        except NoMatchError as error:
             raise ResourceNotFoundError(str(error)) from None
-        return match.game.render(match.state)
 
-    def _match(ctx: Context, match_id: str) -> Match:
+    @contextmanager
+    def _using(ctx: Context, match_id: str) -> Iterator[Match]:
         try:
-            return matches.get(owner_of(ctx), match_id)
-        except PlaybenchError as error:
+            with matches.using(owner_of(ctx), match_id) as match:
+                yield match
+        except NoMatchError as error:
             raise ToolError(str(error)) from None
 
     return server

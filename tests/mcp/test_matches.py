@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from playbench.core.errors import OptionsError, UnknownGameError
+from playbench.core.match import Match
 from playbench.mcp.matches import MatchLimitError, MatchTable, NoMatchError
 
 
@@ -16,13 +19,42 @@ class Clock:
         return self.now
 
 
+def touch(table: MatchTable, owner: str | None, match_id: str) -> None:
+    with table.using(owner, match_id):
+        pass
+
+
+def test_calls_on_one_match_take_turns() -> None:
+    table = MatchTable()
+    match_id, match = table.start(None, "chimestep", 3, None)
+    with table.using(None, match_id):
+        match.command("start")
+
+    def tick() -> None:
+        for _ in range(50):
+            with table.using(None, match_id) as same:
+                same.command("tick")
+
+    threads = [threading.Thread(target=tick) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert match.moves == len(match.log) == 401
+    assert Match.replay("chimestep", 3, None, match.log).fingerprint() == match.fingerprint()
+
+
 def test_a_match_is_found_only_by_its_owner() -> None:
     table = MatchTable()
     match_id, match = table.start("session-a", "delvewick", 0, None)
-    assert table.get("session-a", match_id) is match
+    with table.using("session-a", match_id) as found:
+        assert found is match
     for stranger in ("session-b", None):
-        with pytest.raises(NoMatchError, match=f"no live match {match_id!r} in this session"):
-            table.get(stranger, match_id)
+        with (
+            pytest.raises(NoMatchError, match=f"no live match {match_id!r} in this session"),
+            table.using(stranger, match_id),
+        ):
+            pass
 
 
 def test_ids_are_32_hex_digits_and_distinct() -> None:
@@ -66,11 +98,11 @@ def test_idle_matches_expire_and_use_keeps_them() -> None:
     kept, _ = table.start("a", "delvewick", 0, None)
     dropped, _ = table.start("a", "delvewick", 0, None)
     clock.now += 50
-    table.get("a", kept)
+    touch(table, "a", kept)
     clock.now += 50
-    table.get("a", kept)
+    touch(table, "a", kept)
     with pytest.raises(NoMatchError, match="matches expire after 1 minute idle"):
-        table.get("a", dropped)
+        touch(table, "a", dropped)
     assert len(table) == 1
 
 
