@@ -30,9 +30,12 @@ from sqlalchemy import (
     TypeDecorator,
     create_engine,
     event,
+    false,
     func,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
@@ -43,8 +46,7 @@ SESSION_ID_CHARS = 32
 SLUG_CHARS = 64
 #: expired puzzles are kept this long so a late answer hears "expired", not "unknown"
 PUZZLE_RETENTION_SECONDS = 3600.0
-#: the stored options of a standard run; only these are ranked (a custom layout or start
-#: level is another game, not a better score)
+#: the stored options of a standard run; a database from before ranked exactly these
 STANDARD_OPTIONS = "{}"
 #: workers that start together on a new database race to create the tables: a loser hears
 #: "already exists" (or a duplicate catalog key on PostgreSQL) and looks again; each retry
@@ -87,6 +89,9 @@ sessions = Table(
     Column("version", Integer, nullable=False),
     Column("score", BigInteger, nullable=False),
     Column("moves", Integer, nullable=False),
+    Column("accepted", Integer, nullable=False, server_default=text("0")),
+    Column("player", JsonText),
+    Column("ranked", Boolean, nullable=False, server_default=false()),
     Column("over", Boolean, nullable=False),
     Column("finished", Boolean, nullable=False, index=True),
     Column("rating", Integer),
@@ -138,7 +143,13 @@ class SessionRow:
     state: str
     version: int
     score: int
+    #: actions that moved the game on (the game's own moves)
     moves: int
+    #: commands the game accepted, queries included
+    accepted: int
+    player: str | None
+    #: a standard run on a seed the server drew and hid: the only kind on the leaderboard
+    ranked: bool
     over: bool
     finished: bool
     rating: int | None
@@ -173,6 +184,8 @@ class StepRecord:
     action: Any
     parsed: bool
     ok: bool
+    #: the action moved the game on (an accepted move or a counted refusal)
+    advanced: bool
     reward: int
     reason: str
     state: str
@@ -197,14 +210,38 @@ def make_engine(url: str) -> Engine:
 
 
 def create_tables(engine: Engine) -> None:
-    """Create the missing tables, also when other processes do the same at the same time."""
+    """Create the missing tables, also when other processes do the same at the same time,
+    and add the columns a database from an earlier version lacks."""
     for attempt in range(1, SCHEMA_ATTEMPTS + 1):
         try:
             metadata.create_all(engine)
+            _add_missing_columns(engine)
             return
         except (IntegrityError, OperationalError, ProgrammingError):
             if attempt == SCHEMA_ATTEMPTS:
                 raise
+
+
+#: columns added since the first schema, with the SQL that fills them for older rows:
+#: a standard run of before was ranked, and every accepted command counted as a move
+ADDED_COLUMNS = {
+    "accepted": ("INTEGER NOT NULL DEFAULT 0", "UPDATE sessions SET accepted = moves"),
+    "player": ("TEXT", None),
+    "ranked": (
+        "BOOLEAN NOT NULL DEFAULT FALSE",
+        f"UPDATE sessions SET ranked = (options = '{STANDARD_OPTIONS}')",
+    ),
+}
+
+
+def _add_missing_columns(engine: Engine) -> None:
+    present = {column["name"] for column in inspect(engine).get_columns("sessions")}
+    with engine.begin() as conn:
+        for name, (kind, fill) in ADDED_COLUMNS.items():
+            if name not in present:
+                conn.execute(text(f"ALTER TABLE sessions ADD COLUMN {name} {kind}"))
+                if fill is not None:
+                    conn.execute(text(fill))
 
 
 def _row(row: Any) -> SessionRow:
@@ -217,6 +254,9 @@ def _row(row: Any) -> SessionRow:
         version=row.version,
         score=row.score,
         moves=row.moves,
+        accepted=row.accepted,
+        player=row.player,
+        ranked=bool(row.ranked),
         over=bool(row.over),
         finished=bool(row.finished),
         rating=row.rating,
@@ -247,6 +287,8 @@ class Storage:
         state: str,
         score: int,
         over: bool,
+        player: str | None,
+        ranked: bool,
     ) -> SessionRow:
         now = time.time()
         values = {
@@ -259,6 +301,9 @@ class Storage:
             "version": 0,
             "score": score,
             "moves": 0,
+            "accepted": 0,
+            "player": player,
+            "ranked": ranked,
             "over": over,
             "finished": False,
             "created_at": now,
@@ -292,7 +337,8 @@ class Storage:
         Raises :class:`VersionConflict` when the session is no longer at ``version``.
         """
         now = time.time()
-        moves = sessions.c.moves + 1 if record.ok else sessions.c.moves
+        moves = sessions.c.moves + 1 if record.advanced else sessions.c.moves
+        accepted = sessions.c.accepted + 1 if record.ok else sessions.c.accepted
         change = (
             update(sessions)
             .where(sessions.c.id == session.id, sessions.c.version == version)
@@ -302,6 +348,7 @@ class Storage:
                 score=record.score,
                 over=record.over,
                 moves=moves,
+                accepted=accepted,
                 updated_at=now,
             )
         )
@@ -367,7 +414,7 @@ class Storage:
             .where(
                 sessions.c.slug == slug,
                 sessions.c.finished.is_(True),
-                sessions.c.options == STANDARD_OPTIONS,
+                sessions.c.ranked.is_(True),
             )
             .order_by(sessions.c.score.desc(), sessions.c.finished_at.asc())
             .limit(limit)
@@ -376,18 +423,16 @@ class Storage:
             return [_row(row) for row in conn.execute(query).all()]
 
     def rank(self, session: SessionRow) -> int | None:
-        """1 + the number of ranked sessions of the game above ``session``; None if unranked.
-
-        Sessions started with options are never ranked.
-        """
-        if session.options:
+        """1 + the number of ranked sessions of the game above ``session``; None if unranked
+        (a practice session: its seed or options were the client's)."""
+        if not session.ranked:
             return None
         ahead = (
             select(sessions.c.id)
             .where(
                 sessions.c.slug == session.slug,
                 sessions.c.finished.is_(True),
-                sessions.c.options == STANDARD_OPTIONS,
+                sessions.c.ranked.is_(True),
                 (sessions.c.score > session.score)
                 | (
                     (sessions.c.score == session.score)

@@ -31,6 +31,7 @@ def leaderboard(
         {
             "rank": rank,
             "sessionId": row.id,
+            "player": row.player,
             "score": row.score,
             "seed": row.seed,
             "moves": row.moves,

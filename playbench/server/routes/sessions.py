@@ -7,14 +7,12 @@ Every answer, errors included, carries the next puzzle.
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import Response
 
 from playbench.core.game import Game
-from playbench.core.rng import MAX_SEED
 from playbench.server import agent_check, sessions
 from playbench.server.deps import AgentHeadersDep, GameDep, ServicesDep, TokenDep, session_cookie
 from playbench.server.errors import ApiError
@@ -25,7 +23,7 @@ from playbench.server.schemas import (
     ErrorPublic,
     FinishCreate,
     FinishPublic,
-    InitCreate,
+    SessionCreate,
     SessionPublic,
     SessionView,
 )
@@ -61,10 +59,11 @@ def _check(services: Services, headers: tuple[str | None, str | None], body: Age
 
 
 @router.post("/new", response_model=SessionPublic)
-def new(game: GameDep, services: ServicesDep, body: InitCreate | None = None) -> Response:
-    body = body or InitCreate()
-    seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED + 1)
-    row, token = sessions.new_session(services, game, seed, body.options or {})
+def new(game: GameDep, services: ServicesDep, body: SessionCreate | None = None) -> Response:
+    """Start a session. Without a seed and options it is ranked: the server draws the seed
+    and hides it until ``finish``. A seed or options make it practice."""
+    body = body or SessionCreate()
+    row, token = sessions.new_session(services, game, body.seed, body.options, body.player)
     response = json_response({**sessions.view(services, game, row), "token": token})
     response.set_cookie(
         session_cookie(game.slug),
@@ -96,7 +95,7 @@ def act(
         report = sessions.act(services, game, row, body.texts())
     except sessions.BatchConflict as conflict:
         raise ApiError(409, conflict.message(), puzzle=True) from None
-    view = sessions.view(services, game, report.row, report.state)
+    view = sessions.view(services, game, report.row, report.match)
     return json_response({**view, "results": report.results})
 
 
@@ -118,14 +117,20 @@ def finish(
         done = services.storage.finish(row, body.rating, body.review)
     except VersionConflict:
         raise ApiError(409, CONFLICT, puzzle=True) from None
+    match = sessions.replay(game, done, services.storage.log(done.id))
     return json_response(
         {
             "sessionId": done.id,
             "slug": done.slug,
+            "player": done.player,
             "score": done.score,
             "rating": done.rating,
             "review": done.review,
             "rank": services.storage.rank(done),
+            "seed": done.seed,
+            "options": done.options,
+            "log": match.log,
+            "fingerprint": match.fingerprint(),
             "agentCheck": agent_check.issue(services.storage, services.settings.puzzle_ttl_seconds),
         }
     )
