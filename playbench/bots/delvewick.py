@@ -17,7 +17,7 @@ from collections.abc import Callable, Hashable
 
 from playbench.games.delvewick import rules
 from playbench.games.delvewick.levels import EMPTY, SOIL, SOLUTION_LETTERS
-from playbench.games.delvewick.rules import PLAYING, WON, State
+from playbench.games.delvewick.state import PLAYING, WON, State
 
 #: one letter per action, in the order of ``SOLUTION_LETTERS``
 ACTIONS = (
