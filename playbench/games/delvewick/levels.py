@@ -7,7 +7,9 @@ of an ``H``-row board lives at ``(H - 1 - row) * W + col``; ``+W`` is up, ``-W``
 
 Each shipped level carries a solution in compact form, one letter per action:
 ``U``/``D``/``L``/``R`` move and ``W`` waits. Every solution clears its level within the
-level's oil; tests play all 8 in one run to a win.
+level's oil; tests play all 8 in one run to a win. The solutions are the ones the beam
+search of ``playbench.bots.delvewick`` finds with its defaults
+(``benchmarks/solve_delvewick.py`` re-solves the levels and compares).
 """
 
 from __future__ import annotations
@@ -184,7 +186,7 @@ LEVELS: tuple[Level, ...] = (
         #%*%%%%%%%%%%%*%X#
         ##################
         """,
-        "DDRRDDLUUURRRRRRRDRRRDDRRRR",
+        "DDRDDUURURRRRRRDRRRDDRRRR",
     ),
     _level(
         2,
@@ -222,7 +224,7 @@ LEVELS: tuple[Level, ...] = (
         #%%%%%%%%%%%%%%%%%%%X#
         ######################
         """,
-        "DDDDRRUURRRRRDDDDRRURDRRRULURRRRRRDDDR",
+        "DDDDRRRRRDRRWLDRRRURRRRDLURURRRRRDDDR",
     ),
     _level(
         4,
@@ -241,7 +243,7 @@ LEVELS: tuple[Level, ...] = (
         #%%%%%%%%%%%%%%%%%%%X#
         ######################
         """,
-        "DDDRRDDDLRRRRRRRLWRUUURDRRRRRRRURDDDUUUUULLLDDDDDDRRRRR",
+        "DRRRRLDDDLLDDUURRRRURRRRRRRRRDRRRLUUULLDDDRRRDDDRR",
     ),
     _level(
         5,
@@ -260,7 +262,7 @@ LEVELS: tuple[Level, ...] = (
         #%%*%%%%*%%%%%%*%%%%*%X#
         ########################
         """,
-        "DDDRRRDRRRRUDDRDDLLLLLLRRRRRRRRRRRRUULUURRDDDDRRRRRR",
+        "DDDRRRRRDRRDRLDDRRRRRRRUULUURRDRDDRURURRDLLLDDRRRR",
     ),
     _level(
         6,
@@ -280,7 +282,7 @@ LEVELS: tuple[Level, ...] = (
         #%%*%%%%%%%%%%%%%%%*%%X#
         ########################
         """,
-        "DDDDRURDDLDDDRUDLWRUURRRRRRRRRUUURWLRULLULLDDRRRRRRRRRRRDRDDDDR",
+        "DDDDRURRRRRRRDRRWRULLDDDRRRRRRRRDRRUUURLDDDLDRRR",
     ),
     _level(
         7,
@@ -300,7 +302,7 @@ LEVELS: tuple[Level, ...] = (
         #%%%%%%%%%%%%%%%%#%%%%%%X#
         ##########################
         """,
-        "DDDRRRRRRRDDDDLLLLDRRRRRRRRUUUUUUUURRRRRRDDDDDDDRRRRRDR",
+        "DDDRRRRRRRDDDLDLLLRRRRRRDRRUUUURRRUUUURRRDDDDDDDRRRRRDR",
     ),
     _level(
         8,
@@ -321,6 +323,6 @@ LEVELS: tuple[Level, ...] = (
         #%%%%%%%*%%%%%%%%%%%*%%%%%X#
         ############################
         """,
-        "DDRRDRDDDDDDRRRRUURRRUURUDDLURDURRUURLDDLRRRUURLDDLLDDDDRRRRRRRRRRRR",
+        "DDRRDRDDDDRRRRRRRURURRDWRULLLDURRRRDLRDDDWRRRRRRRRUUURUUURDDDLRDLLDDRR",
     ),
 )
