@@ -13,8 +13,8 @@ from playbench.games.chimestep.board import (
     TILE_COUNT,
     index,
 )
-from playbench.games.chimestep.rules import INTRO_TICKS
 from playbench.games.chimestep.state import State
+from playbench.games.chimestep.tables import INTRO_TICKS
 
 GAME = get_game("chimestep")
 
