@@ -93,7 +93,7 @@ def test_json_round_trip_through_text(seed, picks):
 
 
 @given(seeds, choices)
-def test_score_is_the_sum_of_rewards_and_never_negative(seed, picks):
+def test_score_is_the_sum_of_rewards_and_each_hint_costs_50(seed, picks):
     state = GAME.new(seed)
     total = 0
     chooser = Rng.from_seed(seed, 1)
@@ -105,10 +105,11 @@ def test_score_is_the_sum_of_rewards_and_never_negative(seed, picks):
         outcome = GAME.step(state, action)
         total += outcome.reward
         state = outcome.state
-        assert GAME.score(state) == total >= 0
+        assert GAME.score(state) == total
         cascade_points = sum(e["points"] for e in outcome.events if e["type"] == "cascade")
-        hint_cost = sum(e["cost"] for e in outcome.events if e["type"] == "hint")
-        assert outcome.reward == cascade_points - hint_cost
+        hints = [e for e in outcome.events if e["type"] == "hint"]
+        assert all(e["cost"] == 50 for e in hints)
+        assert outcome.reward == cascade_points - 50 * len(hints)
 
 
 @given(seeds, st.integers(min_value=4, max_value=7), st.integers(min_value=0, max_value=8))
