@@ -27,6 +27,7 @@ from playbench.games.gemswap.board import (
     CELLS,
     COLOR_BOMB,
     COLOR_BOMB_TOKEN,
+    COLOR_LETTERS,
     COLUMN_BLASTER,
     COLUMNS,
     EMPTY,
@@ -74,9 +75,6 @@ COLOR_BOMB_LINE = 5
 #: a match of this many gems in one straight line makes a line blaster
 BLASTER_LINE = 4
 AREA_RADIUS = 1
-
-#: the rows and the columns a collapse changed
-Change = tuple[range, list[int]]
 
 
 class Refusal(PlaybenchError):
@@ -195,14 +193,14 @@ def play_swap(state: GemState, a: int, b: int) -> Turn:
     events: list[JSON] = [{"type": "swap", "cells": [CELL_NAMES[a], CELL_NAMES[b]]}]
     if colors[a] == NO_COLOR or colors[b] == NO_COLOR:
         cleared, fired, bonus = _color_bomb_swap(colors, a, b)
-        points, changed = _resolve_step(colors, kinds, rng, 1, cleared, [], fired, bonus, events)
+        points = _resolve_step(colors, kinds, rng, 1, cleared, [], fired, bonus, events)
     else:
         colors[a], colors[b] = colors[b], colors[a]
         kinds[a], kinds[b] = kinds[b], kinds[a]
-        runs = find_runs(colors, {a // SIZE, b // SIZE}, {a % SIZE, b % SIZE})
-        points, changed = _resolve_matches(colors, kinds, rng, 1, runs, (a, b), events)
-    points += _cascade(colors, kinds, rng, changed, events)
-    return _finish_move(state, colors, kinds, rng, points, events)
+        points = _resolve_matches(colors, kinds, rng, 1, find_runs(colors), (a, b), events)
+    same: dict[int, int] = {}
+    points += _cascade(colors, kinds, rng, events, same)
+    return _finish_move(state, colors, kinds, rng, points, events, same)
 
 
 def _color_bomb_swap(colors: bytearray, a: int, b: int) -> tuple[set[int], list[int], int]:
@@ -217,18 +215,22 @@ def _color_bomb_swap(colors: bytearray, a: int, b: int) -> tuple[set[int], list[
 
 
 def _cascade(
-    colors: bytearray, kinds: bytearray, rng: Rng, changed: Change, events: list[JSON]
+    colors: bytearray, kinds: bytearray, rng: Rng, events: list[JSON], same: dict[int, int]
 ) -> int:
-    """Clear the lines the falling gems made, step after step, until the board is still."""
+    """Clear the lines the falling gems made, step after step, until the board is still.
+
+    The board before the swap held no line, so every line found is one the move made.
+    ``same`` ends with the lane masks of the still board (see :func:`find_runs`).
+    """
     points = 0
     step = 1
-    while True:
-        runs = find_runs(colors, *changed)
-        if not runs:
-            return points
+    runs = find_runs(colors, same)
+    while runs:
         step += 1
-        gained, changed = _resolve_matches(colors, kinds, rng, step, runs, (), events)
-        points += gained
+        points += _resolve_matches(colors, kinds, rng, step, runs, (), events)
+        same.clear()
+        runs = find_runs(colors, same)
+    return points
 
 
 def _resolve_matches(
@@ -239,7 +241,7 @@ def _resolve_matches(
     runs: list[tuple[int, tuple[int, ...]]],
     moved: tuple[int, ...],
     events: list[JSON],
-) -> tuple[int, Change]:
+) -> int:
     """Group the lines into matches, decide their specials, and resolve the step."""
     cleared: set[int] = set()
     created: list[tuple[int, int, int]] = []
@@ -261,6 +263,8 @@ def _group_runs(
     runs: list[tuple[int, tuple[int, ...]]],
 ) -> list[list[tuple[int, tuple[int, ...]]]]:
     """Lines sharing a gem form one match (an L, T or +); others stand alone."""
+    if len(runs) == 1:
+        return [list(runs)]
     groups: list[list[tuple[int, tuple[int, ...]]]] = []
     for run in runs:
         cells = set(run[1])
@@ -309,17 +313,20 @@ def _resolve_step(
     fired: list[int],
     bonus: int,
     events: list[JSON],
-) -> tuple[int, Change]:
+) -> int:
     """Set off the specials caught in ``cleared``, score, clear, place, collapse, and
     record the step as a cascade event (with the new gems that dropped in).
 
     ``fired`` are colour bombs already set off by the swap itself, worth ``bonus``.
-    Returns the step's points, already multiplied by ``step``, and the rows and columns
-    the collapse changed (where the next lines can be).
+    Returns the step's points, already multiplied by ``step``.
     """
     set_off: list[JSON] = [{"cell": CELL_NAMES[c], "gem": COLOR_BOMB_TOKEN} for c in fired]
     done = set(fired)
-    queue = sorted(c for c in cleared if kinds[c] != PLAIN and c not in done)
+    queue = (
+        []
+        if kinds.count(PLAIN) == CELLS
+        else sorted(c for c in cleared if kinds[c] != PLAIN and c not in done)
+    )
     common = -1
     while queue:
         cell = queue.pop(0)
@@ -349,20 +356,16 @@ def _resolve_step(
         "points": points,
     }
     events.append(event)
-    lowest = [-1] * SIZE
     for cell in cleared:
         colors[cell] = EMPTY
         kinds[cell] = PLAIN
-        row, col = divmod(cell, SIZE)
-        if row > lowest[col]:
-            lowest[col] = row
     for cell, color, kind in created:
         colors[cell] = color
         kinds[cell] = kind
-    columns = [col for col in range(SIZE) if lowest[col] >= 0]
+    columns = sorted({cell % SIZE for cell in cleared})
     dropped = collapse(colors, kinds, columns, rng)
-    event["dropped"] = [{"cell": CELL_NAMES[c], "gem": token(colors[c], PLAIN)} for c in dropped]
-    return points, (range(max(lowest) + 1), columns)
+    event["dropped"] = [{"cell": CELL_NAMES[c], "gem": COLOR_LETTERS[colors[c]]} for c in dropped]
+    return points
 
 
 def _blast(colors: bytearray, cell: int, kind: int, common: int) -> set[int]:
@@ -388,15 +391,18 @@ def _finish_move(
     rng: Rng,
     points: int,
     events: list[JSON],
+    same: dict[int, int],
 ) -> Turn:
-    """Count the move; end the game after the last one; reshuffle a stuck board."""
+    """Count the move; end the game after the last one; reshuffle a stuck board.
+
+    ``same`` holds lane masks of the still board already computed."""
     moves_made = state.moves_made + 1
     score = state.score + points
     swaps: list[tuple[int, int]] = []
     if moves_made >= MOVES_PER_GAME:
         events.append({"type": "gameOver", "score": score})
     else:
-        swaps = legal_swaps(colors)
+        swaps = legal_swaps(colors, same)
         if not swaps:
             colors, kinds = reshuffle(colors, kinds, rng)
             swaps = legal_swaps(colors)
@@ -428,7 +434,7 @@ def gems_lined_up(state: GemState, a: int, b: int) -> int:
         return len(_color_bomb_swap(colors, a, b)[0])
     work = colors[:]
     work[a], work[b] = work[b], work[a]
-    runs = find_runs(work, {a // SIZE, b // SIZE}, {a % SIZE, b % SIZE})
+    runs = find_runs(work)
     return len({cell for _, line in runs for cell in line})
 
 

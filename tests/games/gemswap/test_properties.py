@@ -242,3 +242,29 @@ def test_each_step_scores_its_gems_and_specials_times_its_number(seed, picks):
             bonus += sum(CREATE_POINTS[special_kind(x["gem"])] for x in event["created"])
             assert event["points"] == (10 * len(event["cleared"]) + bonus) * event["step"]
         state = outcome.state
+
+
+def naive_runs(colors) -> list:
+    """Lines of 3+ found cell by cell: rows first, then columns."""
+    found = []
+    for orientation, lines in ((gems.HORIZONTAL, gems.ROWS), (gems.VERTICAL, gems.COLUMNS)):
+        for line in lines:
+            start = 0
+            while start < gems.SIZE:
+                end = start
+                while end < gems.SIZE and colors[line[end]] == colors[line[start]]:
+                    end += 1
+                if end - start >= 3 and colors[line[start]] < gems.NUM_COLORS:
+                    found.append((orientation, line[start:end]))
+                start = end
+    return found
+
+
+@given(
+    st.lists(
+        st.sampled_from([0, 1, 2, gems.NO_COLOR, gems.EMPTY]), min_size=gems.CELLS, max_size=64
+    )
+)
+def test_find_runs_equals_a_cell_by_cell_scan(cells):
+    colors = bytearray(cells)
+    assert gems.find_runs(colors) == naive_runs(colors)
