@@ -161,12 +161,14 @@ _COLUMN_STARTS = _lanes(c for c in range(CELLS) if c // SIZE <= SIZE - MIN_LINE)
 _FLAG_OF_CELL = {1 << (c * LANE_BITS + LANE_FLAG): c for c in range(CELLS)}
 
 
-def _same_as(packed: int, offset: int) -> int:
-    """The lane mask of the cells x whose byte equals the byte at ``x + offset``
-    (meaningless where ``x + offset`` is off the board: callers mask those out)."""
-    other = packed >> (offset * LANE_BITS) if offset > 0 else packed << (-offset * LANE_BITS)
-    diff = packed ^ other
-    return ~(((diff & _LOW_SEVEN) + _LOW_SEVEN) | diff) & _LANE_FLAGS
+def _same_as(packed: int, same: dict[int, int], offsets: Iterable[int]) -> None:
+    """Put in ``same``, for each offset k, the lane mask of the cells x whose byte equals
+    the byte at ``x + k`` (meaningless where ``x + k`` is off the board: callers mask
+    those out)."""
+    for offset in offsets:
+        other = packed >> (offset * LANE_BITS) if offset > 0 else packed << (-offset * LANE_BITS)
+        diff = packed ^ other
+        same[offset] = ~(((diff & _LOW_SEVEN) + _LOW_SEVEN) | diff) & _LANE_FLAGS
 
 
 def _flagged_cells(mask: int) -> list[int]:
@@ -197,8 +199,7 @@ def find_runs(
     packed = int.from_bytes(colors, "little")
     if same is None:
         same = {}
-    for offset in _LINE_OFFSETS:
-        same[offset] = _same_as(packed, offset)
+    _same_as(packed, same, _LINE_OFFSETS)
     gems = ~((packed & _LOW_SEVEN) + _NOT_A_GEM) & _LANE_FLAGS
     across = _ROW_STARTS & gems & same[1] & same[2]
     down = _COLUMN_STARTS & gems & same[SIZE] & same[2 * SIZE]
@@ -337,9 +338,7 @@ def legal_swaps(colors: bytearray, same: dict[int, int] | None = None) -> list[t
     packed = int.from_bytes(colors, "little")
     if same is None:
         same = {}
-    for offset in _SAME_COMPUTED:
-        if offset not in same:
-            same[offset] = _same_as(packed, offset)
+    _same_as(packed, same, [offset for offset in _SAME_COMPUTED if offset not in same])
     for offset in _SAME_MIRRORED:
         same[offset] = same[-offset] << (-offset * LANE_BITS)
     starts = [0, 0]

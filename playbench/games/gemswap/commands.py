@@ -78,7 +78,7 @@ def parse_action(action: object) -> Parsed:
             f'an action is an object like {{"command": "swap C4 right"}}, '
             f"got {type(action).__name__}"
         )
-    if set(action) != {"command"}:
+    if len(action) != 1 or "command" not in action:
         raise CommandError(
             f'an action has exactly one key, "command"; got {sorted(map(str, action))}'
         )

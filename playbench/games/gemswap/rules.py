@@ -55,6 +55,7 @@ from playbench.games.gemswap.commands import (
     MOVES,
     SELECT,
     SWAP,
+    SWAP_TEXTS,
     Parsed,
     parse_action,
     swap_text,
@@ -132,7 +133,7 @@ def legal_actions(state: GemState) -> list[Action]:
 
 def swap_actions(state: GemState) -> list[Action]:
     """Only the swap actions of :func:`legal_actions`, in the same order."""
-    return [{"command": swap_text(a, b)} for a, b in state.legal_swaps()]
+    return [{"command": SWAP_TEXTS[swap]} for swap in state.legal_swaps()]
 
 
 def step(state: GemState, action: Action) -> Outcome[GemState]:
