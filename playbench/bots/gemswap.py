@@ -7,13 +7,14 @@ bot's own, seeded one: its refills are samples from the seven colours, as likely
 real ones, but not the real ones.
 
 - :class:`GreedyBot` (the simple baseline) plays the swap that scores most right away on
-  the visible board: the points of the swap's own step, which the refills cannot change
-  (ties: the first in the legal-action order).
+  the visible board: its points averaged over a few sampled refills (for the cascades
+  they may bring); ties go to the first in the legal-action order.
 - :class:`SearchBot` (``make_bot``) looks two swaps ahead over sampled refills: each
-  swap is played on a few sampled futures; on each, the best next swap is found by
-  playing every legal swap once more; a swap is worth its mean over the samples of its
-  points, the best next swap's points and what the board left behind is worth (specials
-  waiting on it).
+  swap is played on a few sampled futures (the same futures for every swap); on each,
+  the best next swap is found by playing every legal swap once more; a swap is worth the
+  sum over the futures of its points, the best next swap's points and what the board
+  left behind is worth (specials waiting on it). The few best are valued again on more
+  futures, and the best total is played.
 """
 
 from __future__ import annotations
