@@ -19,9 +19,19 @@ from playbench.server.settings import MAX_COMMANDS_PER_ACT, MAX_REVIEW_CHARS
 
 JSONObject = dict[str, Any]
 MOVES = (
-    "accepted commands so far, including those a game does not count as a move "
-    "(Gem Swap's hint, moves, select); the game's own count is in the observation"
+    "actions that moved the game on (a query such as Gem Swap's moves is not one; a "
+    "refusal the rules count, such as Cogcrawl's retried reply, is)"
 )
+ACCEPTED = "commands the game accepted, queries included"
+PLAYER_CHARS = 40
+
+
+def _player(value: str) -> str:
+    if not 1 <= len(value) <= PLAYER_CHARS or not value.isprintable() or not value.strip():
+        raise ValueError(
+            f"a player name is 1 to {PLAYER_CHARS} printable characters, not only spaces"
+        )
+    return value
 
 
 def _unicode(value: Any) -> Any:
@@ -42,6 +52,7 @@ def _unicode(value: Any) -> Any:
 
 
 Text = Annotated[StrictStr, AfterValidator(_unicode)]
+Player = Annotated[StrictStr, AfterValidator(_unicode), AfterValidator(_player)]
 Options = Annotated[JSONObject, AfterValidator(_unicode)]
 
 
@@ -125,16 +136,33 @@ class AgentAnswer(Strict):
     )
 
 
+class SessionCreate(InitCreate):
+    player: Player | None = Field(
+        None, description=f"the name shown on the leaderboard (1-{PLAYER_CHARS} characters)"
+    )
+
+
 class SessionView(BaseModel):
     sessionId: str
     slug: str
-    seed: int
+    seed: int | None = Field(
+        description="the run's seed; null for a ranked session until it is finished"
+    )
+    ranked: bool = Field(
+        description="true when the server drew the seed (no seed, no options): only ranked "
+        "sessions reach the leaderboard; a session with a client seed or options is practice"
+    )
+    player: str | None
+    game: str
     observation: JSONObject
     board: str
     legalActions: list[Any]
+    commands: list[str] = Field(description="the command text of each legal action")
     score: int
-    moves: int = Field(description=MOVES)
     gameOver: bool
+    progress: float = Field(ge=0, le=1, description="how far the run has come (see the spec)")
+    moves: int = Field(description=MOVES)
+    accepted: int = Field(description=ACCEPTED)
     finished: bool
     agentCheck: PuzzlePublic
 
@@ -177,12 +205,18 @@ class FinishCreate(AgentAnswer):
 class FinishPublic(BaseModel):
     sessionId: str
     slug: str
+    player: str | None
     score: int
     rating: int
     review: str
-    rank: int | None = Field(
-        description="place on the leaderboard; null for a session started with options"
+    rank: int | None = Field(description="place on the leaderboard; null for practice")
+    seed: int = Field(description="the run's seed, revealed now")
+    options: JSONObject
+    log: list[Any] = Field(
+        description="the actions that moved the game, in order: replaying them from the "
+        "seed and options gives the final score and fingerprint (playbench verify)"
     )
+    fingerprint: str = Field(description="a hash of the final state")
     agentCheck: PuzzlePublic
 
 
@@ -190,6 +224,7 @@ class FinishPublic(BaseModel):
 class LeaderboardEntry(BaseModel):
     rank: int
     sessionId: str
+    player: str | None
     score: int
     seed: int
     moves: int = Field(description=MOVES)
@@ -200,4 +235,9 @@ class LeaderboardEntry(BaseModel):
 
 class LeaderboardPublic(BaseModel):
     slug: str
+    kind: str = Field(
+        description="seeded: every ranked run has its own hidden seed; puzzle: the seed "
+        "changes nothing, every run plays the same levels"
+    )
+    note: str = Field(description="what a score on this board compares")
     entries: list[LeaderboardEntry]

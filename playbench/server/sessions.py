@@ -1,8 +1,13 @@
-"""Sessions: a stored game played by text commands, one transaction per action.
+"""Sessions: a stored game played by text commands, one transaction per command.
 
-The session's log holds every command sent, its parsed action (or none when it did not
-parse) and what happened; replaying the logged actions from the seed and options gives
-the stored state exactly (:func:`replay`).
+A session is a :class:`Match` kept in the database: its state after every command and a
+log of every command sent, with its parsed action (or none when it did not parse) and
+what happened. Replaying the logged actions through the kernel from the seed and options
+gives the stored state exactly (:func:`replay`).
+
+A session is ranked when the client chose neither the seed nor options: the server draws
+the seed and keeps it hidden until ``finish``, since the games are open and deterministic
+and a known seed can be played ahead. Any other session is practice and never ranked.
 """
 
 from __future__ import annotations
@@ -10,11 +15,10 @@ from __future__ import annotations
 import json
 import secrets
 from dataclasses import dataclass
-from typing import Any
 
-from playbench.core.errors import CommandError
 from playbench.core.game import JSON, Game, canonical_json
-from playbench.server import agent_check
+from playbench.core.match import Match
+from playbench.core.rng import MAX_SEED
 from playbench.server.services import Services
 from playbench.server.storage import (
     LogEntry,
@@ -26,6 +30,9 @@ from playbench.server.storage import (
 
 TOKEN_BYTES = 32
 SESSION_ID_BYTES = 8
+#: a refused command and its reason are stored at most this long (whitespace folded), so
+#: every request grows the database by a bounded amount
+STORED_REFUSAL_CHARS = 120
 
 
 class BatchConflict(VersionConflict):
@@ -48,11 +55,24 @@ class BatchConflict(VersionConflict):
         )
 
 
+def draw_seed() -> int:
+    """A seed for a ranked session: random, below 2^53 so JavaScript reads it exactly."""
+    return secrets.randbelow(MAX_SEED + 1)
+
+
 def new_session(
-    services: Services, game: Game, seed: int, options: dict[str, Any]
+    services: Services,
+    game: Game,
+    seed: int | None,
+    options: JSON | None,
+    player: str | None = None,
 ) -> tuple[SessionRow, str]:
     """Start a game and store it; the stored row and the secret token for it."""
-    state = game.new(seed, options)
+    ranked = seed is None and not options
+    if seed is None:
+        seed = draw_seed()
+    options = options or {}
+    match = Match.start(game, seed, options)
     token = secrets.token_urlsafe(TOKEN_BYTES)
     row = services.storage.create_session(
         session_id=secrets.token_hex(SESSION_ID_BYTES),
@@ -60,40 +80,43 @@ def new_session(
         slug=game.slug,
         seed=seed,
         options=options,
-        state=canonical_json(game.to_json(state)),
-        score=game.score(state),
-        over=game.is_over(state),
+        state=canonical_json(match.to_json()),
+        score=match.score,
+        over=match.over,
+        player=player,
+        ranked=ranked,
     )
     return row, token
 
 
-def load_state(game: Game, row: SessionRow) -> Any:
-    return game.from_json(json.loads(row.state))
+def load(game: Game, row: SessionRow) -> Match:
+    """The session's match as stored (its log is not read: see :func:`replay`)."""
+    match = Match(game, game.from_json(json.loads(row.state)), row.seed, row.options)
+    match.moves = row.moves
+    return match
 
 
-def view(services: Services, game: Game, row: SessionRow, state: Any = None) -> JSON:
-    """What every session response shows, with the next agent-check puzzle."""
-    if state is None:
-        state = load_state(game, row)
+def view(services: Services, game: Game, row: SessionRow, match: Match | None = None) -> JSON:
+    """What every session answer shows: the match's view, the session's fields and the
+    next agent-check puzzle. A ranked session's seed stays hidden until it is finished."""
+    match = match or load(game, row)
     return {
         "sessionId": row.id,
         "slug": row.slug,
-        "seed": row.seed,
-        "observation": game.observe(state),
-        "board": game.render(state),
-        "legalActions": game.legal_actions(state),
-        "score": game.score(state),
-        "moves": row.moves,
-        "gameOver": game.is_over(state),
+        "seed": row.seed if row.finished or not row.ranked else None,
+        "ranked": row.ranked,
+        "player": row.player,
+        **match.view(),
+        "accepted": row.accepted,
         "finished": row.finished,
-        "agentCheck": agent_check.issue(services.storage, services.settings.puzzle_ttl_seconds),
+        "agentCheck": services.puzzle(row.id),
     }
 
 
 @dataclass(frozen=True, slots=True)
 class ActReport:
     row: SessionRow
-    state: Any
+    match: Match
     results: list[JSON]
 
 
@@ -104,70 +127,50 @@ def act(services: Services, game: Game, row: SessionRow, texts: list[str]) -> Ac
     commands applied before that stay applied, and the error names them.
     """
     storage = services.storage
-    state = load_state(game, row)
+    match = load(game, row)
     state_text = row.state
     version = row.version
     results: list[JSON] = []
-
-    def record_step(record: StepRecord) -> int:
-        try:
-            return storage.record_step(row, version, record)
-        except VersionConflict:
-            applied = [result["command"] for result in results]
-            raise BatchConflict(row.id, applied, len(texts)) from None
-
     for text in texts:
-        try:
-            action: Any = game.parse_command(text)
-        except CommandError as error:
-            record = StepRecord(
-                command=text,
-                action=None,
-                parsed=False,
-                ok=False,
-                reward=0,
-                reason=str(error),
-                state=state_text,
-                score=game.score(state),
-                over=game.is_over(state),
-            )
-            version = record_step(record)
-            results.append(_result(text, False, str(error), 0, []))
-            break
-        outcome = game.step(state, action)
-        state = outcome.state
-        state_text = canonical_json(game.to_json(state))
+        result = match.command(text)
+        if result.advanced:
+            state_text = canonical_json(match.to_json())
         record = StepRecord(
-            command=text,
-            action=action,
-            parsed=True,
-            ok=outcome.ok,
-            reward=outcome.reward,
-            reason=outcome.reason,
+            command=text if result.advanced else short_form(text),
+            action=result.action,
+            parsed=result.action is not None,
+            ok=result.ok,
+            advanced=result.advanced,
+            reward=result.reward,
+            reason=short_form(result.reason),
             state=state_text,
-            score=game.score(state),
-            over=game.is_over(state),
+            score=match.score,
+            over=match.over,
         )
-        version = record_step(record)
-        results.append(
-            _result(text, outcome.ok, outcome.reason, outcome.reward, list(outcome.events))
-        )
-        if not outcome.ok:
+        try:
+            version = storage.record_step(row, version, record)
+        except VersionConflict:
+            applied = [done["command"] for done in results]
+            raise BatchConflict(row.id, applied, len(texts)) from None
+        results.append({"command": text, **result.to_json()})
+        if not result.ok:
             break
-    return ActReport(row=storage.reload(row.id), state=state, results=results)
+    return ActReport(row=storage.reload(row.id), match=match, results=results)
 
 
-def _result(text: str, ok: bool, reason: str, reward: int, events: list[JSON]) -> JSON:
-    result: JSON = {"command": text, "ok": ok, "reward": reward, "events": events}
-    if not ok:
-        result["reason"] = reason
-    return result
+def short_form(text: str) -> str:
+    """``text`` with runs of whitespace folded to one space, cut to a bounded length."""
+    folded = " ".join(text.split())
+    if len(folded) <= STORED_REFUSAL_CHARS:
+        return folded
+    return folded[: STORED_REFUSAL_CHARS - 1] + "…"
 
 
-def replay(game: Game, row: SessionRow, log: list[LogEntry]) -> Any:
-    """The state reached by stepping every logged action from the session's seed."""
-    state = game.new(row.seed, row.options)
+def replay(game: Game, row: SessionRow, log: list[LogEntry]) -> Match:
+    """The session's match rebuilt from its seed by playing every logged action through
+    the kernel (refused ones change nothing); its ``log`` is the replay's input."""
+    match = Match.start(game, row.seed, row.options)
     for entry in log:
         if entry.action is not None:
-            state = game.step(state, entry.action).state
-    return state
+            match.play(entry.action)
+    return match

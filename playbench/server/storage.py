@@ -1,4 +1,4 @@
-"""The database: sessions, their action logs, ratings and reviews, agent-check puzzles.
+"""The database: sessions, their action logs, ratings and reviews, spent agent-check puzzles.
 
 SQLAlchemy Core over any URL; SQLite by default, in WAL mode with ``synchronous=FULL``.
 Every action is one transaction that first moves the session's ``version`` forward with
@@ -30,9 +30,12 @@ from sqlalchemy import (
     TypeDecorator,
     create_engine,
     event,
+    false,
     func,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
@@ -41,15 +44,14 @@ SQLITE_BUSY_TIMEOUT_MS = 30_000
 TOKEN_HASH_CHARS = 64
 SESSION_ID_CHARS = 32
 SLUG_CHARS = 64
-#: expired puzzles are kept this long so a late answer hears "expired", not "unknown"
-PUZZLE_RETENTION_SECONDS = 3600.0
-#: the stored options of a standard run; only these are ranked (a custom layout or start
-#: level is another game, not a better score)
+#: the stored options of a standard run; a database from before ranked exactly these
 STANDARD_OPTIONS = "{}"
 #: workers that start together on a new database race to create the tables: a loser hears
 #: "already exists" (or a duplicate catalog key on PostgreSQL) and looks again; each retry
 #: finds at least one more table or index in place, so a few attempts always settle it
 SCHEMA_ATTEMPTS = 8
+#: sessions deleted per statement when pruning (keeps each IN list short)
+PRUNE_BATCH = 500
 
 
 class JsonText(TypeDecorator[str]):
@@ -87,6 +89,9 @@ sessions = Table(
     Column("version", Integer, nullable=False),
     Column("score", BigInteger, nullable=False),
     Column("moves", Integer, nullable=False),
+    Column("accepted", Integer, nullable=False, server_default=text("0")),
+    Column("player", JsonText),
+    Column("ranked", Boolean, nullable=False, server_default=false()),
     Column("over", Boolean, nullable=False),
     Column("finished", Boolean, nullable=False, index=True),
     Column("rating", Integer),
@@ -110,13 +115,12 @@ actions = Table(
     Column("created_at", Float, nullable=False),
 )
 
-puzzles = Table(
-    "puzzles",
+#: agent-check puzzles that were answered (a puzzle answers once), kept until they expire
+spent_puzzles = Table(
+    "spent_puzzles",
     metadata,
     Column("token_hash", String(TOKEN_HASH_CHARS), primary_key=True),
-    Column("answer", BigInteger, nullable=False),
     Column("expires_at", Float, nullable=False, index=True),
-    Column("used", Boolean, nullable=False),
 )
 
 
@@ -138,7 +142,13 @@ class SessionRow:
     state: str
     version: int
     score: int
+    #: actions that moved the game on (the game's own moves)
     moves: int
+    #: commands the game accepted, queries included
+    accepted: int
+    player: str | None
+    #: a standard run on a seed the server drew and hid: the only kind on the leaderboard
+    ranked: bool
     over: bool
     finished: bool
     rating: int | None
@@ -157,12 +167,12 @@ class LogEntry:
 
 
 @dataclass(frozen=True, slots=True)
-class PuzzleClaim:
-    known: bool
-    #: False when the puzzle had been used already
-    fresh: bool
-    answer: int
-    expires_at: float
+class PruneReport:
+    """What one prune deleted."""
+
+    sessions: int
+    actions: int
+    puzzles: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +183,8 @@ class StepRecord:
     action: Any
     parsed: bool
     ok: bool
+    #: the action moved the game on (an accepted move or a counted refusal)
+    advanced: bool
     reward: int
     reason: str
     state: str
@@ -197,14 +209,38 @@ def make_engine(url: str) -> Engine:
 
 
 def create_tables(engine: Engine) -> None:
-    """Create the missing tables, also when other processes do the same at the same time."""
+    """Create the missing tables, also when other processes do the same at the same time,
+    and add the columns a database from an earlier version lacks."""
     for attempt in range(1, SCHEMA_ATTEMPTS + 1):
         try:
             metadata.create_all(engine)
+            _add_missing_columns(engine)
             return
         except (IntegrityError, OperationalError, ProgrammingError):
             if attempt == SCHEMA_ATTEMPTS:
                 raise
+
+
+#: columns added since the first schema, with the SQL that fills them for older rows:
+#: a standard run of before was ranked, and every accepted command counted as a move
+ADDED_COLUMNS = {
+    "accepted": ("INTEGER NOT NULL DEFAULT 0", "UPDATE sessions SET accepted = moves"),
+    "player": ("TEXT", None),
+    "ranked": (
+        "BOOLEAN NOT NULL DEFAULT FALSE",
+        f"UPDATE sessions SET ranked = (options = '{STANDARD_OPTIONS}')",
+    ),
+}
+
+
+def _add_missing_columns(engine: Engine) -> None:
+    present = {column["name"] for column in inspect(engine).get_columns("sessions")}
+    with engine.begin() as conn:
+        for name, (kind, fill) in ADDED_COLUMNS.items():
+            if name not in present:
+                conn.execute(text(f"ALTER TABLE sessions ADD COLUMN {name} {kind}"))
+                if fill is not None:
+                    conn.execute(text(fill))
 
 
 def _row(row: Any) -> SessionRow:
@@ -217,6 +253,9 @@ def _row(row: Any) -> SessionRow:
         version=row.version,
         score=row.score,
         moves=row.moves,
+        accepted=row.accepted,
+        player=row.player,
+        ranked=bool(row.ranked),
         over=bool(row.over),
         finished=bool(row.finished),
         rating=row.rating,
@@ -247,6 +286,8 @@ class Storage:
         state: str,
         score: int,
         over: bool,
+        player: str | None,
+        ranked: bool,
     ) -> SessionRow:
         now = time.time()
         values = {
@@ -259,6 +300,9 @@ class Storage:
             "version": 0,
             "score": score,
             "moves": 0,
+            "accepted": 0,
+            "player": player,
+            "ranked": ranked,
             "over": over,
             "finished": False,
             "created_at": now,
@@ -292,7 +336,8 @@ class Storage:
         Raises :class:`VersionConflict` when the session is no longer at ``version``.
         """
         now = time.time()
-        moves = sessions.c.moves + 1 if record.ok else sessions.c.moves
+        moves = sessions.c.moves + 1 if record.advanced else sessions.c.moves
+        accepted = sessions.c.accepted + 1 if record.ok else sessions.c.accepted
         change = (
             update(sessions)
             .where(sessions.c.id == session.id, sessions.c.version == version)
@@ -302,6 +347,7 @@ class Storage:
                 score=record.score,
                 over=record.over,
                 moves=moves,
+                accepted=accepted,
                 updated_at=now,
             )
         )
@@ -367,7 +413,7 @@ class Storage:
             .where(
                 sessions.c.slug == slug,
                 sessions.c.finished.is_(True),
-                sessions.c.options == STANDARD_OPTIONS,
+                sessions.c.ranked.is_(True),
             )
             .order_by(sessions.c.score.desc(), sessions.c.finished_at.asc())
             .limit(limit)
@@ -376,18 +422,16 @@ class Storage:
             return [_row(row) for row in conn.execute(query).all()]
 
     def rank(self, session: SessionRow) -> int | None:
-        """1 + the number of ranked sessions of the game above ``session``; None if unranked.
-
-        Sessions started with options are never ranked.
-        """
-        if session.options:
+        """1 + the number of ranked sessions of the game above ``session``; None if unranked
+        (a practice session: its seed or options were the client's)."""
+        if not session.ranked:
             return None
         ahead = (
             select(sessions.c.id)
             .where(
                 sessions.c.slug == session.slug,
                 sessions.c.finished.is_(True),
-                sessions.c.options == STANDARD_OPTIONS,
+                sessions.c.ranked.is_(True),
                 (sessions.c.score > session.score)
                 | (
                     (sessions.c.score == session.score)
@@ -400,32 +444,34 @@ class Storage:
             return 1 + conn.execute(select(func.count()).select_from(ahead)).scalar_one()
 
     # -- agent-check puzzles -------------------------------------------------------------
-    def add_puzzle(self, token_hash: str, answer: int, expires_at: float) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(
-                puzzles.delete().where(
-                    puzzles.c.expires_at < time.time() - PUZZLE_RETENTION_SECONDS
+    def spend_puzzle(self, token_hash: str, expires_at: float) -> bool:
+        """Mark a puzzle used; False when it had been used already."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(spent_puzzles).values(token_hash=token_hash, expires_at=expires_at)
                 )
-            )
-            conn.execute(
-                insert(puzzles).values(
-                    token_hash=token_hash, answer=answer, expires_at=expires_at, used=False
-                )
-            )
+        except IntegrityError:
+            return False
+        return True
 
-    def take_puzzle(self, token_hash: str) -> PuzzleClaim:
-        """Mark the puzzle used (single use): whether it existed, was fresh, its answer."""
-        claim = (
-            update(puzzles)
-            .where(puzzles.c.token_hash == token_hash, puzzles.c.used.is_(False))
-            .values(used=True)
-        )
-        find = select(puzzles.c.answer, puzzles.c.expires_at).where(
-            puzzles.c.token_hash == token_hash
+    # -- pruning -------------------------------------------------------------------------
+    def prune(self, unfinished_before: float, now: float) -> PruneReport:
+        """Delete sessions left unfinished since before ``unfinished_before`` (with their
+        logs) and spent puzzles that have expired by ``now``. Finished sessions stay."""
+        stale = select(sessions.c.id).where(
+            sessions.c.finished.is_(False), sessions.c.updated_at < unfinished_before
         )
         with self.engine.begin() as conn:
-            claimed = conn.execute(claim).rowcount == 1
-            row = conn.execute(find).first()
-        if row is None:
-            return PuzzleClaim(known=False, fresh=False, answer=0, expires_at=0.0)
-        return PuzzleClaim(known=True, fresh=claimed, answer=row.answer, expires_at=row.expires_at)
+            ids = [row.id for row in conn.execute(stale).all()]
+            logged = 0
+            for start in range(0, len(ids), PRUNE_BATCH):
+                batch = ids[start : start + PRUNE_BATCH]
+                logged += conn.execute(
+                    actions.delete().where(actions.c.session_id.in_(batch))
+                ).rowcount
+                conn.execute(sessions.delete().where(sessions.c.id.in_(batch)))
+            spent = conn.execute(
+                spent_puzzles.delete().where(spent_puzzles.c.expires_at < now)
+            ).rowcount
+        return PruneReport(sessions=len(ids), actions=logged, puzzles=spent)

@@ -28,17 +28,26 @@ class Player:
     """A session client that answers each puzzle from the previous response."""
 
     def __init__(
-        self, client: TestClient, slug: str, seed: int = 7, options: dict[str, Any] | None = None
+        self,
+        client: TestClient,
+        slug: str,
+        seed: int | None = 7,
+        options: dict[str, Any] | None = None,
+        player: str | None = None,
     ) -> None:
+        """A practice session on ``seed``, or a ranked one (the server draws the seed)
+        when ``seed`` and ``options`` are None."""
         self.client = client
         self.slug = slug
-        body: dict[str, Any] = (
-            {"seed": seed} if options is None else {"seed": seed, "options": options}
-        )
+        body: dict[str, Any] = {"seed": seed, "options": options, "player": player}
+        body = {key: value for key, value in body.items() if value is not None}
         response = client.post(f"/games/{slug}/api/new", json=body)
         assert response.status_code == 200, response.text
         self.last = response.json()
         self.token = self.last["token"]
+
+    def auth(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
 
     def post(self, route: str, body: dict[str, Any]) -> Any:
         headers = answer_headers(self.last["agentCheck"], self.token)

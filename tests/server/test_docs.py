@@ -95,8 +95,10 @@ def test_llms_txt_names_the_optional_body_of_new_and_the_early_finish_answer(cli
     assert "once the game is over (before that: 409)" in text
 
 
-def test_openapi_says_moves_counts_accepted_commands(client):
+def test_openapi_says_moves_counts_the_games_moves_and_accepted_the_commands(client):
     schemas = client.get("/openapi.json").json()["components"]["schemas"]
     for name in ("SessionView", "LeaderboardEntry"):
         description = schemas[name]["properties"]["moves"]["description"]
-        assert description.startswith("accepted commands"), name
+        assert description.startswith("actions that moved the game on"), name
+    accepted = schemas["SessionView"]["properties"]["accepted"]["description"]
+    assert accepted == "commands the game accepted, queries included"

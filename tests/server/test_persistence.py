@@ -46,7 +46,9 @@ def test_restart_keeps_sessions_logs_and_sealed_states(settings):
         log = services.storage.log(row.id)
         assert [entry.command for entry in log] == ["step 2", "step 1", "step 1"]
         assert (
-            canonical_json(get_game("tally").to_json(sessions.replay(get_game("tally"), row, log)))
+            canonical_json(
+                get_game("tally").to_json(sessions.replay(get_game("tally"), row, log).state)
+            )
             == row.state
         )
 
@@ -85,7 +87,9 @@ def test_a_stale_version_is_a_conflict_and_changes_nothing(client):
     player = Player(client, "tally")
     storage = client.app.state.services.storage
     row = storage.session_by_token("tally", sessions.token_hash(player.token))
-    record = StepRecord("step 1", {"type": "step", "by": 1}, True, True, 1, "", row.state, 1, False)
+    record = StepRecord(
+        "step 1", {"type": "step", "by": 1}, True, True, True, 1, "", row.state, 1, False
+    )
     assert storage.record_step(row, row.version, record) == row.version + 1
     with pytest.raises(VersionConflict):
         storage.record_step(row, row.version, record)
@@ -96,7 +100,10 @@ def test_a_stale_version_is_a_conflict_and_changes_nothing(client):
 def test_concurrent_acts_never_both_apply_to_one_state(client, slug):
     game = get_game(slug)
     player = Player(client, slug, seed=7)
-    puzzles = [client.get("/api/v1/agent-check").json() for _ in range(THREADS)]
+    puzzles = [
+        client.get(f"/api/v1/agent-check?slug={slug}", headers=player.auth()).json()
+        for _ in range(THREADS)
+    ]
     command = game.spec().commands[0].example
     barrier = threading.Barrier(THREADS)
     statuses: list[int] = []
@@ -121,7 +128,7 @@ def test_concurrent_acts_never_both_apply_to_one_state(client, slug):
     log = storage.log(row.id)
     assert len(log) == row.version == statuses.count(200)
     assert [entry.seq for entry in log] == list(range(1, row.version + 1))
-    assert canonical_json(game.to_json(sessions.replay(game, row, log))) == row.state
+    assert canonical_json(game.to_json(sessions.replay(game, row, log).state)) == row.state
 
 
 def test_any_command_sequence_replays_to_the_stored_state(client):
@@ -137,14 +144,14 @@ def test_any_command_sequence_replays_to_the_stored_state(client):
         row = storage.session_by_token("tally", sessions.token_hash(player.token))
         log = storage.log(row.id)
         assert len(log) == row.version
-        assert canonical_json(game.to_json(sessions.replay(game, row, log))) == row.state
+        assert canonical_json(game.to_json(sessions.replay(game, row, log).state)) == row.state
 
     check()
 
 
 def test_client_text_is_stored_without_nul_and_read_back_exactly(client):
     # PostgreSQL text columns refuse NUL; a command or review may hold one
-    player = Player(client, "tally")
+    player = Player(client, "tally", seed=None)
     command = "step\x001"
     assert player.act(command).json()["results"][0]["command"] == command
     storage = client.app.state.services.storage
@@ -186,7 +193,7 @@ def test_a_conflict_mid_batch_says_how_many_commands_were_applied(client, monkey
 
 
 def test_text_stored_before_the_json_form_still_reads(client):
-    player = Player(client, "tally")
+    player = Player(client, "tally", seed=None)
     player.act("step 2", "step 2", "step 2", "step 2")
     player.post("finish", {"rating": 7, "review": "stored as JSON"})
     storage = client.app.state.services.storage

@@ -54,7 +54,7 @@ def test_spec_examples_play_and_the_log_replays_exactly(client, slug):
     log = services.storage.log(row.id)
     assert len(log) == row.version == 3 * len(examples)
     assert [entry.command for entry in log] == examples * 3
-    replayed = sessions.replay(game, row, log)
+    replayed = sessions.replay(game, row, log).state
     assert canonical_json(game.to_json(replayed)) == row.state
 
 
@@ -97,8 +97,15 @@ def test_a_refusal_that_counts_is_stored(client):
     assert again.json()["observation"]["fumbles"] == 1
 
 
-def test_full_flow_new_act_finish_and_leaderboard(client):
-    player = Player(client, "tally", seed=7)
+def drawn_seeds(monkeypatch, *seeds: int) -> None:
+    """The seeds the server draws for the next ranked sessions, in order."""
+    queue = iter(seeds)
+    monkeypatch.setattr(sessions, "draw_seed", lambda: next(queue))
+
+
+def test_full_flow_new_act_finish_and_leaderboard(client, monkeypatch):
+    drawn_seeds(monkeypatch, 7)
+    player = Player(client, "tally", seed=None)
     early = player.post("finish", {"rating": 8, "review": "Too soon."})
     assert early.status_code == 409 and "not over" in early.json()["error"]
     reply = player.act(*WINNING)
@@ -117,14 +124,15 @@ def test_full_flow_new_act_finish_and_leaderboard(client):
     assert entry["rank"] == 1 and entry["moves"] == 4 and entry["rating"] == 8
 
 
-def test_leaderboard_orders_by_score_and_keeps_unfinished_out(client):
+def test_leaderboard_orders_by_score_and_keeps_unfinished_out(client, monkeypatch):
+    drawn_seeds(monkeypatch, 1, 2, 3, 4, 9)
     scores = []
     for seed in (1, 2, 3, 4):
-        player = Player(client, "tally", seed=seed)
+        player = Player(client, "tally", seed=None)
         player.act(*(["step 1"] * 8 if seed % 2 else WINNING))
         player.post("finish", {"rating": 5})
         scores.append(player.last.get("score"))
-    Player(client, "tally", seed=9).act("step 1")
+    Player(client, "tally", seed=None).act("step 1")
     entries = client.get("/api/leaderboard/tally?limit=3").json()["entries"]
     assert [e["score"] for e in entries] == sorted(scores, reverse=True)[:3]
     assert [e["rank"] for e in entries] == [1, 2, 3]
@@ -240,7 +248,7 @@ def test_agent_check_expired(client, monkeypatch):
 
 def test_agent_check_from_body_fields_and_from_the_puzzle_route(client):
     player = Player(client, "tally")
-    puzzle = client.get("/api/v1/agent-check").json()
+    puzzle = client.get("/api/v1/agent-check?slug=tally", headers=player.auth()).json()
     body = {"agent_check": puzzle["token"], "agent_answer": solve(puzzle)}
     reply = _act_with(client, player, body=body)
     assert reply.status_code == 200 and reply.json()["results"][0]["ok"] is True
@@ -250,7 +258,10 @@ def test_agent_check_from_body_fields_and_from_the_puzzle_route(client):
 
 
 def test_puzzle_route_gives_fresh_puzzles(client):
-    first, second = (client.get("/api/v1/agent-check").json() for _ in range(2))
+    player = Player(client, "tally")
+    first, second = (
+        client.get("/api/v1/agent-check?slug=tally", headers=player.auth()).json() for _ in range(2)
+    )
     assert first["token"] != second["token"]
     assert first["expiresIn"] == client.app.state.services.settings.puzzle_ttl_seconds
     assert "X-Agent-Check" in first["how"]

@@ -7,14 +7,12 @@ Every answer, errors included, carries the next puzzle.
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import Response
 
 from playbench.core.game import Game
-from playbench.core.rng import MAX_SEED
 from playbench.server import agent_check, sessions
 from playbench.server.deps import AgentHeadersDep, GameDep, ServicesDep, TokenDep, session_cookie
 from playbench.server.errors import ApiError
@@ -25,7 +23,7 @@ from playbench.server.schemas import (
     ErrorPublic,
     FinishCreate,
     FinishPublic,
-    InitCreate,
+    SessionCreate,
     SessionPublic,
     SessionView,
 )
@@ -51,20 +49,26 @@ def _session(services: Services, game: Game, token: str | None) -> SessionRow:
     return row
 
 
-def _check(services: Services, headers: tuple[str | None, str | None], body: AgentAnswer) -> None:
+def _check(
+    services: Services,
+    row: SessionRow,
+    headers: tuple[str | None, str | None],
+    body: AgentAnswer,
+) -> None:
     token = headers[0] if headers[0] is not None else body.agent_check
     answer = headers[1] if headers[1] is not None else body.agent_answer
     try:
-        agent_check.verify(services.storage, token, answer)
+        services.signer.verify(services.storage, row.id, token, answer)
     except agent_check.AgentCheckFailed as error:
         raise ApiError(403, str(error), puzzle=True) from None
 
 
 @router.post("/new", response_model=SessionPublic)
-def new(game: GameDep, services: ServicesDep, body: InitCreate | None = None) -> Response:
-    body = body or InitCreate()
-    seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED + 1)
-    row, token = sessions.new_session(services, game, seed, body.options or {})
+def new(game: GameDep, services: ServicesDep, body: SessionCreate | None = None) -> Response:
+    """Start a session. Without a seed and options it is ranked: the server draws the seed
+    and hides it until ``finish``. A seed or options make it practice."""
+    body = body or SessionCreate()
+    row, token = sessions.new_session(services, game, body.seed, body.options, body.player)
     response = json_response({**sessions.view(services, game, row), "token": token})
     response.set_cookie(
         session_cookie(game.slug),
@@ -91,12 +95,22 @@ def act(
     body: ActCreate,
 ) -> Response:
     row = _session(services, game, token)
-    _check(services, headers, body)
+    texts = body.texts()
+    for index, text in enumerate(texts):
+        limit = game.command_limit(text)
+        if len(text.encode()) > limit:
+            raise ApiError(
+                413,
+                f"command {index} is {len(text.encode())} bytes; one command may have at "
+                f"most {limit}: nothing was applied or stored",
+                puzzle=True,
+            )
+    _check(services, row, headers, body)
     try:
-        report = sessions.act(services, game, row, body.texts())
+        report = sessions.act(services, game, row, texts)
     except sessions.BatchConflict as conflict:
         raise ApiError(409, conflict.message(), puzzle=True) from None
-    view = sessions.view(services, game, report.row, report.state)
+    view = sessions.view(services, game, report.row, report.match)
     return json_response({**view, "results": report.results})
 
 
@@ -109,7 +123,7 @@ def finish(
     body: FinishCreate,
 ) -> Response:
     row = _session(services, game, token)
-    _check(services, headers, body)
+    _check(services, row, headers, body)
     if row.finished:
         raise ApiError(409, "this session is already finished", puzzle=True)
     if not row.over:
@@ -118,14 +132,20 @@ def finish(
         done = services.storage.finish(row, body.rating, body.review)
     except VersionConflict:
         raise ApiError(409, CONFLICT, puzzle=True) from None
+    match = sessions.replay(game, done, services.storage.log(done.id))
     return json_response(
         {
             "sessionId": done.id,
             "slug": done.slug,
+            "player": done.player,
             "score": done.score,
             "rating": done.rating,
             "review": done.review,
             "rank": services.storage.rank(done),
-            "agentCheck": agent_check.issue(services.storage, services.settings.puzzle_ttl_seconds),
+            "seed": done.seed,
+            "options": done.options,
+            "log": match.log,
+            "fingerprint": match.fingerprint(),
+            "agentCheck": services.puzzle(done.id),
         }
     )
