@@ -65,7 +65,7 @@ def test_score_never_decreases_in_random_play(slug):
     game = get_game(slug)
     for state, _, outcome in random_run(game, 13):
         if game.score_can_fall:
-            assert game.score(outcome.state) >= 0
+            assert game.score(outcome.state) == game.score(state) + outcome.reward
         else:
             assert game.score(outcome.state) >= game.score(state)
 
