@@ -4,7 +4,8 @@ A seat answers each observation with one JSON object (see the seed page "Actions
 the reply format"). This module turns that answer into the list of dungeon primitives
 the rules will run, applying every cap and validation rule, and expands ``travel``
 into moves by a breadth-first search over the map remembered at the start of the turn.
-It executes nothing and depends on nothing but the standard library and the glyphs.
+It executes nothing and depends only on the standard library, the glyphs and the
+core's JSON type names.
 
 Choices where the seed is silent (also written into the game's rules text):
 
@@ -43,6 +44,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from playbench.core.fields import json_type
 from playbench.games.cogcrawl.glyphs import (
     DIRECTIONS,
     DOORS,
@@ -148,12 +150,12 @@ def read_reply(action: object) -> dict:
     The action is either the reply object itself or ``{"reply": "<raw text>"}``.
     """
     if not isinstance(action, dict):
-        raise ParseFailure(f"a reply must be a JSON object, got {_json_type(action)}")
+        raise ParseFailure(f"a reply must be a JSON object, got {json_type(action)}")
     if len(action) == 1 and RAW_KEY in action:
         raw = action[RAW_KEY]
         if not isinstance(raw, str):
             raise ParseFailure(
-                f'"{RAW_KEY}" must hold the raw reply text as a string, got {_json_type(raw)}'
+                f'"{RAW_KEY}" must hold the raw reply text as a string, got {json_type(raw)}'
             )
         return parse_raw(raw)
     return action
@@ -201,28 +203,12 @@ def parse_raw(raw: str | bytes) -> dict:
     except ValueError as error:
         raise ParseFailure(f"the reply is not one JSON object: {error}") from None
     if not isinstance(value, dict):
-        raise ParseFailure(f"a reply must be a JSON object, got {_json_type(value)}")
+        raise ParseFailure(f"a reply must be a JSON object, got {json_type(value)}")
     return value
 
 
 def _refuse_constant(name: str) -> Any:
     raise ParseFailure(f"{name} is not a JSON value")
-
-
-def _json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list | tuple):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
 # -- planning --------------------------------------------------------------------------
@@ -246,7 +232,7 @@ def plan_turn(
             {
                 "index": None,
                 "do": None,
-                "reason": f"actions must be an array, got {_json_type(actions)}",
+                "reason": f"actions must be an array, got {json_type(actions)}",
             }
         )
         actions = []
@@ -254,9 +240,10 @@ def plan_turn(
     queue: list[Primitive] = []
     where: tuple[int, int] | None = position
     for index, entry in enumerate(actions[:MAX_ACTIONS]):
-        verb, reason = _validate(entry, pack)
-        if reason is not None:
-            plan.dropped.append({"index": index, "do": verb, "reason": reason})
+        try:
+            verb = _validate(entry, pack)
+        except EntryDropped as dropped:
+            plan.dropped.append({"index": index, "do": dropped.verb, "reason": str(dropped)})
             continue
         if verb == TRAVEL:
             x = _clamp(entry["x"], WIDTH - 1)
@@ -284,63 +271,65 @@ def plan_turn(
     return plan
 
 
-def _validate(entry: object, pack: set[str]) -> tuple[str | None, str | None]:
-    """(the entry's verb as reported, the reason it is dropped or None)."""
+class EntryDropped(Exception):
+    """An action entry that does not validate; ``verb`` is what it asked for, as reported."""
+
+    def __init__(self, verb: str | None, reason: str) -> None:
+        super().__init__(reason)
+        self.verb = verb
+
+
+def _validate(entry: object, pack: set[str]) -> str:
+    """The verb of a valid entry (lower-cased); raises :class:`EntryDropped` otherwise."""
     if not isinstance(entry, dict):
-        return None, f"an action must be an object, got {_json_type(entry)}"
+        raise EntryDropped(None, f"an action must be an object, got {json_type(entry)}")
     if "do" not in entry:
-        return None, "missing do"
+        raise EntryDropped(None, "missing do")
     do = entry["do"]
     if not isinstance(do, str):
-        return None, f"do must be a string, got {_json_type(do)}"
+        raise EntryDropped(None, f"do must be a string, got {json_type(do)}")
     if len(do) > MAX_DO_RUNES:
-        return do[:MAX_DO_RUNES], f"do is {len(do)} runes, more than {MAX_DO_RUNES}"
+        raise EntryDropped(do[:MAX_DO_RUNES], f"do is {len(do)} runes, more than {MAX_DO_RUNES}")
     verb = do.lower()
     if verb not in VERBS:
-        return do, f"unknown verb {do!r}"
+        raise EntryDropped(do, f"unknown verb {do!r}")
     if verb in DIR_VERBS:
-        reason = _check_dir(verb, entry)
-        if reason:
-            return verb, reason
+        _check_dir(verb, entry)
     if verb == TRAVEL:
         for axis in ("x", "y"):
             if axis not in entry:
-                return verb, f"travel needs {axis}"
+                raise EntryDropped(verb, f"travel needs {axis}")
             if type(entry[axis]) is not int:
-                return verb, f"{axis} must be an integer, got {_json_type(entry[axis])}"
+                raise EntryDropped(verb, f"{axis} must be an integer, got {json_type(entry[axis])}")
     if verb in ITEM_VERBS:
-        reason = _check_item(verb, entry, pack)
-        if reason:
-            return verb, reason
-    return verb, None
+        _check_item(verb, entry, pack)
+    return verb
 
 
-def _check_dir(verb: str, entry: dict) -> str | None:
+def _check_dir(verb: str, entry: dict) -> None:
     if "dir" not in entry:
-        return f"{verb} needs dir"
+        raise EntryDropped(verb, f"{verb} needs dir")
     direction = entry["dir"]
     if not isinstance(direction, str):
-        return f"dir must be a string, got {_json_type(direction)}"
+        raise EntryDropped(verb, f"dir must be a string, got {json_type(direction)}")
     if len(direction) > MAX_DIR_RUNES:
-        return f"dir is {len(direction)} runes, more than {MAX_DIR_RUNES}"
+        raise EntryDropped(verb, f"dir is {len(direction)} runes, more than {MAX_DIR_RUNES}")
     if direction.lower() not in DIRECTIONS:
-        return f"dir {direction!r} is not one of {DIRECTION_LIST}"
-    return None
+        raise EntryDropped(verb, f"dir {direction!r} is not one of {DIRECTION_LIST}")
 
 
-def _check_item(verb: str, entry: dict, pack: set[str]) -> str | None:
+def _check_item(verb: str, entry: dict, pack: set[str]) -> None:
     if "item" not in entry:
-        return f"{verb} needs item"
+        raise EntryDropped(verb, f"{verb} needs item")
     item = entry["item"]
     if not isinstance(item, str):
-        return f"item must be a string, got {_json_type(item)}"
+        raise EntryDropped(verb, f"item must be a string, got {json_type(item)}")
     if len(item) != 1:
-        return f"item must be exactly one rune, got {len(item)}"
+        raise EntryDropped(verb, f"item must be exactly one rune, got {len(item)}")
     if item not in PACK_LETTERS:
-        return f"item {item!r} is not a letter a..z"
+        raise EntryDropped(verb, f"item {item!r} is not a letter a..z")
     if item not in pack:
-        return f"no item {item!r} in the pack"
-    return None
+        raise EntryDropped(verb, f"no item {item!r} in the pack")
 
 
 def _cut_runes(value: object, limit: int) -> str:
