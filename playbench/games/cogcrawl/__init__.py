@@ -35,8 +35,9 @@ class Cogcrawl(Game[CogState]):
         Turn counters, status (DL, HP, XL, AC, gold, hunger, wielded, worn, confusion),
         position, the remembered map as 18 strings of 48, visible monsters, remembered
         items, what is underfoot, the pack by letter, up to 8 messages, ``last_plan``,
-        echoed notes and say, the fallback and retry flags, and the run's state, score and
-        progress.
+        echoed notes, the fallback and retry flags, and the run's state, score and
+        progress. The reply's ``say`` is never shown to the seat: it is the turn's first
+        event, for spectators.
 
     Scoring:
         +1 per gold piece, +50 per new level reached, kill experience, +1000 for the

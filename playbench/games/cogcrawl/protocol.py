@@ -13,8 +13,10 @@ Choices where the seed is silent (also written into the game's rules text):
   a byte-order mark or a trailing newline make it a parse failure.
 - ``{"reply": ...}`` is raw text only when it is the single key and holds a string; a
   single ``reply`` key holding anything else is a parse failure. The 4096-byte read
-  applies to raw text; a reply object sent as the action itself is already parsed (its
-  size is the transport's business), and every other cap applies to it alike.
+  applies to raw text; a reply object sent as the action itself is measured as its
+  compact UTF-8 JSON (no spaces, non-ASCII runes as themselves) and is a parse failure
+  past 4096 bytes. Any action that is not a JSON object (an array, a string, a number,
+  null) is a parse failure too, counted toward the retry and the fallback.
 - JSON's ``NaN``/``Infinity`` are not JSON and fail to parse; with duplicate keys the
   last one counts.
 - A non-string ``say`` or ``notes`` counts as absent (empty); ``actions`` that is
@@ -22,7 +24,8 @@ Choices where the seed is silent (also written into the game's rules text):
 - ``x``/``y`` must be JSON integers: ``3.0`` and ``true`` are not.
 - ``item`` must be a lower-case letter; ``"A"`` is dropped, not lower-cased.
 - A key a verb does not use (``dir`` on ``search``) is ignored like an unknown key.
-- A travel whose path is longer than 40 moves keeps its first 40 moves.
+- A travel whose path is longer than 40 moves keeps its first 40 moves; the moves cut
+  are counted in ``truncated`` with the queue's own surplus.
 - A travel later in the queue starts from where the moves before it would leave the
   cog (a move into a known wall, a closed door or a visible monster leaves it in
   place); a travel after ``up`` or ``down`` in the same queue is unreachable, since
@@ -129,7 +132,8 @@ class Plan:
     dropped: list[dict[str, Any]] = field(default_factory=list)
     #: ``{"index", "x", "y"}`` per travel that found no path (x, y after clamping)
     unreachable: list[dict[str, Any]] = field(default_factory=list)
-    #: primitives cut from the queue past QUEUE_CAP
+    #: moves cut from travels past MACRO_PRIMITIVE_CAP, and primitives cut from the queue
+    #: past QUEUE_CAP
     truncated: int = 0
     #: action entries past MAX_ACTIONS, dropped unread
     over_cap: int = 0
@@ -158,7 +162,21 @@ def read_reply(action: object) -> dict:
                 f'"{RAW_KEY}" must hold the raw reply text as a string, got {json_type(raw)}'
             )
         return parse_raw(raw)
+    size = compact_size(action)
+    if size > MAX_REPLY_BYTES:
+        raise ParseFailure(
+            f"the reply is {size} bytes as compact JSON, more than {MAX_REPLY_BYTES}"
+        )
     return action
+
+
+def compact_size(reply: dict) -> int:
+    """The bytes of a reply object written as compact UTF-8 JSON, as a provider sends it."""
+    try:
+        text = json.dumps(reply, separators=(",", ":"), ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError) as error:
+        raise ParseFailure(f"the reply is not JSON data: {error}") from None
+    return len(text.encode("utf-8", "surrogatepass"))
 
 
 def parse_raw(raw: str | bytes) -> dict:
@@ -252,6 +270,8 @@ def plan_turn(
             if path is None:
                 plan.unreachable.append({"index": index, "x": x, "y": y})
                 continue
+            plan.truncated += max(0, len(path) - MACRO_PRIMITIVE_CAP)
+            path = path[:MACRO_PRIMITIVE_CAP]
             for direction in path:
                 queue.append(Primitive(MOVE, dir=direction, origin=where))
                 where = _step(where, direction)
@@ -266,7 +286,7 @@ def plan_turn(
             where = None
         elif verb == MOVE and where is not None:
             where = _project_move(memory, where, primitive.dir, monsters)
-    plan.truncated = max(0, len(queue) - QUEUE_CAP)
+    plan.truncated += max(0, len(queue) - QUEUE_CAP)
     plan.primitives = queue[:QUEUE_CAP]
     return plan
 
@@ -377,7 +397,8 @@ def travel_path(
     step never enters or leaves a doorway and never cuts a corner (both cells beside it
     must be walkable). A target that is known but not walkable is approached instead
     (see the module notes). ``None`` when the target is unseen or no path exists. The
-    path is cut to its first MACRO_PRIMITIVE_CAP moves.
+    whole path is returned; :func:`plan_turn` keeps its first MACRO_PRIMITIVE_CAP moves
+    and counts the rest as truncated.
     """
     tx, ty = target
     if not (0 <= tx < WIDTH and 0 <= ty < HEIGHT):
@@ -400,7 +421,7 @@ def travel_path(
     previous, reached = search(memory, start, monsters, goals)
     if reached is None:
         return None
-    return path_to(previous, start, reached)[:MACRO_PRIMITIVE_CAP]
+    return path_to(previous, start, reached)
 
 
 def search(

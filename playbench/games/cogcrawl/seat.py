@@ -17,7 +17,13 @@ from playbench.core import Outcome
 from playbench.games.cogcrawl.actions import run_primitive
 from playbench.games.cogcrawl.constants import MAX_MESSAGES
 from playbench.games.cogcrawl.delver import delver_reply
-from playbench.games.cogcrawl.protocol import ParseFailure, Plan, Primitive, plan_turn, read_reply
+from playbench.games.cogcrawl.protocol import (
+    ParseFailure,
+    Plan,
+    Primitive,
+    plan_turn,
+    read_reply,
+)
 from playbench.games.cogcrawl.sight import memory_rows, visible_monsters
 from playbench.games.cogcrawl.state import PLAYING, CogState
 from playbench.games.cogcrawl.turn import PrimitiveFailed, Turn
@@ -66,11 +72,14 @@ def retry_turn(state: CogState, failure: ParseFailure) -> Outcome[CogState]:
     )
 
 
-def open_turn(state: CogState, reply: SeatReply) -> Turn:
-    """The turn's scratch record on a copy of ``state``."""
+def open_turn(state: CogState, reply: SeatReply, plan: Plan) -> Turn:
+    """The turn's scratch record on a copy of ``state``. The reply's ``say`` is for the
+    spectators: it is the turn's first event, never shown to the seat."""
     turn = Turn(state.copy())
     if reply.fallback:
         turn.message(FALLBACK_MESSAGE)
+    if plan.say:
+        turn.event("say", text=clean_text(plan.say))
     return turn
 
 
@@ -114,7 +123,8 @@ def run_queue(turn: Turn, plan: Plan) -> QueueRun:
 
 
 def close_turn(before: CogState, turn: Turn, reply: SeatReply, plan: Plan, ran: QueueRun) -> None:
-    """Write what the seat is told back: messages, ``last_plan``, notes, say."""
+    """Write what the seat is told back (messages, ``last_plan``, notes) and keep the
+    turn's ``say`` in the state for the spectators."""
     new = turn.s
     new.turn += 1
     new.messages = trim_messages(turn.log)

@@ -169,16 +169,19 @@ RULES = [
     "act).",
     f'Seat turns: the action is a reply object or {{"reply": "<raw text>"}}. Raw text is '
     f"read as at most {protocol.MAX_REPLY_BYTES} bytes and must begin with {{ and end with }} "
-    "exactly (no surrounding whitespace) and be one JSON object. A parse failure is refused "
-    "({ok: false, reason}) with the retry counted (observation retry: true); a second failure "
-    "in the same turn makes the delver play the turn (observation fallback: true and a "
-    "message); the seat's notes are kept as they were and say is the delver's. Any "
-    "non-object action is refused without counting.",
+    "exactly (no surrounding whitespace) and be one JSON object. A reply object is measured "
+    f"as its compact UTF-8 JSON and may be at most {protocol.MAX_REPLY_BYTES} bytes too. An "
+    "action that is no JSON object (an array, a string, a number, null) is a parse failure "
+    "as well. A parse failure is refused ({ok: false, reason}) with the retry counted "
+    "(observation retry: true); a second failure in the same turn makes the delver play the "
+    "turn (observation fallback: true and a message); the seat's notes are kept as they "
+    "were and say is the delver's.",
     f"Replies: at most {protocol.MAX_ACTIONS} actions (the rest counted in over_cap); an invalid "
     "entry is dropped and reported, never rewritten; travel X Y expands into at most "
     f"{protocol.MACRO_PRIMITIVE_CAP} moves along a remembered path; the queue is cut at "
     f"{protocol.QUEUE_CAP} primitives (the rest counted in truncated). An empty queue waits one "
-    "turn. say <= 140 and notes <= 400 runes; notes are echoed back.",
+    "turn. say <= 140 and notes <= 400 runes; notes are echoed back; say is never shown to "
+    "the seat: it goes to the spectators as the turn's say event.",
     "Reading replies, where the seat protocol is silent: surrounding whitespace, a byte-order "
     'mark or a trailing newline around raw text is a parse failure; {"reply": ...} is raw '
     "text only as the single key holding a string (anything else there is a parse failure); "
@@ -187,8 +190,9 @@ RULES = [
     "dropped entry; x and y must be JSON integers (3.0 and true are dropped); item must be a "
     "lower-case letter (A is dropped); keys a verb does not use are ignored.",
     "Travel, where the seat protocol is silent: a path longer than 40 moves keeps its first "
-    "40; a travel later in the queue starts where the moves before it would leave the cog, "
-    "judged from the remembered map (a move into a known wall, a closed door or a visible "
+    "40 and the moves cut are counted in truncated; a travel later in the queue starts "
+    "where the moves before it would leave the cog, judged from the remembered map (a move "
+    "into a known wall, a closed door or a visible "
     "monster leaves it in place); a travel after up or down in the same reply is unreachable; "
     "a travel to a known cell that cannot be stood on ends on the nearest walkable cell next "
     "to it (for a door, orthogonally next to it). A move of a travel walks its path only: "
@@ -198,9 +202,9 @@ RULES = [
     "after one during which the cog was hit or a monster not yet seen this seat turn came "
     "into view; interrupted names the first such stop even on the last primitive. It also "
     "stops when the run ends. Nothing carries over to the next turn.",
-    "Events of an accepted turn, in order: killed {monster}, found {x, y} (a hidden thing), "
-    "level {dl} (stairs taken), won, left, died {cause}, out_of_turns. The reward of a turn is "
-    "the score it gained.",
+    "Events of an accepted turn, in order: say {text} (the reply's say, when not empty), then "
+    "killed {monster}, found {x, y} (a hidden thing), level {dl} (stairs taken), won, left, "
+    "died {cause}, out_of_turns as they happen. The reward of a turn is the score it gained.",
     f"Messages: at most {MAX_MESSAGES} per observation, those made during the last seat "
     "turn; when more were made the oldest are dropped and the first line says how many.",
     "Terminal keys: h j k l y u b n and arrows move, > < stairs, , pickup, s search, . wait, "
@@ -282,7 +286,6 @@ OBSERVATION = {
     "messages": "at most 8 lines from the last seat turn",
     "last_plan": "executed, truncated, dropped, over_cap, unreachable, interrupted",
     "notes": "the notes of the last reply, echoed",
-    "say": "the say of the last reply",
     "fallback": "true when the delver played the last turn",
     "retry": "true when the last reply failed to parse once this turn",
     "run": "state (playing/won/dead/left/out_of_turns), score, progress, deepest",

@@ -119,7 +119,6 @@ def observe(state: CogState) -> dict[str, Any]:
         "messages": list(state.messages),
         "last_plan": plan_copy(state.last_plan),
         "notes": state.notes,
-        "say": state.say,
         "fallback": state.fallback,
         "retry": state.retry,
         "run": {

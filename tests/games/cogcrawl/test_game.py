@@ -33,7 +33,6 @@ OBSERVATION_KEYS = {
     "messages",
     "last_plan",
     "notes",
-    "say",
     "fallback",
     "retry",
     "run",
@@ -96,13 +95,6 @@ def test_a_good_reply_after_one_failure_clears_the_retry():
     assert observed["last_plan"]["executed"] == [{"do": "search"}]
 
 
-def test_a_non_object_action_is_refused_without_counting():
-    state = GAME.new(3)
-    for bad in (None, 5, "search", [{"do": "search"}]):
-        outcome = GAME.step(state, bad)
-        assert not outcome.ok and outcome.state is state
-
-
 def test_dropped_entries_and_notes_come_back_in_the_observation():
     state = GAME.step(
         GAME.new(3),
@@ -115,7 +107,7 @@ def test_dropped_entries_and_notes_come_back_in_the_observation():
     observed = GAME.observe(state)
     assert observed["last_plan"]["executed"] == [{"do": "search"}]
     assert [d["index"] for d in observed["last_plan"]["dropped"]] == [0, 2]
-    assert observed["notes"] == "DL1: nothing yet" and observed["say"] == "looking around"
+    assert observed["notes"] == "DL1: nothing yet" and "say" not in observed
 
 
 # -- the observation and the screen ------------------------------------------------------------
@@ -501,3 +493,35 @@ def test_events_and_reward_of_a_turn():
     assert outcome.reward == LEVEL_BONUS
     left = GAME.step(GAME.new(8), GAME.parse_command("up"))
     assert left.events == [{"type": "left"}] and left.reward == 0
+
+
+# -- seed fidelity: non-object replies count, say goes to the spectators ---------------------
+
+
+@pytest.mark.parametrize("bad", [[{"do": "search"}], "search", 5, None])
+def test_a_reply_that_is_not_a_json_object_counts_toward_retry_and_fallback(bad):
+    first = GAME.step(GAME.new(3), bad)
+    assert not first.ok and first.counted and first.state.retry
+    assert "a reply must be a JSON object" in first.reason
+    second = GAME.step(first.state, bad)
+    assert second.ok and second.state.fallback and second.state.turn == 1
+
+
+def test_an_object_reply_over_4096_bytes_counts_as_a_parse_failure():
+    reply = {"actions": [{"do": "search"}], "say": "x" * 4096}
+    outcome = GAME.step(GAME.new(3), reply)
+    assert not outcome.ok and outcome.counted and outcome.state.retry
+    assert "more than 4096" in outcome.reason
+
+
+def test_say_is_never_fed_back_to_the_seat_but_reaches_the_events():
+    outcome = GAME.step(GAME.new(3), {"actions": [{"do": "search"}], "say": "rat first"})
+    assert outcome.events[0] == {"type": "say", "text": "rat first"}
+    observed = GAME.observe(outcome.state)
+    assert "rat first" not in json.dumps(observed) and "say" not in observed
+    assert "rat first" not in GAME.render(outcome.state)
+
+
+def test_a_turn_without_say_has_no_say_event():
+    outcome = GAME.step(GAME.new(3), {"actions": [{"do": "search"}]})
+    assert [e for e in outcome.events if e["type"] == "say"] == []

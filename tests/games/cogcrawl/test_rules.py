@@ -775,3 +775,12 @@ def test_a_monster_in_view_on_arrival_interrupts_the_queue():
     assert after.dl == 2
     assert after.last_plan["executed"] == [{"do": "down"}]
     assert after.last_plan["interrupted"] == "a lichen came into view"
+
+
+def test_a_travel_cut_at_forty_moves_runs_forty_and_reports_the_rest_in_truncated():
+    # a hall 45 cells wide: 44 moves from one end to the other, 40 run and 4 are cut
+    rows = ["-" * 47, "|" + "." * 45 + "|", "-" * 47]
+    state = act(build(rows, (1, 1)), {"do": "travel", "x": 45, "y": 1})
+    assert state.last_plan["executed"] == [move("e")] * 40
+    assert state.last_plan["truncated"] == 4
+    assert (state.x, state.y) == (41, 1)
