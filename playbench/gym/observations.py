@@ -53,15 +53,15 @@ from gymnasium import spaces
 from playbench.core.game import JSON
 from playbench.games.chimestep.board import DIRECTION_INDEX as HOP_INDEX
 from playbench.games.chimestep.board import TIERS
-from playbench.games.chimestep.hush import KIND_INDEX as HUSH_INDEX
 from playbench.games.chimestep.state import STATUSES as CHIMESTEP_STATUSES
+from playbench.games.chimestep.tables import KIND_INDEX as HUSH_INDEX
+from playbench.games.cogcrawl.constants import FAINTING, HUNGRY, NOT_HUNGRY, WEAK
 from playbench.games.cogcrawl.glyphs import HEIGHT as COG_HEIGHT
 from playbench.games.cogcrawl.glyphs import WIDTH as COG_WIDTH
 from playbench.games.cogcrawl.items import CATEGORIES
-from playbench.games.cogcrawl.rules import FAINTING, HUNGRY, NOT_HUNGRY, WEAK
 from playbench.games.delvewick.levels import MAX_HEIGHT, MAX_WIDTH
 from playbench.games.delvewick.levels import MOLE as MOLE_BYTE
-from playbench.games.delvewick.rules import STATUSES as DELVEWICK_STATUSES
+from playbench.games.delvewick.state import STATUSES as DELVEWICK_STATUSES
 from playbench.games.gemswap.board import CELL_INDEX as GEM_CELL_INDEX
 from playbench.games.gemswap.board import (
     COLOR_BOMB,
