@@ -28,8 +28,8 @@ Gem Swap:
     ``colors`` int8 (8, 8): 0 R, 1 G, 2 B, 3 Y, 4 P, 5 O, 6 W, 7 colour bomb; row 1 first.
     ``kinds`` int8 (8, 8): 0 plain, 1 row blaster, 2 column blaster, 3 area bomb,
     4 colour bomb.
-    ``stats`` int64 (4,): moves left, moves made, score, selected cell (-1 none, else
-    row * 8 + column).
+    ``stats`` int64 (4,): moves left, moves made, score (below 0 after hints bought with
+    fewer than 50 points), selected cell (-1 none, else row * 8 + column).
 
 Cogcrawl:
     ``map`` uint8 (18, 48): the character code of each cell of the drawn map (the
@@ -231,7 +231,9 @@ GEMSWAP = ObservationCodec(
         {
             "colors": _box(0, NO_COLOR, (SIZE, SIZE), np.int8),
             "kinds": _box(0, COLOR_BOMB, (SIZE, SIZE), np.int8),
-            "stats": _box(-1, MAX_COUNT, (4,), np.int64),
+            "stats": spaces.Box(
+                low=np.array([0, 0, -MAX_COUNT, -1]), high=MAX_COUNT, shape=(4,), dtype=np.int64
+            ),
         }
     ),
     _gemswap,
