@@ -1,4 +1,5 @@
-"""The ASGI app: one router per resource, the error handlers, the body limit."""
+"""The ASGI app: one router per resource, the error handlers, the body limit, and the
+hot action route's fast path in front."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from fastapi import FastAPI
 
 from playbench import __version__
 from playbench.server import errors
-from playbench.server.middleware import BareEndpoint, BodyLimit
+from playbench.server.middleware import BodyLimit
 from playbench.server.routes import agent_check, docs, games, leaderboard, sessions
 from playbench.server.services import build_services
 from playbench.server.settings import Settings
@@ -39,13 +40,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(module.router)
     errors.install(app)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes, extra=errors.puzzle_for)
+    app.add_middleware(games.ActionFastPath, sealer=services.sealer, limit=settings.max_body_bytes)
     return app
 
 
 def create_asgi(settings: Settings | None = None) -> Any:
-    """The app as served: :func:`create_app`, plus the bare endpoint if the benchmark asks."""
-    settings = settings or Settings.from_env()
-    app = create_app(settings)
-    if settings.bench_bare_file is not None:
-        return BareEndpoint(app, settings.bench_bare_file.read_bytes())
-    return app
+    """The app as every server stack runs it (``playbench.server:app``): the same app the
+    tests drive, nothing mounted for benchmarks (they serve their own reference app)."""
+    return create_app(settings)

@@ -13,8 +13,6 @@ from pathlib import Path
 ENV_DATA = "PLAYBENCH_DATA"
 ENV_DATABASE = "PLAYBENCH_DATABASE_URL"
 ENV_SECRET = "PLAYBENCH_SECRET"
-#: path of a file whose bytes a bare ASGI endpoint returns (speed benchmark only)
-ENV_BENCH_BARE = "PLAYBENCH_BENCH_BARE"
 
 DEFAULT_DATA_DIR = "data"
 KEY_FILE = "secret.key"
@@ -37,24 +35,21 @@ class Settings:
 
     data_dir: Path = field(default_factory=lambda: Path(DEFAULT_DATA_DIR))
     database_url: str | None = None
-    #: sealing keys, newest first (Fernet keys: 32 url-safe base64-encoded bytes)
+    #: sealing keys, newest first (each 32 url-safe base64-encoded bytes)
     secrets: tuple[str, ...] = ()
     max_body_bytes: int = MAX_BODY_BYTES
     max_sealed_state_chars: int = MAX_SEALED_STATE_CHARS
     max_state_json_bytes: int = MAX_STATE_JSON_BYTES
     puzzle_ttl_seconds: float = PUZZLE_TTL_SECONDS
-    bench_bare_file: Path | None = None
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
         env = os.environ if environ is None else environ
         secrets = tuple(s.strip() for s in env.get(ENV_SECRET, "").split(",") if s.strip())
-        bare = env.get(ENV_BENCH_BARE)
         return cls(
             data_dir=Path(env.get(ENV_DATA) or DEFAULT_DATA_DIR),
             database_url=env.get(ENV_DATABASE) or None,
             secrets=secrets,
-            bench_bare_file=Path(bare) if bare else None,
         )
 
     @property
