@@ -52,7 +52,8 @@ STACK_NAMES = {
     "uvicorn": "uvicorn + httptools + uvloop",
     "granian": "granian",
 }
-DEFAULT_STACK = "granian"
+#: the stack ``playbench serve`` runs on by default
+DEFAULT_STACK = "uvicorn"
 SEED = 7
 DELVEWICK_LEVEL = 4
 MOVES_IN = 12

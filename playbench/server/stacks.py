@@ -1,9 +1,10 @@
 """The HTTP server stacks that ``playbench serve`` runs the app on.
 
-granian (a Rust HTTP server) serves the arena fastest on the measured workloads (see
-benchmarks/RESULTS.md); uvicorn with httptools and uvloop, and uvicorn on its pure-Python
-h11 parser, stay selectable. Every stack imports the app from ``playbench.server:app`` in
-each worker, so every worker reads the same settings from the environment.
+uvicorn with httptools and uvloop serves the arena with the least CPU per action request
+on the measured workloads (see benchmarks/RESULTS.md); granian (a Rust HTTP server) and
+uvicorn on its pure-Python h11 parser stay selectable. Every stack imports the app from
+``playbench.server:app`` in each worker, so every worker reads the same settings from the
+environment.
 """
 
 from __future__ import annotations
