@@ -52,8 +52,7 @@ STACK_NAMES = {
     "uvicorn": "uvicorn + httptools + uvloop",
     "granian": "granian",
 }
-#: the stack ``playbench serve`` runs on by default
-DEFAULT_STACK = "uvicorn"
+DEFAULT_STACK = "granian"
 SEED = 7
 DELVEWICK_LEVEL = 4
 MOVES_IN = 12

@@ -1,10 +1,11 @@
 """The HTTP server stacks that ``playbench serve`` runs the app on.
 
-uvicorn with httptools and uvloop serves the arena with the least CPU per action request
-on the measured workloads (see benchmarks/RESULTS.md); granian (a Rust HTTP server) and
-uvicorn on its pure-Python h11 parser stay selectable. Every stack imports the app from
-``playbench.server:app`` in each worker, so every worker reads the same settings from the
-environment.
+granian (a Rust HTTP server) serves the arena best on the measured workloads: about the
+same CPU per action request as uvicorn with httptools, and a p99 that stays bounded under
+overload where uvicorn's reached seconds (see benchmarks/RESULTS.md). uvicorn with
+httptools and uvloop, and uvicorn on its pure-Python h11 parser, stay selectable. Every
+stack imports the app from ``playbench.server:app`` in each worker, so every worker reads
+the same settings from the environment.
 """
 
 from __future__ import annotations

@@ -17,14 +17,14 @@ def served(monkeypatch):
     return calls
 
 
-def test_serve_prepares_the_data_folder_and_runs_uvicorn_by_default(tmp_path, served):
+def test_serve_prepares_the_data_folder_and_runs_granian_by_default(tmp_path, served):
     data = tmp_path / "arena"
     status = cli.main(["serve", "--port", "8123", "--data", str(data), "--workers", "2"])
     assert status == 0
     assert (data / "secret.key").exists() and (data / "playbench.db").exists()
     assert served == [
         stacks.ServeOptions(
-            server="uvicorn",
+            server="granian",
             host="127.0.0.1",
             port=8123,
             workers=2,
@@ -38,10 +38,10 @@ def test_serve_prepares_the_data_folder_and_runs_uvicorn_by_default(tmp_path, se
 
 def test_serve_takes_the_stack_and_its_settings(tmp_path, served, monkeypatch):
     monkeypatch.setenv(ENV_DATA, str(tmp_path / "data"))
-    argv = ["serve", "--server", "granian", "--access-log", "--backlog", "64", "--keep-alive", "5"]
+    argv = ["serve", "--server", "h11", "--access-log", "--backlog", "64", "--keep-alive", "5"]
     assert cli.main([*argv, "--log-level", "warning"]) == 0
     (options,) = served
-    assert (options.server, options.access_log, options.backlog) == ("granian", True, 64)
+    assert (options.server, options.access_log, options.backlog) == ("h11", True, 64)
     assert (options.keep_alive_seconds, options.log_level) == (5, "warning")
 
 
