@@ -237,17 +237,30 @@ class GroupCommit:
         self._queue: queue.SimpleQueue[tuple[Callable[[Connection], Any], Future] | None] = (
             queue.SimpleQueue()
         )
-        self._thread = threading.Thread(target=self._serve, name="group-commit", daemon=True)
-        self._thread.start()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
 
     def run(self, work: Callable[[Connection], T]) -> T:
+        """Apply ``work`` in the next commit; its value once that commit is durable. The
+        writer thread starts on first use, and again after :meth:`close` (an app that is
+        started twice, as the tests do, writes on)."""
         done: Future = Future()
-        self._queue.put((work, done))
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._serve, name="group-commit", daemon=True
+                )
+                self._thread.start()
+            self._queue.put((work, done))
         return done.result()
 
     def close(self) -> None:
-        self._queue.put(None)
-        self._thread.join()
+        """Commit what is queued, then stop the writer thread."""
+        with self._lock:
+            if self._thread is not None:
+                self._queue.put(None)
+                self._thread.join()
+                self._thread = None
 
     def _serve(self) -> None:
         stopping = False

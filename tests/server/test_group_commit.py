@@ -74,3 +74,13 @@ def test_a_write_returns_its_value(tmp_path):
     storage = _storage(tmp_path)
     assert storage._group.run(lambda conn: conn.exec_driver_sql("SELECT 41 + 1").scalar()) == 42
     storage.close()
+
+
+def test_writes_go_on_after_close(tmp_path):
+    storage = _storage(tmp_path)
+    storage.add_puzzle("before", 1, 4_000_000_000.0)
+    storage.close()
+    storage.add_puzzle("after", 2, 4_000_000_000.0)
+    assert _hashes(storage) == {"before", "after"}
+    storage.close()
+    storage.close()
