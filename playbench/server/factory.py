@@ -11,7 +11,15 @@ from fastapi import FastAPI
 from playbench import __version__
 from playbench.server import errors
 from playbench.server.middleware import BareEndpoint, BodyLimit
-from playbench.server.routes import agent_check, docs, games, leaderboard, sessions
+from playbench.server.routes import (
+    agent_check,
+    docs,
+    games,
+    leaderboard,
+    pages,
+    sessions,
+    spectate,
+)
 from playbench.server.services import build_services
 from playbench.server.settings import Settings
 
@@ -32,10 +40,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         services.close()
 
     app = FastAPI(
-        title="playbench arena", version=__version__, description=DESCRIPTION, lifespan=lifespan
+        title="playbench arena",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.services = services
-    for module in (games, sessions, agent_check, leaderboard, docs):
+    for module in (games, sessions, agent_check, leaderboard, spectate, docs, pages):
         app.include_router(module.router)
     errors.install(app)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes, extra=errors.puzzle_for)

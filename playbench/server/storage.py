@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -474,3 +475,55 @@ class Storage:
         if row is None:
             return PuzzleClaim(known=False, fresh=False, answer=0, expires_at=0.0)
         return PuzzleClaim(known=True, fresh=claimed, answer=row.answer, expires_at=row.expires_at)
+
+    # -- spectators (read only) ----------------------------------------------------------
+    def versions(self, session_ids: Collection[str]) -> dict[str, int]:
+        """The stored version of each known session among ``session_ids`` (one indexed
+        read: how a spectator stream learns, without a publish, that a session moved)."""
+        if not session_ids:
+            return {}
+        query = select(sessions.c.id, sessions.c.version).where(
+            sessions.c.id.in_(list(session_ids))
+        )
+        with self.engine.connect() as conn:
+            return {row.id: row.version for row in conn.execute(query).all()}
+
+    def live_sessions(self, slug: str, since: float, limit: int) -> list[SessionRow]:
+        """Unfinished sessions of ``slug`` still being played (changed at ``since`` or
+        later, not over), the most recently moved first."""
+        query = (
+            select(sessions)
+            .where(
+                sessions.c.slug == slug,
+                sessions.c.finished.is_(False),
+                sessions.c.over.is_(False),
+                sessions.c.updated_at >= since,
+            )
+            .order_by(sessions.c.updated_at.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [_row(row) for row in conn.execute(query).all()]
+
+    def last_entry(self, session_id: str) -> LogEntry | None:
+        """The newest log entry of a session (its last command), if any."""
+        query = (
+            select(actions)
+            .where(actions.c.session_id == session_id)
+            .order_by(actions.c.seq.desc())
+            .limit(1)
+        )
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return _log_entry(row) if row is not None else None
+
+
+def _log_entry(row: Any) -> LogEntry:
+    return LogEntry(
+        seq=row.seq,
+        command=row.command,
+        action=json.loads(row.action) if row.action is not None else None,
+        ok=bool(row.ok),
+        reward=row.reward,
+        reason=row.reason,
+    )
