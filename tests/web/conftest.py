@@ -20,7 +20,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, Route, sync_playwright
 
 ENV_CHROMIUM = "PLAYBENCH_CHROMIUM"
 DEFAULT_CHROMIUM = "/usr/bin/chromium"
@@ -97,15 +97,28 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def page(browser: Browser, server: str) -> Iterator[Page]:
-    """A fresh browser context (own cookies and storage) with the server as base URL;
-    a script error on the page fails the test."""
+    """A fresh browser context (own cookies and storage) with the server as base URL.
+    A script error on the page fails the test, and so does any request to another host
+    (it is refused, as it would be offline: the pages use no CDN)."""
     context = browser.new_context(base_url=server, viewport=VIEWPORT)
+    elsewhere: list[str] = []
+
+    def only_the_server(route: Route) -> None:
+        url = route.request.url
+        if url.startswith(f"{server}/") or url.startswith("data:"):
+            route.continue_()
+        else:
+            elsewhere.append(url)
+            route.abort()
+
+    context.route("**/*", only_the_server)
     opened = context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
     yield opened
     context.close()
     assert errors == [], errors
+    assert elsewhere == [], elsewhere
 
 
 @pytest.fixture
