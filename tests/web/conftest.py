@@ -10,80 +10,28 @@ under CI, where they fail.
 from __future__ import annotations
 
 import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, Route, sync_playwright
 
-ENV_CHROMIUM = "PLAYBENCH_CHROMIUM"
-DEFAULT_CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from tests.web.serving import CHROMIUM_ARGS, ENV_CHROMIUM, chromium_path, serving
+
 SERVER_WORKERS = 2
-START_SECONDS = 60.0
 VIEWPORT = {"width": 1300, "height": 900}
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a running ``playbench serve --workers 2``."""
-    data = tmp_path_factory.mktemp("web-data")
-    port = _free_port()
-    log = (data / "serve.log").open("w")
-    command = [sys.executable, "-m", "playbench.cli", "serve", "--host", "127.0.0.1"]
-    command += ["--port", str(port), "--data", str(data), "--workers", str(SERVER_WORKERS)]
-    command += ["--no-access-log", "--log-level", "warning"]
-    process = subprocess.Popen(
-        command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + START_SECONDS
-    try:
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"the server exited: {(data / 'serve.log').read_text()}")
-            try:
-                if httpx.get(f"{base}/api/games", timeout=1.0).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("the server did not answer within a minute")
-            time.sleep(0.1)
+    with serving(tmp_path_factory.mktemp("web-data"), SERVER_WORKERS) as base:
         yield base
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-        log.close()
 
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
-    executable = Path(os.environ.get(ENV_CHROMIUM) or DEFAULT_CHROMIUM)
+    executable = chromium_path()
     if not executable.exists():
         message = f"no Chromium at {executable} (set {ENV_CHROMIUM}, or apt-get install chromium)"
         if os.environ.get("CI"):

@@ -113,8 +113,9 @@ async function pump() {
   busy = true;
   const batch = queue.splice(0, MAX_BATCH);
   try {
+    const before = session.view.observation.movesMade;
     const answer = await session.act(batch);
-    if (batch.some((c) => !c.startsWith("tick") && c !== "hint")) hintCells = null;
+    if (answer.observation.movesMade !== before) hintCells = null;
     report(answer, batch);
     render(answer, { animate: true });
     showProblem("");

@@ -27,7 +27,7 @@ export function describeEvent(event) {
   for (const [key, value] of Object.entries(event)) {
     if (key === "type") continue;
     if (value === null || typeof value !== "object") parts.push(`${key} ${value}`);
-    else if (Array.isArray(value) && value.every((v) => typeof v !== "object")) parts.push(`${key} ${value.join(" ")}`);
+    else if (Array.isArray(value) && value.length && value.every((v) => typeof v !== "object")) parts.push(`${key} ${value.join(" ")}`);
     else if (!Array.isArray(value) && "row" in value && "col" in value) parts.push(`${key} ${value.row},${value.col}`);
   }
   return parts.join(" · ");
@@ -50,7 +50,7 @@ export function showView(slug, view, { board, score, status, fields, drawOptions
   const word = view.finished ? "finished" : view.gameOver ? gameOverWord(paint.state(view.observation)) : paint.state(view.observation) || "playing";
   status.textContent = word;
   status.className = `status-word ${word}`;
-  if (fields) fillFields(fields, [...paint.status(view.observation), ["moves", view.moves]]);
+  if (fields) fillFields(fields, [...paint.status(view.observation), ["actions", view.moves]]);
 }
 
 function gameOverWord(word) {
