@@ -14,6 +14,7 @@ import asyncio
 from collections import Counter
 from dataclasses import dataclass, field
 
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 
 from playbench.server.storage import Storage
@@ -96,7 +97,11 @@ class Watcher:
             watched = list(self._seen)
             if not watched:
                 continue
-            versions = await run_in_threadpool(self.storage.versions, watched)
+            try:
+                versions = await run_in_threadpool(self.storage.versions, watched)
+            except SQLAlchemyError:
+                # a busy or briefly unreachable database: the next round looks again
+                continue
             for session_id, version in versions.items():
                 if session_id in self._seen and self._seen[session_id] != version:
                     self._seen[session_id] = version

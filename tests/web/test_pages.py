@@ -49,7 +49,8 @@ def gem_tokens(page: Page) -> list[list[str]]:
     return [[by_name[f"{'ABCDEFGH'[c]}{r + 1}"] for c in range(8)] for r in range(8)]
 
 
-def test_home_page_shows_a_card_per_game_with_its_board(page: Page) -> None:
+def test_home_page_shows_a_card_per_game_with_its_board(page: Page, api: httpx.Client) -> None:
+    played = Player(api, "chimestep", seed=5, player="live one")  # type: ignore[arg-type]
     page.goto("/")
     cards = page.get_by_test_id("game-card")
     expect(cards).to_have_count(4)
@@ -64,6 +65,8 @@ def test_home_page_shows_a_card_per_game_with_its_board(page: Page) -> None:
         expect(thumb.locator("canvas, svg")).to_have_count(1)
         expect(page.locator(f'[data-slug="{slug}"] a[href="/play/{slug}"]').first).to_be_visible()
         expect(page.locator(f'a[href="/leaderboard/{slug}"]')).to_have_count(1)
+    watch = page.locator('[data-live="chimestep"] a', has_text="live one")
+    expect(watch).to_have_attribute("href", f"/watch/{played.last['sessionId']}")
 
 
 def test_delvewick_level_one_cleared_with_the_keyboard(page: Page, api: httpx.Client) -> None:
