@@ -1,4 +1,4 @@
-"""The one command: ``playbench play | games | serve``."""
+"""The one command: ``playbench play | games | serve | mcp``."""
 
 from __future__ import annotations
 
@@ -73,6 +73,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from playbench.mcp.server import run_stdio
+
+    run_stdio()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="playbench", description=__doc__)
     parser.add_argument("--version", action="version", version=f"playbench {__version__}")
@@ -99,6 +106,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--log-level", default="info", help="uvicorn log level")
     serve.add_argument("--no-access-log", action="store_true", help="do not log each request")
     serve.set_defaults(run=cmd_serve)
+
+    mcp = commands.add_parser(
+        "mcp", help="serve the games to an MCP client on stdio (HTTP: /mcp on serve)"
+    )
+    mcp.set_defaults(run=cmd_mcp)
     return parser
 
 
