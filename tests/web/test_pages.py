@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from playbench.core.match import Match
 from playbench.games.delvewick.levels import LEVELS
@@ -241,3 +241,23 @@ def test_api_docs_render_offline(page: Page) -> None:
     expect(
         page.locator("#operations-spectate-stream_api_spectate_sessions__session_id__stream_get")
     ).to_be_visible()
+
+
+def test_a_refused_agent_check_is_answered_again_with_the_fresh_puzzle(page: Page) -> None:
+    answers: list[str] = []
+
+    def spoil_the_first(route: Route) -> None:
+        headers = dict(route.request.headers)
+        if not answers:
+            headers["x-agent-answer"] = "-1"
+        answers.append(headers["x-agent-answer"])
+        route.continue_(headers=headers)
+
+    page.route("**/games/delvewick/api/act", spoil_the_first)
+    page.goto("/play/delvewick?seed=7")
+    wait_moves(page, 0)
+    page.get_by_test_id("board").focus()
+    page.keyboard.press("ArrowDown")
+    wait_moves(page, 1)
+    assert len(answers) == 2 and answers[0] == "-1" and answers[1] != "-1"
+    expect(page.locator("#problem")).to_be_hidden()

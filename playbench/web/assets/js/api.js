@@ -77,13 +77,18 @@ export class Session {
     return headers;
   }
 
-  async send(path, body) {
+  // A refused agent check (a puzzle that expired while a person was thinking) is
+  // answered once more with the fresh puzzle the refusal carries.
+  async send(path, body, retry = true) {
     try {
       const answer = await request("POST", `/games/${this.slug}/api/${path}`, body, this.headers());
       this.puzzle = answer.agentCheck;
       return answer;
     } catch (error) {
       if (error.body && error.body.agentCheck) this.puzzle = error.body.agentCheck;
+      if (retry && error.status === 403 && error.body && error.body.agentCheck) {
+        return this.send(path, body, false);
+      }
       throw error;
     }
   }
