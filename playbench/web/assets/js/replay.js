@@ -7,6 +7,7 @@ import { spectate, statelessAction, statelessInit } from "./api.js";
 import { $, describeEvent, showProblem, showView } from "./ui.js";
 
 const PLAY_STEP_MS = 160;
+const STEP_TEXT_CHARS = 240;
 const parts = { board: $("board"), score: $("score"), status: $("status"), fields: $("fields") };
 let replay = null;
 let frames = [];
@@ -67,7 +68,8 @@ function draw(k, current) {
   if (!step) {
     box.textContent = "the start";
   } else {
-    const said = JSON.stringify(step.action);
+    const full = JSON.stringify(step.action);
+    const said = full.length > STEP_TEXT_CHARS ? `${full.slice(0, STEP_TEXT_CHARS)}…` : full;
     const events = current.events.map(describeEvent).join("; ");
     box.textContent = `${said}${current.reason ? ` (refused, counted: ${current.reason})` : ""}${events ? ` → ${events}` : ""}`;
     if (Number.isInteger(step.score) && step.score !== current.score) {
@@ -99,7 +101,7 @@ function pause() {
 function play() {
   if (!replay) return;
   if (position >= replay.steps.length) go(0);
-  $("play").textContent = "⏸ Pause";
+  $("play").textContent = "Pause";
   timer = setInterval(() => {
     if (position >= replay.steps.length) pause();
     else go(position + 1);
