@@ -28,6 +28,7 @@ from playbench.core.registry import all_games, get_game
 WEB = Path(str(resources.files("playbench") / "web"))
 PAGES = WEB / "pages"
 ASSETS = WEB / "assets"
+PALETTE = Path(str(resources.files("playbench") / "gym" / "palette.json"))
 #: the Swagger UI files /docs needs, served from the installed swagger-ui-py package
 SWAGGER_FILES = ("swagger-ui-bundle.js", "swagger-ui.css", "favicon-32x32.png", "LICENSE")
 SLOT = re.compile(r"\{\{(\w+)\}\}")
@@ -144,6 +145,12 @@ def _file(root: Path, name: str) -> Response:
     if path.suffix == ".js":
         media_type = "text/javascript"
     return FileResponse(path, media_type=media_type, headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/assets/palette.json")
+def palette() -> Response:
+    """The games' colours, the same file the Gymnasium door draws its pictures with."""
+    return _file(PALETTE.parent, PALETTE.name)
 
 
 @router.get("/assets/{name:path}")

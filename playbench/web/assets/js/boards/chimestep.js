@@ -1,7 +1,9 @@
 // Chimestep: the pyramid of chime tiles as isometric blocks (SVG), the chick, the Hush.
+import { palette, shade } from "./palette.js";
+
 const SVG = "http://www.w3.org/2000/svg";
-const LEVEL_COLORS = ["#3b4a6b", "#4f7cc9", "#7e6bff", "#c15bff", "#ff7ad9", "#ffb347"];
-const HUSH = { tumble: "#ff5d5d", stalker: "#b45bff", muffle: "#5de0c8" };
+const COLOURS = palette.chimestep;
+const HUSH = COLOURS.hush;
 
 function node(name, attrs, parent) {
   const el = document.createElementNS(SVG, name);
@@ -10,9 +12,11 @@ function node(name, attrs, parent) {
   return el;
 }
 
+// Untouched tiles take the first colour, rung-up ones the middle, finished ones the last.
 function levelColor(level, target) {
-  if (level >= target) return "#ffd35e";
-  return LEVEL_COLORS[Math.min(level, LEVEL_COLORS.length - 1)];
+  const levels = COLOURS.levels;
+  if (level >= target) return levels[levels.length - 1];
+  return level === 0 ? levels[0] : levels[Math.min(level, levels.length - 2)];
 }
 
 export function drawChimestep(host, observation, { tileW = 64 } = {}) {
@@ -23,7 +27,7 @@ export function drawChimestep(host, observation, { tileW = 64 } = {}) {
   const height = rows.length * (tileH + depth * 0.55) + tileH + depth + 24;
   const svg = node("svg", { viewBox: `0 0 ${width} ${height}`, width, role: "img" });
   svg.setAttribute("aria-label", "the chime pyramid");
-  node("rect", { x: 0, y: 0, width, height, fill: "#120f1f", rx: 14 }, svg);
+  node("rect", { x: 0, y: 0, width, height, fill: COLOURS.background, rx: 14 }, svg);
   const centre = (r, c) => ({
     x: width / 2 + (c - r / 2) * tileW,
     y: 24 + tileH / 2 + r * (tileH + depth * 0.55),
@@ -41,12 +45,12 @@ export function drawChimestep(host, observation, { tileW = 64 } = {}) {
       const tile = node("g", { "data-tile": `${r},${c}`, "data-level": level }, svg);
       node(
         "polygon",
-        { points: `${x - w},${y} ${x},${y + h} ${x},${y + h + depth} ${x - w},${y + depth}`, fill: "#241d3a" },
+        { points: `${x - w},${y} ${x},${y + h} ${x},${y + h + depth} ${x - w},${y + depth}`, fill: shade(top, -0.55) },
         tile,
       );
       node(
         "polygon",
-        { points: `${x + w},${y} ${x},${y + h} ${x},${y + h + depth} ${x + w},${y + depth}`, fill: "#2f2750" },
+        { points: `${x + w},${y} ${x},${y + h} ${x},${y + h + depth} ${x + w},${y + depth}`, fill: shade(top, -0.4) },
         tile,
       );
       node(
@@ -54,7 +58,7 @@ export function drawChimestep(host, observation, { tileW = 64 } = {}) {
         {
           points: `${x},${y - h} ${x + w},${y} ${x},${y + h} ${x - w},${y}`,
           fill: top,
-          stroke: level >= observation.target ? "#fff3c4" : "#9fb0ff55",
+          stroke: shade(top, 0.4),
           "stroke-width": 1.5,
         },
         tile,
@@ -64,13 +68,13 @@ export function drawChimestep(host, observation, { tileW = 64 } = {}) {
       }
       const key = `${r},${c}`;
       if (dormant.has(key)) {
-        node("circle", { cx: x, cy: y - 2, r: 7, fill: "none", stroke: HUSH[dormant.get(key)] || "#ccc", "stroke-dasharray": "3 2", "stroke-width": 2 }, tile);
+        node("circle", { cx: x, cy: y - 2, r: 7, fill: "none", stroke: COLOURS.dormant, "stroke-dasharray": "3 2", "stroke-width": 2 }, tile);
       }
       if (hush.has(key)) {
         const colour = HUSH[hush.get(key)] || "#ccc";
         node("ellipse", { cx: x, cy: y - 6, rx: 11, ry: 12, fill: colour, opacity: 0.92 }, tile);
-        node("circle", { cx: x - 4, cy: y - 9, r: 2.4, fill: "#120f1f" }, tile);
-        node("circle", { cx: x + 4, cy: y - 9, r: 2.4, fill: "#120f1f" }, tile);
+        node("circle", { cx: x - 4, cy: y - 9, r: 2.4, fill: COLOURS.background }, tile);
+        node("circle", { cx: x + 4, cy: y - 9, r: 2.4, fill: COLOURS.background }, tile);
         node("path", { d: `M${x - 11},${y} q4,6 7,0 q4,6 7,0 q4,6 8,0`, fill: colour }, tile);
       }
     });
@@ -80,9 +84,9 @@ export function drawChimestep(host, observation, { tileW = 64 } = {}) {
     const { x, y } = centre(at.row, at.col);
     const chick = node("g", { "data-chick": `${at.row},${at.col}` }, svg);
     node("ellipse", { cx: x, cy: y + 1, rx: 10, ry: 4, fill: "#00000055" }, chick);
-    node("circle", { cx: x, cy: y - 10, r: 10, fill: "#ffe14d", stroke: "#c79b00", "stroke-width": 1.5 }, chick);
+    node("circle", { cx: x, cy: y - 10, r: 10, fill: COLOURS.chick, stroke: shade(COLOURS.chick, -0.35), "stroke-width": 1.5 }, chick);
     node("circle", { cx: x + 3, cy: y - 13, r: 1.8, fill: "#1b1b1b" }, chick);
-    node("polygon", { points: `${x + 9},${y - 10} ${x + 15},${y - 8} ${x + 9},${y - 6}`, fill: "#ff8a3d" }, chick);
+    node("polygon", { points: `${x + 9},${y - 10} ${x + 15},${y - 8} ${x + 9},${y - 6}`, fill: shade(COLOURS.chick, -0.3) }, chick);
     if (observation.teeter) {
       node("text", { x, y: y - 24, "text-anchor": "middle", fill: "#ff5d5d", "font-size": 14 }, chick).textContent = "!";
     }

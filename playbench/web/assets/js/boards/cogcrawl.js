@@ -1,22 +1,25 @@
 // Cogcrawl: the dungeon on a canvas: stone walls, lit floor, doors, stairs, lava, items,
 // monsters (letters on a red token) and the cog.
 import { makeCanvas, roundRect, speckle } from "./canvas.js";
+import { palette, shade } from "./palette.js";
 
-const ITEM_COLORS = { $: "#ffd35e", "%": "#ff9a3d", "!": "#ff6fd8", ")": "#c8d0ff", "[": "#7fd1ff", '"': "#ff4d6d" };
+const COLOURS = palette.cogcrawl;
+const CELLS = COLOURS.cells;
+const ITEMS = '$%!)["';
 
-function floor(ctx, x, y, s, lit) {
-  ctx.fillStyle = lit ? "#2a2636" : "#1f1c29";
+function floor(ctx, x, y, s) {
+  ctx.fillStyle = shade(CELLS["."], -0.45);
   ctx.fillRect(x, y, s, s);
-  ctx.fillStyle = "#3b3550";
+  ctx.fillStyle = CELLS["."];
   ctx.fillRect(x + s / 2 - 1, y + s / 2 - 1, 2, 2);
 }
 
 function wall(ctx, x, y, s) {
-  ctx.fillStyle = "#59607a";
+  ctx.fillStyle = shade(CELLS["|"], -0.35);
   ctx.fillRect(x, y, s, s);
-  ctx.fillStyle = "#6d7594";
+  ctx.fillStyle = CELLS["|"];
   ctx.fillRect(x, y, s, 3);
-  ctx.strokeStyle = "#444a60";
+  ctx.strokeStyle = shade(CELLS["|"], -0.55);
   ctx.lineWidth = 1;
   ctx.strokeRect(x + 0.5, y + 0.5, s - 1, s - 1);
 }
@@ -61,7 +64,7 @@ export function drawCogcrawl(host, observation, { size = 18, crop = false } = {}
   const width = view.cols * size;
   const height = view.rows * size;
   const ctx = makeCanvas(host, width, height);
-  ctx.fillStyle = "#0d0b12";
+  ctx.fillStyle = COLOURS.background;
   ctx.fillRect(0, 0, width, height);
   ctx.translate(-view.left * size, -view.top * size);
   const monsters = new Map();
@@ -78,49 +81,49 @@ export function drawCogcrawl(host, observation, { size = 18, crop = false } = {}
           wall(ctx, x, y, size);
           return;
         case "#":
-          ctx.fillStyle = "#232030";
+          ctx.fillStyle = shade(CELLS["#"], -0.55);
           ctx.fillRect(x + 1, y + 1, size - 2, size - 2);
-          ctx.fillStyle = "#2e2a3e";
+          ctx.fillStyle = shade(CELLS["#"], -0.3);
           ctx.fillRect(x + 3 + speckle(c, r) * 6, y + 4, 3, 3);
           return;
         case "+":
         case "'":
-          floor(ctx, x, y, size, true);
-          ctx.fillStyle = g === "+" ? "#8a5a2b" : "#5a3a1b";
+          floor(ctx, x, y, size);
+          ctx.fillStyle = CELLS[g];
           ctx.fillRect(x + 2, y + 2, size - 4, size - 4);
           if (g === "'") {
-            ctx.fillStyle = "#2a2636";
+            ctx.fillStyle = shade(CELLS["."], -0.45);
             ctx.fillRect(x + 5, y + 4, size - 10, size - 8);
           }
           return;
         case "}":
-          ctx.fillStyle = speckle(c, r) > 0.5 ? "#ff5a1f" : "#e03a12";
+          ctx.fillStyle = shade(CELLS["}"], speckle(c, r) > 0.5 ? 0 : -0.15);
           ctx.fillRect(x, y, size, size);
-          ctx.fillStyle = "#ffb347";
+          ctx.fillStyle = shade(CELLS["}"], 0.45);
           ctx.fillRect(x + speckle(r, c) * (size - 4), y + size / 2, 4, 2);
           return;
         default:
           break;
       }
-      floor(ctx, x, y, size, true);
+      floor(ctx, x, y, size);
       if (g === "<" || g === ">") {
-        ctx.fillStyle = "#1a1624";
+        ctx.fillStyle = shade(CELLS["."], -0.7);
         ctx.fillRect(x + 2, y + 2, size - 4, size - 4);
-        glyph(ctx, g, x, y, size, "#9fffa8");
+        glyph(ctx, g, x, y, size, CELLS[g]);
       } else if (g === "@") {
         const grad = ctx.createRadialGradient(x + size / 2, y + size / 2, 1, x + size / 2, y + size / 2, size);
-        grad.addColorStop(0, "rgba(255,225,77,0.55)");
-        grad.addColorStop(1, "rgba(255,225,77,0)");
+        grad.addColorStop(0, `${CELLS["@"]}8c`);
+        grad.addColorStop(1, `${CELLS["@"]}00`);
         ctx.fillStyle = grad;
         ctx.fillRect(x - size / 2, y - size / 2, size * 2, size * 2);
-        glyph(ctx, "@", x, y, size, "#ffe14d");
-      } else if (ITEM_COLORS[g]) {
-        glyph(ctx, g, x, y, size, ITEM_COLORS[g]);
+        glyph(ctx, "@", x, y, size, CELLS["@"]);
+      } else if (ITEMS.includes(g)) {
+        glyph(ctx, g, x, y, size, CELLS[g]);
       } else if (g !== ".") {
-        ctx.fillStyle = "#5c1a2a";
+        ctx.fillStyle = shade(COLOURS.monster, -0.65);
         roundRect(ctx, x + 1, y + 1, size - 2, size - 2, 4);
         ctx.fill();
-        glyph(ctx, g, x, y, size, "#ff8fa3");
+        glyph(ctx, g, x, y, size, shade(COLOURS.monster, 0.35));
       }
     });
   });
@@ -130,7 +133,7 @@ export function drawCogcrawl(host, observation, { size = 18, crop = false } = {}
       const y = m.y * size;
       ctx.fillStyle = "#00000099";
       ctx.fillRect(x, y - 3, size, 3);
-      ctx.fillStyle = "#ff4d6d";
+      ctx.fillStyle = COLOURS.monster;
       ctx.fillRect(x, y - 3, (size * m.hp) / m.max_hp, 3);
     }
   }

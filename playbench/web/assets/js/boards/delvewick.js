@@ -1,12 +1,13 @@
 // Delvewick: the mine drawn on a canvas: soil, bedrock, boulders, gems, the mole.
 import { makeCanvas, roundRect, speckle } from "./canvas.js";
+import { palette, shade } from "./palette.js";
 
-const GEM_COLORS = ["#5ee7ff", "#ff6fb5", "#b6ff6a", "#ffd35e"];
+const CELLS = palette.delvewick.cells;
 
 function soil(ctx, x, y, s) {
-  ctx.fillStyle = "#7a4b2a";
+  ctx.fillStyle = shade(CELLS["%"], -0.12);
   ctx.fillRect(x, y, s, s);
-  ctx.fillStyle = "#8e5a34";
+  ctx.fillStyle = CELLS["%"];
   for (let k = 0; k < 5; k++) {
     const px = x + speckle(x, y, k) * (s - 4);
     const py = y + speckle(y, x, k + 7) * (s - 4);
@@ -15,20 +16,21 @@ function soil(ctx, x, y, s) {
 }
 
 function bedrock(ctx, x, y, s) {
-  ctx.fillStyle = "#3a3f4b";
+  ctx.fillStyle = CELLS["#"];
   ctx.fillRect(x, y, s, s);
-  ctx.strokeStyle = "#4d5363";
+  ctx.strokeStyle = shade(CELLS["#"], 0.15);
   ctx.lineWidth = 2;
   ctx.strokeRect(x + 2, y + 2, s - 4, s - 4);
-  ctx.fillStyle = "#2c313b";
+  ctx.fillStyle = shade(CELLS["#"], -0.25);
   ctx.fillRect(x + s * 0.55, y + s * 0.2, s * 0.25, s * 0.2);
 }
 
 function boulder(ctx, x, y, s, falling) {
   const c = s / 2;
+  const base = CELLS[falling ? "o" : "O"];
   const g = ctx.createRadialGradient(x + c * 0.7, y + c * 0.7, 2, x + c, y + c, c);
-  g.addColorStop(0, "#c9c3b8");
-  g.addColorStop(1, "#6f685e");
+  g.addColorStop(0, shade(base, 0.35));
+  g.addColorStop(1, shade(base, -0.35));
   ctx.fillStyle = g;
   ctx.beginPath();
   ctx.arc(x + c, y + c, c * 0.84, 0, Math.PI * 2);
@@ -68,24 +70,25 @@ function streaks(ctx, x, y, s) {
 }
 
 function exit(ctx, x, y, s, open) {
-  ctx.fillStyle = open ? "#1d3b2a" : "#2a2430";
+  const colour = CELLS[open ? "E" : "X"];
+  ctx.fillStyle = shade(colour, -0.6);
   roundRect(ctx, x + 3, y + 2, s - 6, s - 4, 6);
   ctx.fill();
-  ctx.strokeStyle = open ? "#6dffa8" : "#7d6a8c";
+  ctx.strokeStyle = colour;
   ctx.lineWidth = 3;
   ctx.stroke();
   if (open) {
-    ctx.fillStyle = "rgba(109,255,168,0.35)";
+    ctx.fillStyle = shade(colour, -0.2);
     ctx.fillRect(x + 8, y + 8, s - 16, s - 14);
   } else {
-    ctx.fillStyle = "#7d6a8c";
+    ctx.fillStyle = shade(colour, 0.3);
     ctx.fillRect(x + s / 2 - 3, y + s / 2 - 3, 6, 8);
   }
 }
 
 function mole(ctx, x, y, s) {
   const c = s / 2;
-  ctx.fillStyle = "#4a3326";
+  ctx.fillStyle = CELLS.M;
   ctx.beginPath();
   ctx.ellipse(x + c, y + c + 2, c * 0.75, c * 0.68, 0, 0, Math.PI * 2);
   ctx.fill();
@@ -114,13 +117,12 @@ export function drawDelvewick(host, observation, { size = 34 } = {}) {
   const width = rows[0].length * size;
   const height = rows.length * size;
   const ctx = makeCanvas(host, width, height);
-  ctx.fillStyle = "#15121a";
+  ctx.fillStyle = CELLS["."];
   ctx.fillRect(0, 0, width, height);
   rows.forEach((line, r) => {
     [...line].forEach((glyph, c) => {
       const x = c * size;
       const y = r * size;
-      const hue = GEM_COLORS[(r * 7 + c * 3) % GEM_COLORS.length];
       switch (glyph) {
         case "#":
           bedrock(ctx, x, y, size);
@@ -134,11 +136,11 @@ export function drawDelvewick(host, observation, { size = 34 } = {}) {
           break;
         case "*":
         case "v":
-          gem(ctx, x, y, size, hue, glyph === "v");
+          gem(ctx, x, y, size, CELLS[glyph], glyph === "v");
           break;
         case "G":
         case "g":
-          gem(ctx, x, y, size, "#ff5e5e", glyph === "g");
+          gem(ctx, x, y, size, CELLS[glyph], glyph === "g");
           ctx.strokeStyle = "#ffe08a";
           ctx.lineWidth = 2;
           ctx.strokeRect(x + 5, y + 5, size - 10, size - 10);

@@ -1,17 +1,13 @@
 // Gem Swap: an 8x8 board of gems (SVG). Every cell carries data-cell="C4"; a click on
 // a cell calls onCell(name). Gems that changed since the last frame drop in, row by
 // row, so a cascade is seen falling.
+import { palette, shade } from "./palette.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 const LETTERS = "ABCDEFGH";
-const COLORS = {
-  R: ["#ff4d6d", "#a3001f"],
-  G: ["#4ee36b", "#137a2b"],
-  B: ["#4da3ff", "#0b4aa3"],
-  Y: ["#ffe14d", "#b89400"],
-  O: ["#ff9a3d", "#b3530a"],
-  P: ["#c77dff", "#6a1fa8"],
-  W: ["#f4f4ff", "#8d8fb3"],
-};
+const COLORS = Object.fromEntries(
+  Object.entries(palette["gem-swap"].gems).map(([letter, hex]) => [letter, [shade(hex, 0.15), shade(hex, -0.45)]]),
+);
 const SHAPES = {
   R: "M0,-15 L13,-4 L8,13 L-8,13 L-13,-4 Z",
   G: "M-12,-12 L12,-12 L12,12 L-12,12 Z",
@@ -36,12 +32,12 @@ function gem(group, token, id) {
   if (token === "@") {
     const grad = node("radialGradient", { id: `bomb-${id}` }, group);
     node("stop", { offset: "0%", "stop-color": "#ffffff" }, grad);
-    node("stop", { offset: "55%", "stop-color": "#7a5cff" }, grad);
-    node("stop", { offset: "100%", "stop-color": "#1d0b45" }, grad);
+    node("stop", { offset: "55%", "stop-color": shade(COLORS["@"][0], 0.35) }, grad);
+    node("stop", { offset: "100%", "stop-color": COLORS["@"][0] }, grad);
     node("circle", { r: 16, fill: `url(#bomb-${id})`, stroke: "#ffd35e", "stroke-width": 2 }, group);
     for (let k = 0; k < 6; k++) {
       const a = (k * Math.PI) / 3;
-      node("circle", { cx: 9 * Math.cos(a), cy: 9 * Math.sin(a), r: 2.5, fill: Object.values(COLORS)[k][0] }, group);
+      node("circle", { cx: 9 * Math.cos(a), cy: 9 * Math.sin(a), r: 2.5, fill: Object.values(COLORS)[k % 7][0] }, group);
     }
     return;
   }
@@ -63,7 +59,7 @@ export function drawGemSwap(host, observation, { previous = null, onCell = null,
   const size = rows.length * CELL;
   const svg = node("svg", { viewBox: `-24 -24 ${size + 28} ${size + 28}`, width: size + 28, role: "grid" });
   svg.classList.add("gems");
-  node("rect", { x: -4, y: -4, width: size + 8, height: size + 8, rx: 12, fill: "#1a1530" }, svg);
+  node("rect", { x: -4, y: -4, width: size + 8, height: size + 8, rx: 12, fill: palette["gem-swap"].background }, svg);
   rows.forEach((row, r) => {
     const label = node("text", { x: -14, y: r * CELL + CELL / 2 + 5, "text-anchor": "middle", class: "coord" }, svg);
     label.textContent = String(r + 1);
