@@ -258,6 +258,10 @@ def test_a_refused_agent_check_is_answered_again_with_the_fresh_puzzle(page: Pag
     wait_moves(page, 0)
     page.get_by_test_id("board").focus()
     page.keyboard.press("ArrowDown")
-    wait_moves(page, 1)
+    board = page.get_by_test_id("board")
+    try:
+        expect(board).to_have_attribute("data-moves", "1", timeout=15_000)
+    except AssertionError as error:
+        raise AssertionError(f"{answers=} {page.locator('#messages').inner_text()!r}") from error
     assert len(answers) == 2 and answers[0] == "-1" and answers[1] != "-1"
     expect(page.locator("#problem")).to_be_hidden()
