@@ -11,7 +11,8 @@ const STEP_TEXT_CHARS = 240;
 const parts = { board: $("board"), score: $("score"), status: $("status"), fields: $("fields") };
 let replay = null;
 let frames = [];
-let position = 0;
+// where the last command asked to be (clicks come faster than the boards are built)
+let wanted = 0;
 let timer = null;
 let work = Promise.resolve();
 
@@ -57,7 +58,6 @@ async function frame(k) {
 }
 
 function draw(k, current) {
-  position = k;
   const total = replay.steps.length;
   showView(replay.game, { observation: current.observation, score: current.score, moves: k, gameOver: current.gameOver, finished: false }, parts);
   $("scrubber").max = String(total);
@@ -81,6 +81,7 @@ function draw(k, current) {
 function go(k) {
   if (!replay) return work;
   const target = Math.max(0, Math.min(k, replay.steps.length));
+  wanted = target;
   work = work.then(async () => {
     try {
       draw(target, await frame(target));
@@ -100,11 +101,11 @@ function pause() {
 
 function play() {
   if (!replay) return;
-  if (position >= replay.steps.length) go(0);
+  if (wanted >= replay.steps.length) go(0);
   $("play").textContent = "Pause";
   timer = setInterval(() => {
-    if (position >= replay.steps.length) pause();
-    else go(position + 1);
+    if (wanted >= replay.steps.length) pause();
+    else go(wanted + 1);
   }, PLAY_STEP_MS);
 }
 
@@ -119,15 +120,15 @@ async function open(source) {
   await go(0);
 }
 
-$("next").addEventListener("click", () => go(position + 1));
-$("prev").addEventListener("click", () => go(position - 1));
+$("next").addEventListener("click", () => go(wanted + 1));
+$("prev").addEventListener("click", () => go(wanted - 1));
 $("first").addEventListener("click", () => go(0));
 $("last").addEventListener("click", () => replay && go(replay.steps.length));
 $("play").addEventListener("click", () => (timer ? pause() : play()));
 $("scrubber").addEventListener("input", (event) => go(Number(event.target.value)));
 document.addEventListener("keydown", (event) => {
   if (event.target.closest("input[type=text], textarea")) return;
-  const moves = { ArrowRight: () => go(position + 1), ArrowLeft: () => go(position - 1), Home: () => go(0), End: () => replay && go(replay.steps.length), " ": () => (timer ? pause() : play()) };
+  const moves = { ArrowRight: () => go(wanted + 1), ArrowLeft: () => go(wanted - 1), Home: () => go(0), End: () => replay && go(replay.steps.length), " ": () => (timer ? pause() : play()) };
   if (moves[event.key]) {
     event.preventDefault();
     moves[event.key]();
