@@ -17,7 +17,15 @@ from playbench.mcp.http import McpHttp
 from playbench.server import errors
 from playbench.server.guards import RateLimit, SecurityHeaders
 from playbench.server.middleware import BodyLimit
-from playbench.server.routes import agent_check, docs, games, leaderboard, sessions
+from playbench.server.routes import (
+    agent_check,
+    docs,
+    games,
+    leaderboard,
+    pages,
+    sessions,
+    spectate,
+)
 from playbench.server.services import Services, build_services
 from playbench.server.settings import Settings
 
@@ -44,10 +52,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             services.close()
 
     app = FastAPI(
-        title="playbench arena", version=__version__, description=DESCRIPTION, lifespan=lifespan
+        title="playbench arena",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.services = services
-    for module in (games, sessions, agent_check, leaderboard, docs):
+    for module in (games, sessions, agent_check, leaderboard, spectate, docs, pages):
         app.include_router(module.router)
     app.add_route(MCP_PATH, mcp_door, methods=["GET", "POST", "DELETE"], include_in_schema=False)
     errors.install(app)

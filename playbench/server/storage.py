@@ -14,9 +14,9 @@ import json
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from sqlalchemy import (
@@ -121,6 +121,8 @@ actions = Table(
     Column("ok", Boolean, nullable=False),
     Column("reward", BigInteger, nullable=False),
     Column("reason", JsonText, nullable=False),
+    #: what the action did, as the game told it (JSON list); NULL for older rows
+    Column("events", Text),
     Column("created_at", Float, nullable=False),
 )
 
@@ -170,6 +172,7 @@ class LogEntry:
     seq: int
     command: str | None
     action: Any
+    events: list[Any]
     ok: bool
     reward: int
     reason: str
@@ -199,6 +202,7 @@ class StepRecord:
     state: str
     score: int
     over: bool
+    events: list[Any] = field(default_factory=list)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -316,21 +320,30 @@ def create_tables(engine: Engine) -> None:
 #: columns added since the first schema, with the SQL that fills them for older rows:
 #: a standard run of before was ranked, and every accepted command counted as a move
 ADDED_COLUMNS = {
-    "accepted": ("INTEGER NOT NULL DEFAULT 0", "UPDATE sessions SET accepted = moves"),
-    "player": ("TEXT", None),
-    "ranked": (
+    ("sessions", "accepted"): (
+        "INTEGER NOT NULL DEFAULT 0",
+        "UPDATE sessions SET accepted = moves",
+    ),
+    ("sessions", "player"): ("TEXT", None),
+    ("sessions", "ranked"): (
         "BOOLEAN NOT NULL DEFAULT FALSE",
         f"UPDATE sessions SET ranked = (options = '{STANDARD_OPTIONS}')",
     ),
+    ("actions", "events"): ("TEXT", None),
 }
 
 
 def _add_missing_columns(engine: Engine) -> None:
-    present = {column["name"] for column in inspect(engine).get_columns("sessions")}
+    inspector = inspect(engine)
+    present = {
+        (table, column["name"])
+        for table in ("sessions", "actions")
+        for column in inspector.get_columns(table)
+    }
     with engine.begin() as conn:
-        for name, (kind, fill) in ADDED_COLUMNS.items():
-            if name not in present:
-                conn.execute(text(f"ALTER TABLE sessions ADD COLUMN {name} {kind}"))
+        for (table, name), (kind, fill) in ADDED_COLUMNS.items():
+            if (table, name) not in present:
+                conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {kind}"))
                 if fill is not None:
                     conn.execute(text(fill))
 
@@ -462,6 +475,7 @@ class Storage:
             "ok": record.ok,
             "reward": record.reward,
             "reason": record.reason,
+            "events": json.dumps(record.events) if record.events else None,
             "created_at": now,
         }
 
@@ -504,17 +518,7 @@ class Storage:
         query = select(actions).where(actions.c.session_id == session_id).order_by(actions.c.seq)
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
-        return [
-            LogEntry(
-                seq=row.seq,
-                command=row.command,
-                action=json.loads(row.action) if row.action is not None else None,
-                ok=bool(row.ok),
-                reward=row.reward,
-                reason=row.reason,
-            )
-            for row in rows
-        ]
+        return [_log_entry(row) for row in rows]
 
     def leaderboard(self, slug: str, limit: int) -> list[SessionRow]:
         query = (
@@ -585,3 +589,56 @@ class Storage:
             return PruneReport(sessions=len(ids), actions=logged, puzzles=spent)
 
         return self._write(pruning)
+
+    # -- spectators (read only) ----------------------------------------------------------
+    def versions(self, session_ids: Collection[str]) -> dict[str, int]:
+        """The stored version of each known session among ``session_ids`` (one indexed
+        read: how a spectator stream learns, without a publish, that a session moved)."""
+        if not session_ids:
+            return {}
+        query = select(sessions.c.id, sessions.c.version).where(
+            sessions.c.id.in_(list(session_ids))
+        )
+        with self.engine.connect() as conn:
+            return {row.id: row.version for row in conn.execute(query).all()}
+
+    def live_sessions(self, slug: str, since: float, limit: int) -> list[SessionRow]:
+        """Unfinished sessions of ``slug`` still being played (changed at ``since`` or
+        later, not over), the most recently moved first."""
+        query = (
+            select(sessions)
+            .where(
+                sessions.c.slug == slug,
+                sessions.c.finished.is_(False),
+                sessions.c.over.is_(False),
+                sessions.c.updated_at >= since,
+            )
+            .order_by(sessions.c.updated_at.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [_row(row) for row in conn.execute(query).all()]
+
+    def last_entry(self, session_id: str) -> LogEntry | None:
+        """The newest log entry of a session (its last command), if any."""
+        query = (
+            select(actions)
+            .where(actions.c.session_id == session_id)
+            .order_by(actions.c.seq.desc())
+            .limit(1)
+        )
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return _log_entry(row) if row is not None else None
+
+
+def _log_entry(row: Any) -> LogEntry:
+    return LogEntry(
+        seq=row.seq,
+        command=row.command,
+        events=json.loads(row.events) if row.events else [],
+        action=json.loads(row.action) if row.action is not None else None,
+        ok=bool(row.ok),
+        reward=row.reward,
+        reason=row.reason,
+    )
