@@ -32,11 +32,11 @@ FAINT_TURNS = (2, 5)
 #: combat: the cog hits when TO_HIT_BASE + XL + monster AC + weapon to-hit > d20;
 #: a monster hits when MONSTER_TO_HIT_BASE + its level + the cog's AC > d20
 TO_HIT_BASE = 5
-MONSTER_TO_HIT_BASE = 10
+MONSTER_TO_HIT_BASE = 6
 D20 = 20
 BARE_HANDS = (1, 2)
-#: experience needed for XL 2, 3, ...: 20, 40, 80, ... doubling
-XL_FIRST_STEP = 20
+#: experience needed for XL 2, 3, ...: 10, 20, 40, ... doubling
+XL_FIRST_STEP = 10
 MAX_XL = 14
 HP_PER_XL_DIE = 8
 #: more than any one blow can take: a stored hit point total is never below -MAX_HIT

@@ -5,15 +5,21 @@ the rules run it for a turn whose reply failed to parse twice, and the bot door
 (``playbench/bots/cogcrawl.py``) plays whole runs with it. Its whole memory is
 its own ``notes`` (echoed back by the game), kept as short space-separated tokens.
 
-The plan, in order of priority: leave a finished run alone; fight what is adjacent
-(badly hurt, escape by stairs underfoot or a step away); eat when Hungry; rest when
-wounded and alone (on stairs when they are near); pick up what lies underfoot when it is
-useful; wield or wear something better; taste unknown potions when safe; go for a lone
-monster close by; take the Cogheart on DL10; descend once ``>`` is known and the level
-is mostly seen; ask the Oracle for the way down when it has the gold and no ``>`` is
-known; kick a door that proved locked; walk to useful items and to the nearest frontier
-(``travel`` to the edge of the known map, then a few moves past it); and when the level
-seems closed, search its dead ends and the walls with unseen ground behind them.
+The plan, in order of priority: leave a finished run alone; fight what is adjacent, on
+the stairs where it can: monsters never follow a cog up or down, so a fight on the stairs
+is left with one hardest blow to spare, rested off on the level above and taken up again
+(monsters do not heal); away from the stairs it runs for them with two blows to spare, or
+as soon as the monster is one it does not expect to beat (judged by the spec's combat
+rules and the monster's kind), and it drinks a potion when there is no way out; eat when
+Hungry; rest when wounded and alone (on stairs when they are near); taste an unknown
+potion when hurt and unable to rest; pick up what lies underfoot when it is useful; wield
+or wear something better; fall back to stairs close by when a monster too strong to go
+for shows, and wait for it there; go for a lone monster close by that it expects to beat;
+take the Cogheart on DL10; after a flight up, rest and go back down; descend once ``>``
+is known and the level is mostly seen; ask the Oracle for the way down when it has the
+gold and no ``>`` is known; kick a door that proved locked; walk to useful items and to
+the nearest frontier (``travel`` to the edge of the known map, then a few moves past it);
+and when the level seems closed, search its dead ends and the walls with unseen ground behind them.
 """
 
 from __future__ import annotations
@@ -23,10 +29,14 @@ import binascii
 from dataclasses import dataclass, field
 
 from playbench.games.cogcrawl.constants import (
+    BASE_AC,
+    D20,
     FAINTING,
     HUNGRY,
+    MONSTER_TO_HIT_BASE,
     ORACLE_FEE,
     PACK_LETTERS,
+    TO_HIT_BASE,
     WEAK,
 )
 from playbench.games.cogcrawl.dungeon import LAVA_DEPTH
@@ -50,6 +60,7 @@ from playbench.games.cogcrawl.glyphs import (
     WIDTH,
 )
 from playbench.games.cogcrawl.items import ARMOURS, WEAPONS
+from playbench.games.cogcrawl.monsters import HIT_DIE, KINDS, LEVEL0_HP, MonsterKind
 from playbench.games.cogcrawl.protocol import (
     MACRO_PRIMITIVE_CAP,
     MAX_ACTIONS,
@@ -73,14 +84,27 @@ REST_SEARCHES = MAX_ACTIONS
 DESCEND_ABOVE = 0.95
 #: in a fight at or below this fraction: take stairs underfoot or one step away
 ESCAPE_BELOW = 0.5
+#: in a fight away from the stairs, run for them with at most this many of the adjacent
+#: monsters' hardest blows left in hit points (on the stairs: leave with one left)
+FLEE_BLOWS = 2
+#: a monster is worth fighting away from the stairs when the damage it is expected to
+#: deal before it dies is below this fraction of the hit points left
+WIN_MARGIN = 0.6
+#: seat turns spent waiting on the stairs for a monster that does not come
+HOLD_TURNS = 30
+#: stairs at most this many steps away are fallen back to when a strong monster shows
+HOLD_DISTANCE = 8
+#: searches a turn while waiting on the stairs for a monster (the queue stops when hit)
+HOLD_SEARCHES = 2
 #: in a fight at or below this fraction: quaff healing
 WOUNDED_BELOW = 0.35
 #: go for a lone visible monster only with at least this fraction of hit points
 CHASE_ABOVE = 0.8
 #: at or below this fraction even an unidentified potion is worth the gamble
 DESPERATE_BELOW = 0.2
-#: quaff unidentified potions to learn them only when alone and this healthy
-IDENTIFY_ABOVE = 0.6
+#: quaff unidentified potions (a third of the kinds heal) only when alone, this hurt and
+#: unable to rest (hungry with no food); in a fight, only with one blow left to take
+IDENTIFY_BELOW = 0.5
 #: moves past a frontier: out of a corridor's end, and out of a doorway or room edge.
 #: From LAVA_DEPTH down, two blind moves from a corridor can reach a doorway and the
 #: cell inside it, never further: lava lies only inside rooms and never beside a door.
@@ -121,6 +145,8 @@ ROW_MASK = (1 << WIDTH) - 1
 
 _UNKNOWN = object()
 
+KIND_BY_NAME = {kind.name: kind for kind in KINDS if not kind.peaceful}
+WEAPON_BY_NAME = {w.name: w for w in WEAPONS}
 WEAPON_POWER = {w.name: w.dice * (w.sides + 1) / 2 + w.bonus + w.to_hit / 2 for w in WEAPONS}
 ARMOUR_CLASS = {a.name: a.ac for a in ARMOURS}
 
@@ -155,6 +181,8 @@ class Notes:
     asked: int = 0
     sweep: int = 0
     tried: str = ""
+    #: the seat turn the cog began waiting on the stairs for a monster (0: not waiting)
+    hold: int = 0
 
     @classmethod
     def read(cls, text: object) -> Notes:
@@ -189,6 +217,8 @@ class Notes:
                     notes.asked = int(value)
                 elif key == "S":
                     notes.sweep = int(value)
+                elif key == "H":
+                    notes.hold = int(value)
                 elif key == "E":
                     notes.tried = "".join(c for c in value if c.isalpha())
             except (ValueError, IndexError, binascii.Error):
@@ -212,6 +242,8 @@ class Notes:
             fixed.append(f"S{self.sweep}")
         if self.tried:
             fixed.append(f"E{self.tried}")
+        if self.hold:
+            fixed.append(f"H{self.hold}")
         given_up = list(self.given_up)
         while True:
             text = " ".join(
@@ -253,6 +285,9 @@ class Delver:
         status = observation["status"]
         self.dl: int = status["dl"]
         self.hp: int = status["hp"]
+        self.xl: int = status.get("xl", 1)
+        self.ac: int = status.get("ac", BASE_AC)
+        self.deepest: int = observation["run"].get("deepest", self.dl)
         self.max_hp: int = max(1, status["max_hp"])
         self.gold: int = status["gold"]
         self.hunger: str = status["hunger"]
@@ -261,6 +296,8 @@ class Delver:
         position = observation["position"]
         self.pos: Cell = (position["x"], position["y"])
         self.hostiles: list[Cell] = []
+        #: the kind of each hostile in view, by its cell (the spec's monster table)
+        self.kinds: dict[Cell, MonsterKind] = {}
         self.oracle: Cell | None = None
         for monster in observation["monsters"]:
             cell = (monster["x"], monster["y"])
@@ -269,6 +306,9 @@ class Delver:
                     self.oracle = cell
             else:
                 self.hostiles.append(cell)
+                kind = KIND_BY_NAME.get(monster["name"])
+                if kind is not None:
+                    self.kinds[cell] = kind
         self.monster_cells = set(self.hostiles)
         if self.oracle:
             self.monster_cells.add(self.oracle)
@@ -298,9 +338,10 @@ class Delver:
             self._fight,
             self._eat,
             self._rest,
+            self._identify,
             self._pick_up,
             self._equip,
-            self._identify,
+            self._hold_the_stairs,
             self._chase,
             self._cogheart,
             self._descend,
@@ -340,6 +381,8 @@ class Delver:
                 notes.answer = answer
         self._retrace()
         notes.at = self.pos
+        if not self.hostiles:
+            notes.hold = 0
         if notes.bumped and self._glyph(notes.bumped) != DOOR_CLOSED:
             notes.bumped, notes.kicks = None, 0
 
@@ -436,10 +479,22 @@ class Delver:
         adjacent = [m for m in self.hostiles if _chebyshev(m, self.pos) == 1]
         if not adjacent:
             return None
-        if self.hp <= self.max_hp * ESCAPE_BELOW:
-            escape = self._escape()
+        on_stairs = self._escape_verb() is not None
+        hardest = self._hardest(adjacent)
+        escape = self._escape()
+        if self.hp <= (1 if on_stairs else FLEE_BLOWS) * hardest:
             if escape is not None:
                 return escape, "escaping by the stairs"
+            potion = self._potion(gamble=self.hp <= hardest)
+            if potion:
+                return [{"do": "quaff", "item": potion}], "drinking a potion in the fight"
+            flight = self._flee()
+            if flight is not None:
+                return flight, "running for the stairs"
+        elif escape is None and not all(self._winnable(m) for m in adjacent):
+            flight = self._flee()
+            if flight is not None:
+                return flight, "taking the fight to the stairs"
         actions = []
         if self.hp <= self.max_hp * WOUNDED_BELOW:
             potion = self._potion(self.hp <= self.max_hp * DESPERATE_BELOW)
@@ -456,19 +511,109 @@ class Delver:
         actions += [{"do": "move", "dir": direction}] * ATTACK_MOVES
         return actions, f"fighting the monster to the {direction}"
 
+    def _hardest(self, cells: list[Cell]) -> int:
+        """The hardest blow the monsters on ``cells`` can land together in one turn."""
+        total = 0
+        for cell in cells:
+            kind = self.kinds.get(cell)
+            total += kind.dice * kind.sides if kind else HIT_DIE
+        return total
+
+    def _winnable(self, cell: Cell) -> bool:
+        """Whether the monster on ``cell`` is expected to die before it deals
+        WIN_MARGIN of the hit points left (by the spec's combat rules and averages)."""
+        kind = self.kinds.get(cell)
+        if kind is None:
+            return True
+        weapon = WEAPON_BY_NAME.get(self.wielded or "")
+        to_hit = TO_HIT_BASE + self.xl + kind.ac + (weapon.to_hit if weapon else 0)
+        mine = _chance(to_hit)
+        damage = weapon.dice * (weapon.sides + 1) / 2 + weapon.bonus if weapon else 1.5
+        if self.hunger in NO_KICKING:
+            damage /= 2
+        hp = (LEVEL0_HP + 1) / 2 if kind.level == 0 else kind.level * (HIT_DIE + 1) / 2
+        if mine == 0:
+            return False
+        turns = hp / (mine * damage)
+        theirs = _chance(MONSTER_TO_HIT_BASE + kind.level + self.ac)
+        return turns * theirs * kind.dice * (kind.sides + 1) / 2 < self.hp * WIN_MARGIN
+
+    def _escape_verb(self) -> str | None:
+        """``down`` or ``up`` when the cog stands on stairs it may leave by."""
+        underfoot = self.obs.get("terrain_underfoot")
+        if underfoot == STAIRS_DOWN:
+            return "down"
+        if underfoot == STAIRS_UP and self.dl > 1:
+            return "up"
+        return None
+
     def _escape(self) -> list[dict] | None:
         """Stairs within reach, taken to leave the fight behind (monsters never follow):
         ``>`` (which is progress too) before ``<`` (never out of the dungeon)."""
+        verb = self._escape_verb()
+        if verb is not None:
+            return [{"do": verb}]
         exits = [(STAIRS_DOWN, "down")] + ([(STAIRS_UP, "up")] if self.dl > 1 else [])
         for glyph, verb in exits:
-            if self.obs.get("terrain_underfoot") == glyph:
-                return [{"do": verb}]
             for direction in DIRECTIONS:
                 cell = _step(self.pos, direction)
                 path = self._path(cell)
                 if self._glyph(cell) == glyph and path is not None and len(path) == 1:
                     return [{"do": "move", "dir": path[0]}, {"do": verb}]
         return None
+
+    def _exits(self) -> list[tuple[Cell, str]]:
+        """Known stairs the cog may leave by: ``<`` first (below DL1), then ``>``."""
+        exits = []
+        up = self._stairs(STAIRS_UP) if self.dl > 1 else None
+        if up is not None:
+            exits.append((up, "up"))
+        down = self._stairs()
+        if down is not None:
+            exits.append((down, "down"))
+        return exits
+
+    def _nearest_exit(self) -> tuple[Cell, str, list[str]] | None:
+        best = None
+        for cell, verb in self._exits():
+            path = self._path(cell)
+            if (
+                path is not None
+                and len(path) <= MACRO_PRIMITIVE_CAP
+                and (best is None or len(path) < len(best[2]))
+            ):
+                best = (cell, verb, path)
+        return best
+
+    def _flee(self) -> list[dict] | None:
+        """Run for the nearest stairs and take them: a monster that chases a cog moving
+        away steps after it instead of striking."""
+        found = self._nearest_exit()
+        if found is None:
+            return None
+        cell, verb, _ = found
+        return self._walk_then(cell, [{"do": verb}])
+
+    def _hold_the_stairs(self) -> tuple[list[dict], str] | None:
+        """A monster in view that is too strong to go for: wait for it on the stairs,
+        where the fight can be left and taken up again after a rest."""
+        coming = [c for c in self.hostiles if (self.kinds.get(c) is None or self.kinds[c].moves)]
+        if not coming:
+            self.notes.hold = 0
+            return None
+        if all(self._winnable(c) for c in coming) and self.hp >= self.max_hp * CHASE_ABOVE:
+            return None
+        now = self.obs["turn"]
+        if not self.notes.hold:
+            self.notes.hold = now
+        if now - self.notes.hold > HOLD_TURNS:
+            return None
+        if self._escape_verb() is not None:
+            return [{"do": "search"}] * HOLD_SEARCHES, "waiting on the stairs"
+        found = self._nearest_exit()
+        if found is None or len(found[2]) > HOLD_DISTANCE:
+            return None
+        return self._walk_then(found[0], [{"do": "search"}]), "falling back to the stairs"
 
     def _can_hit(self, monster: Cell) -> bool:
         """Whether a move from here reaches ``monster``: not diagonally through a doorway,
@@ -509,7 +654,7 @@ class Delver:
         return [p for p in potions if not p["name"].startswith(IDENTIFIED_POTION)]
 
     def _identify(self) -> tuple[list[dict], str] | None:
-        if self.hostiles or self.hp < self.max_hp * IDENTIFY_ABOVE:
+        if self.hostiles or self.hp >= self.max_hp * IDENTIFY_BELOW:
             return None
         unknown = self._unidentified([p for p in self.pack if p["kind"] == "potion"])
         if not unknown:
@@ -568,6 +713,8 @@ class Delver:
     def _chase(self) -> tuple[list[dict], str] | None:
         if len(self.hostiles) != 1 or self.hp < self.max_hp * CHASE_ABOVE:
             return None
+        if not self._winnable(self.hostiles[0]):
+            return None
         if _chebyshev(self.hostiles[0], self.pos) == 1:
             return None
         best = None
@@ -621,7 +768,8 @@ class Delver:
             return self._rest_on_stairs(), "resting before the stairs"
         starving = self.hunger in HUNGRY_STATES and not any(p["kind"] == "food" for p in self.pack)
         long_here = self.obs["dungeon_turn"] - self.notes.arrived > LEVEL_TURN_BUDGET
-        if not (starving or long_here or self._frontier() is None):
+        fled_up = self.dl < self.deepest
+        if not (starving or long_here or fled_up or self._frontier() is None):
             return None
         return self._walk_then(stairs, [{"do": "down"}]), "down the stairs"
 
@@ -845,3 +993,8 @@ def _compass_in(message: str) -> str | None:
         if word in text:
             return direction
     return None
+
+
+def _chance(to_hit: int) -> float:
+    """The chance that ``to_hit > d20``."""
+    return min(max(to_hit - 1, 0), D20) / D20

@@ -97,9 +97,11 @@ MIN_HIDDEN_CORRIDOR = 3
 GOLD_PILES = (1, 3)
 GOLD_BASE, GOLD_PER_DEPTH = 5, 6
 ITEM_COUNT = (2, 5)
-#: item categories out of 100: food below 30, potion below 65, weapon below 80, else armour
-FOOD_BELOW, POTION_BELOW, WEAPON_BELOW = 30, 65, 80
-FOOD_TABLE = (0, 0, 0, 1, 2, 3, 3, 4, 5)
+#: item categories out of 100: food below 45, potion below 65, weapon below 80, else armour
+#: (monsters leave no corpses, so food lies about more often than in NetHack)
+FOOD_BELOW, POTION_BELOW, WEAPON_BELOW = 45, 65, 80
+#: the food kinds a food item is drawn from, by index into ``items.FOODS``
+FOOD_TABLE = (0, 0, 0, 0, 1, 1, 2, 3, 5)
 MONSTER_COUNT_MIN = 2
 PLACE_TRIES = 200
 

@@ -85,6 +85,16 @@ WEAPON_LIST = ", ".join(
 )
 ARMOUR_LIST = ", ".join(f"{a.name} (AC {a.ac})" for a in items.ARMOURS)
 
+FOOD_SHARE = dungeon.FOOD_BELOW
+POTION_SHARE = dungeon.POTION_BELOW - dungeon.FOOD_BELOW
+WEAPON_SHARE = dungeon.WEAPON_BELOW - dungeon.POTION_BELOW
+ARMOUR_SHARE = dungeon.PERCENT - dungeon.WEAPON_BELOW
+FOOD_DRAW = ", ".join(
+    f"{'an' if items.FOODS[index].name[0] in 'aeiou' else 'a'} {items.FOODS[index].name} "
+    f"{dungeon.FOOD_TABLE.count(index)} in {len(dungeon.FOOD_TABLE)}"
+    for index in sorted(set(dungeon.FOOD_TABLE))
+)
+
 RULES = [
     "The run: a dungeon of 10 levels, DL1 to DL10, each 48 x 18 (x 0..47 left to right, y "
     "0..17 top to bottom). The cog starts on DL1 on the up stairs < with 16 HP, XL 1, a "
@@ -157,6 +167,19 @@ RULES = [
     "level is remembered), magic mapping (every unseen cell's terrain is remembered; hidden "
     "things stay hidden). Each kind has a random appearance per run ('murky potion'); "
     "quaffing one identifies its kind for the rest of the run.",
+    f"Items: each level holds {dungeon.GOLD_PILES[0]}-{dungeon.GOLD_PILES[1]} gold piles and "
+    f"{dungeon.ITEM_COUNT[0]}-{dungeon.ITEM_COUNT[1]} things: food {FOOD_SHARE}%, potions "
+    f"{POTION_SHARE}%, weapons {WEAPON_SHARE}%, armour {ARMOUR_SHARE}% (weapons and armour "
+    f"of the level's depth or shallower); a food item is {FOOD_DRAW}.",
+    "Balance, measured with the delver over seeds 0-49 (benchmarks/strength_cogcrawl.py; "
+    "the Cogheart taken, median deepest level): a monster's to-hit base is 6 (it was 10, so "
+    "from DL5 nearly every blow landed and armour hardly counted); XL 2 needs 10 experience "
+    "(it was 20: monsters are placed only when a level is made, so a run meets few); food is "
+    "45% of the things on a level (it was 30%) and rations are drawn more often, since "
+    "monsters leave no corpses. With all three: 14 of 50, DL10. With the old rules: 1 of 50, "
+    "DL7. Without the to-hit change: 8 of 50, DL9; without the faster levels: 5 of 50, DL9; "
+    "without the food: 5 of 50, DL9. The game stays hard: most runs still end in death, "
+    "by starvation, owlbears, trolls and wolves.",
     "Pack: 26 letters a..z; items do not stack, each takes the lowest free letter and keeps "
     "it until used up. pickup takes the whole stack underfoot (gold to the purse); what does "
     "not fit stays. Monsters leave no corpses.",

@@ -19,7 +19,7 @@ from playbench.games.cogcrawl.delver import (
     delver_reply,
 )
 from playbench.games.cogcrawl.glyphs import HEIGHT, WIDTH
-from playbench.games.cogcrawl.protocol import MAX_ACTIONS, plan_turn
+from playbench.games.cogcrawl.protocol import plan_turn
 
 # A lit room (x 0..9, y 0..4) with an open door at (9, 2) onto unseen ground.
 ROOM = {
@@ -207,9 +207,12 @@ def test_rests_when_badly_hurt_and_alone():
 
 
 def test_flees_up_the_stairs_when_losing():
+    # on the stairs the cog fights while it can take the rat's hardest bite (1d3: 3)
     rows = {**ROOM, 2: "|.<......'"}
-    obs = observation(rows=rows, at=(2, 2), monsters=[rat(3, 2)], hp=4, dl=3)
+    obs = observation(rows=rows, at=(2, 2), monsters=[rat(3, 2)], hp=3, dl=3)
     assert delver_reply(obs)["actions"] == [{"do": "up"}]
+    obs = observation(rows=rows, at=(2, 2), monsters=[rat(3, 2)], hp=4, dl=3)
+    assert delver_reply(obs)["actions"] == moves("e", 2)
 
 
 def test_never_leaves_the_dungeon_from_level_one():
@@ -224,11 +227,22 @@ def test_quaffs_healing_when_wounded_in_a_fight():
     assert reply["actions"][0] == {"do": "quaff", "item": "e"}
 
 
-def test_tastes_unknown_potions_only_when_safe():
-    pack = [*PACK, {"letter": "e", "name": "murky potion", "kind": "potion"}]
-    assert delver_reply(observation(pack=pack))["actions"] == [{"do": "quaff", "item": "e"}]
-    fighting = delver_reply(observation(pack=pack, monsters=[rat(3, 2)]))
+def test_tastes_unknown_potions_only_when_hurt_alone_and_unable_to_rest():
+    # hungry with no food it cannot rest: below half its hit points it tries the potion
+    pack = [*PACK[:2], {"letter": "e", "name": "murky potion", "kind": "potion"}]
+    hurt = observation(pack=pack, hp=7, hunger="Hungry")
+    assert delver_reply(hurt)["actions"] == [{"do": "quaff", "item": "e"}]
+    healthy = delver_reply(observation(pack=pack, hp=8, hunger="Hungry"))
+    assert {"do": "quaff", "item": "e"} not in healthy["actions"]
+    fighting = delver_reply(observation(pack=pack, monsters=[rat(3, 2)], hp=7))
     assert {"do": "quaff", "item": "e"} not in fighting["actions"]
+
+
+def test_gambles_on_an_unknown_potion_with_one_blow_left_and_no_way_out():
+    pack = [*PACK, {"letter": "e", "name": "murky potion", "kind": "potion"}]
+    closed = {**ROOM, 2: "|........|"}
+    obs = observation(rows=closed, pack=pack, monsters=[rat(3, 2)], hp=3)
+    assert delver_reply(obs)["actions"] == [{"do": "quaff", "item": "e"}]
 
 
 def oracle(x, y):
@@ -297,7 +311,7 @@ def test_notes_that_do_not_read_are_forgotten_not_fatal(text):
 def test_any_echoed_notes_give_a_valid_reply(text):
     # after a fallback turn the notes are whatever the seat wrote
     reply = delver_reply(observation(notes=text, monsters=[rat(6, 3)]))
-    assert 1 <= len(reply["actions"]) <= MAX_ACTIONS and len(reply["notes"]) <= MAX_NOTES
+    assert 1 <= len(reply["actions"]) <= 10 and len(reply["notes"]) <= MAX_NOTES
 
 
 @given(
@@ -326,7 +340,7 @@ def test_any_echoed_notes_give_a_valid_reply(text):
 )
 def test_notes_tokens_in_any_order_give_a_valid_reply(tokens):
     reply = delver_reply(observation(notes=" ".join(tokens)))
-    assert 1 <= len(reply["actions"]) <= MAX_ACTIONS
+    assert 1 <= len(reply["actions"]) <= 10
 
 
 def test_notes_stay_within_400_runes():
@@ -377,11 +391,12 @@ def fifty_runs():
 
 
 def test_delver_over_seeds_0_to_49(fifty_runs):
-    # measured: median deepest level 6 (mean 6.36), 13 runs reach DL8 or deeper, one run
-    # (seed 39) takes the Cogheart; every other run dies on the way down
+    # measured (benchmarks/strength_cogcrawl.py): 14 runs take the Cogheart, median
+    # deepest level 10 (mean 8.92), 26 runs reach DL10; the rest die (8 of them starve)
     deepest = [run.deepest for run in fifty_runs]
-    assert statistics.median(deepest) >= 5
-    assert sum(depth >= 8 for depth in deepest) >= 8
+    assert sum(run.cogheart for run in fifty_runs) >= 13
+    assert statistics.median(deepest) >= 9
+    assert sum(depth == 10 for depth in deepest) >= 24
     assert all(run.state != "playing" for run in fifty_runs)
 
 
@@ -394,7 +409,7 @@ def test_delver_replies_are_never_dropped():
                 break
             observation_ = game.observe(state)
             reply = delver_reply(observation_)
-            assert len(reply["notes"]) <= MAX_NOTES and len(reply["actions"]) <= MAX_ACTIONS
+            assert len(reply["notes"]) <= MAX_NOTES and len(reply["actions"]) <= 10
             state = game.step(state, reply).state
             last_plan = game.observe(state)["last_plan"]
             assert last_plan["dropped"] == [] and last_plan["over_cap"] == 0

@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 
 from playbench.core import CommandError, OptionsError, Rng, StateError, canonical_json, get_game
 from playbench.core.match import Match
-from playbench.games.cogcrawl.constants import LEVEL_BONUS, WEAK_AT
 from playbench.games.cogcrawl.controls import CONTROLS
 from playbench.games.cogcrawl.dungeon import WALKABLE_B, xy_of
 from playbench.games.cogcrawl.items import CONFUSION, POTION_KIND
@@ -180,7 +179,7 @@ def test_confusion_shows_in_the_status_as_on_the_screen():
 
 def test_render_shows_hunger_on_the_status_line():
     state = GAME.new(7)
-    state.nutrition = WEAK_AT
+    state.nutrition = 50
     assert GAME.render(state).split("\n")[19].endswith(" Weak")
 
 
@@ -490,7 +489,7 @@ def test_events_and_reward_of_a_turn():
     state.x, state.y = xy_of(state.level.down)
     outcome = GAME.step(state, GAME.parse_command("down"))
     assert outcome.events == [{"type": "level", "dl": 2}]
-    assert outcome.reward == LEVEL_BONUS
+    assert outcome.reward == 50
     left = GAME.step(GAME.new(8), GAME.parse_command("up"))
     assert left.events == [{"type": "left"}] and left.reward == 0
 
@@ -525,3 +524,32 @@ def test_say_is_never_fed_back_to_the_seat_but_reaches_the_events():
 def test_a_turn_without_say_has_no_say_event():
     outcome = GAME.step(GAME.new(3), {"actions": [{"do": "search"}]})
     assert [e for e in outcome.events if e["type"] == "say"] == []
+
+
+def test_the_spec_writes_the_rule_numbers():
+    # a rebalance changes a number here and in the rules, on purpose
+    text = " ".join(GAME.spec().rules)
+    for phrase in (
+        "with 16 HP, XL 1",
+        "after 50000 dungeon turns",
+        "the cog hits when 5 + XL + monster AC + weapon to-hit > d20",
+        "A monster hits when 6 + its level + the cog's AC > d20",
+        "XL 2 needs 10, each next level twice as much, up to XL 14",
+        "adds 1d8 max HP",
+        "nutrition starts at 900",
+        "Hungry 51..150; Weak 1..50; Fainting 0 and below",
+        "death by starvation below -200",
+        "one kick in 3",
+        "found on search number 3",
+        "costs 50 gold",
+        "food 45%, potions 20%, weapons 15%, armour 20%",
+        "a food ration 4 in 9",
+        "at most 10 actions",
+        "at most 40 moves",
+        "the queue is cut at 40 primitives",
+        "at most 4096 bytes",
+        "Messages: at most 8 per observation",
+    ):
+        assert phrase in text, phrase
+    assert "+50 the first time each level" in GAME.spec().scoring
+    assert "+1000 for the Cogheart" in GAME.spec().scoring

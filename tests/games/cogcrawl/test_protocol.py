@@ -9,13 +9,7 @@ from hypothesis import strategies as st
 
 from playbench.games.cogcrawl.glyphs import DIRECTIONS, HEIGHT, WALKABLE, WIDTH
 from playbench.games.cogcrawl.protocol import (
-    MACRO_PRIMITIVE_CAP,
-    MAX_ACTIONS,
-    MAX_NOTES,
-    MAX_REPLY_BYTES,
-    MAX_SAY,
     PRIMITIVE_VERBS,
-    QUEUE_CAP,
     ParseFailure,
     Plan,
     Primitive,
@@ -129,36 +123,36 @@ def padded(size, tail="}"):
 
 
 def test_reply_of_exactly_4096_bytes_is_read_whole():
-    raw = padded(MAX_REPLY_BYTES)
-    assert len(raw.encode()) == MAX_REPLY_BYTES
-    assert read_reply({"reply": raw}) == {"say": "a" * (MAX_REPLY_BYTES - 10)}
+    raw = padded(4096)
+    assert len(raw.encode()) == 4096
+    assert read_reply({"reply": raw}) == {"say": "a" * (4096 - 10)}
 
 
 def test_reply_longer_than_4096_bytes_is_cut_and_fails():
-    raw = padded(MAX_REPLY_BYTES + 1)
+    raw = padded(4096 + 1)
     with pytest.raises(ParseFailure, match="first 4096 bytes read must end with"):
         read_reply({"reply": raw})
 
 
 def test_bytes_past_4096_are_never_read():
-    raw = padded(MAX_REPLY_BYTES) + " and then some prose"
-    assert read_reply({"reply": raw}) == {"say": "a" * (MAX_REPLY_BYTES - 10)}
+    raw = padded(4096) + " and then some prose"
+    assert read_reply({"reply": raw}) == {"say": "a" * (4096 - 10)}
 
 
 def test_multibyte_rune_split_by_the_4096_byte_cut_fails():
     # "é" is 2 bytes; its first byte is the 4096th
-    raw = '{"say":"' + "a" * (MAX_REPLY_BYTES - 9) + "é" + '"}'
-    assert len(raw.encode()) == MAX_REPLY_BYTES + 3
+    raw = '{"say":"' + "a" * (4096 - 9) + "é" + '"}'
+    assert len(raw.encode()) == 4096 + 3
     with pytest.raises(ParseFailure, match="4096-byte cut splits a character"):
         read_reply({"reply": raw})
 
 
 def test_multibyte_runes_count_as_bytes_toward_the_cap():
-    inside = '{"say":"' + "é" * ((MAX_REPLY_BYTES - 10) // 2) + '"}'
-    assert len(inside.encode()) == MAX_REPLY_BYTES
-    assert read_reply({"reply": inside})["say"] == "é" * ((MAX_REPLY_BYTES - 10) // 2)
-    over = '{"say":"' + "é" * ((MAX_REPLY_BYTES - 8) // 2) + '"}'
-    assert len(over) < MAX_REPLY_BYTES < len(over.encode())
+    inside = '{"say":"' + "é" * ((4096 - 10) // 2) + '"}'
+    assert len(inside.encode()) == 4096
+    assert read_reply({"reply": inside})["say"] == "é" * ((4096 - 10) // 2)
+    over = '{"say":"' + "é" * ((4096 - 8) // 2) + '"}'
+    assert len(over) < 4096 < len(over.encode())
     with pytest.raises(ParseFailure):
         read_reply({"reply": over})
 
@@ -174,9 +168,9 @@ def test_lone_surrogate_fails():
 
 
 def test_deep_nesting_fails_without_crashing():
-    depth = (MAX_REPLY_BYTES - 8) // 2
+    depth = (4096 - 8) // 2
     raw = '{"a":' + "[" * depth + "]" * depth + "}"
-    assert len(raw.encode()) <= MAX_REPLY_BYTES
+    assert len(raw.encode()) <= 4096
     with pytest.raises(ParseFailure):
         read_reply({"reply": raw})
 
@@ -247,19 +241,19 @@ def test_actions_that_is_not_an_array_is_reported():
 
 
 def test_entries_past_ten_are_dropped_and_counted():
-    result = plan({"actions": [{"do": "wait"}] * MAX_ACTIONS + [{"do": "search"}] * 3})
-    assert result.primitives == [Primitive("wait")] * MAX_ACTIONS
+    result = plan({"actions": [{"do": "wait"}] * 10 + [{"do": "search"}] * 3})
+    assert result.primitives == [Primitive("wait")] * 10
     assert result.over_cap == 3
     assert result.dropped == []
 
 
 def test_ten_entries_are_all_kept():
-    result = plan({"actions": [{"do": "search"}] * MAX_ACTIONS})
-    assert len(result.primitives) == MAX_ACTIONS and result.over_cap == 0
+    result = plan({"actions": [{"do": "search"}] * 10})
+    assert len(result.primitives) == 10 and result.over_cap == 0
 
 
 def test_entries_past_ten_are_not_validated():
-    result = plan({"actions": [{"do": "wait"}] * MAX_ACTIONS + ["junk"]})
+    result = plan({"actions": [{"do": "wait"}] * 10 + ["junk"]})
     assert result.dropped == [] and result.over_cap == 1
 
 
@@ -445,19 +439,19 @@ def test_every_verb_makes_its_primitive():
 
 
 def test_say_is_cut_to_140_runes():
-    assert plan({"say": "x" * 200}).say == "x" * MAX_SAY
-    assert plan({"say": "x" * MAX_SAY}).say == "x" * MAX_SAY
+    assert plan({"say": "x" * 200}).say == "x" * 140
+    assert plan({"say": "x" * 140}).say == "x" * 140
 
 
 def test_notes_are_cut_to_400_runes():
-    assert plan({"notes": "n" * 401}).notes == "n" * MAX_NOTES
+    assert plan({"notes": "n" * 401}).notes == "n" * 400
 
 
 def test_say_and_notes_are_cut_on_rune_boundaries():
     # 2-byte, 3-byte and 4-byte runes each count as one
-    assert plan({"say": "é" * 150}).say == "é" * MAX_SAY
+    assert plan({"say": "é" * 150}).say == "é" * 140
     assert plan({"say": "a" * 139 + "✓✓"}).say == "a" * 139 + "✓"
-    assert plan({"notes": "🗝" * 500}).notes == "🗝" * MAX_NOTES
+    assert plan({"notes": "🗝" * 500}).notes == "🗝" * 400
 
 
 @pytest.mark.parametrize("value", [5, None, ["a"], {"t": 1}, True])
@@ -537,7 +531,7 @@ def test_travel_path_is_the_whole_path_and_the_plan_keeps_forty_moves():
     assert travel_path(MEMORY, (0, 16), (47, 16), set()) == ["e"] * 47
     assert travel_path(MEMORY, (7, 16), (47, 16), set()) == ["e"] * 40
     result = plan({"actions": [{"do": "travel", "x": 47, "y": 16}]}, position=(0, 16))
-    assert len(result.primitives) == MACRO_PRIMITIVE_CAP == 40
+    assert len(result.primitives) == 40 == 40
 
 
 def test_travel_off_the_map_is_unreachable():
@@ -551,12 +545,12 @@ def test_queue_is_cut_at_forty_and_the_surplus_counted():
     )
     # the first travel keeps 40 of its 47 moves (7 cut); the second's 40 are all past the
     # queue's 40
-    assert result.primitives == moves(*["e"] * QUEUE_CAP)
-    assert QUEUE_CAP == 40 and result.truncated == 7 + 40
+    assert result.primitives == moves(*["e"] * 40)
+    assert 40 == 40 and result.truncated == 7 + 40
     result = plan(
         {"actions": [{"do": "travel", "x": 47, "y": 16}, {"do": "wait"}]}, position=(0, 16)
     )
-    assert len(result.primitives) == QUEUE_CAP and result.truncated == 7 + 1
+    assert len(result.primitives) == 40 and result.truncated == 7 + 1
 
 
 def test_travel_starts_where_the_moves_before_it_leave_the_cog():
@@ -628,15 +622,15 @@ cells = st.tuples(st.integers(0, WIDTH - 1), st.integers(0, HEIGHT - 1))
 @given(replies, cells, st.sets(cells, max_size=6))
 def test_plan_turn_never_raises_and_keeps_every_cap(reply, position, monsters):
     result = plan_turn(reply, MEMORY, position, monsters, PACK)
-    assert len(result.primitives) <= QUEUE_CAP
-    assert len(result.say) <= MAX_SAY and len(result.notes) <= MAX_NOTES
+    assert len(result.primitives) <= 40
+    assert len(result.say) <= 140 and len(result.notes) <= 400
     for primitive in result.primitives:
         assert primitive.verb in PRIMITIVE_VERBS
         assert primitive.dir is None or primitive.dir in DIRECTIONS
         assert primitive.item is None or primitive.item in PACK
     actions = reply.get("actions")
     if isinstance(actions, list):
-        assert result.over_cap == max(0, len(actions) - MAX_ACTIONS)
+        assert result.over_cap == max(0, len(actions) - 10)
 
 
 @given(json_values.filter(lambda v: isinstance(v, dict)), cells)
@@ -656,7 +650,6 @@ def test_travel_paths_follow_the_rules(memory, start, target, monsters):
     path = travel_path(memory, start, target, monsters)
     if path is None:
         return
-    assert len(path) <= MACRO_PRIMITIVE_CAP
     x, y = start
     for direction in path:
         dx, dy = DIRECTIONS[direction]
@@ -665,9 +658,14 @@ def test_travel_paths_follow_the_rules(memory, start, target, monsters):
             assert memory[y][x + dx] in WALKABLE and memory[y + dy][x] in WALKABLE
         x, y = x + dx, y + dy
         assert memory[y][x] in WALKABLE and (x, y) not in monsters
-    if len(path) < MACRO_PRIMITIVE_CAP:
-        tx, ty = target
-        assert (x, y) == target or max(abs(x - tx), abs(y - ty)) == 1
+    tx, ty = target
+    assert (x, y) == target or max(abs(x - tx), abs(y - ty)) == 1
+    # the plan keeps the first 40 moves and counts the rest as truncated
+    planned = plan_turn(
+        {"actions": [{"do": "travel", "x": tx, "y": ty}]}, memory, start, set(monsters), set()
+    )
+    assert len(planned.primitives) == min(len(path), 40)
+    assert planned.truncated == max(0, len(path) - 40)
 
 
 # -- seed fidelity: object replies are capped too, a travel cut is reported --------------
