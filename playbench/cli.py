@@ -1,4 +1,4 @@
-"""The one command: ``playbench play | games | serve``."""
+"""The one command: ``playbench play | games | serve | mcp``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from playbench import __version__
 from playbench.core import PlaybenchError, all_games, get_game
+from playbench.core.match import Match
 from playbench.core.rng import MAX_SEED
 
 #: HTTP server stacks of ``serve``: granian (Rust), uvicorn with httptools and uvloop, and
@@ -51,13 +53,15 @@ def _positive(text: str) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from playbench.terminal import TerminalSession, run_curses
+    from playbench.terminal import TerminalSession, require_terminal, run_curses
 
     options = _options(args)
-    game = get_game(args.game)
     seed = args.seed if args.seed is not None else secrets.randbelow(MAX_SEED + 1)
-    state = game.new(seed, options)
-    run_curses(TerminalSession(game, state))
+    match = Match.start(get_game(args.game), seed, options)
+    require_terminal()
+    session = TerminalSession(match)
+    run_curses(session)
+    sys.stdout.write(session.summary() + "\n")
     return 0
 
 
@@ -94,8 +98,50 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from playbench.mcp.server import run_stdio
+
+    run_stdio()
+    return 0
+
+
+def _server_settings(args: argparse.Namespace) -> Any:
+    """The server's settings from the environment, after the flags set it."""
+    from playbench.server.settings import ENV_DATA, ENV_DATABASE, Settings
+
+    if args.data:
+        os.environ[ENV_DATA] = args.data
+    if args.database:
+        os.environ[ENV_DATABASE] = args.database
+    try:
+        return Settings.from_env()
+    except ValueError as error:
+        raise PlaybenchError(str(error)) from None
+
+
+def cmd_prune(args: argparse.Namespace) -> int:
+    from playbench.server.services import build_services
+    from playbench.server.settings import ENV_PRUNE_AFTER_HOURS
+
+    if args.older_than_hours is not None:
+        if args.older_than_hours < 0:
+            raise PlaybenchError("--older-than-hours must be 0 or more")
+        os.environ[ENV_PRUNE_AFTER_HOURS] = str(args.older_than_hours)
+    services = build_services(_server_settings(args))
+    try:
+        report = services.prune()
+    finally:
+        services.close()
+    sys.stdout.write(
+        f"pruned {report.sessions} unfinished sessions ({report.actions} logged commands) "
+        f"and {report.puzzles} spent puzzles\n"
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="playbench", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"playbench {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
     play = commands.add_parser("play", help="play a game in the terminal")
@@ -139,6 +185,23 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds an idle keep-alive connection stays open (uvicorn stacks)",
     )
     serve.set_defaults(run=cmd_serve)
+
+    prune = commands.add_parser(
+        "prune", help="delete stale unfinished sessions and spent puzzles (finished ones stay)"
+    )
+    prune.add_argument("--data", help="data folder (default ./data)")
+    prune.add_argument("--database", help="any SQLAlchemy URL (default SQLite in the data folder)")
+    prune.add_argument(
+        "--older-than-hours",
+        type=float,
+        help="unfinished sessions idle this long go (default 168, or PLAYBENCH_PRUNE_AFTER_HOURS)",
+    )
+    prune.set_defaults(run=cmd_prune)
+
+    mcp = commands.add_parser(
+        "mcp", help="serve the games to an MCP client on stdio (HTTP: /mcp on serve)"
+    )
+    mcp.set_defaults(run=cmd_mcp)
     return parser
 
 

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from playbench.core.game import JSON, Game, canonical_json
 from playbench.core.match import Match
 from playbench.core.rng import MAX_SEED
-from playbench.server import agent_check
 from playbench.server.services import Services
 from playbench.server.storage import (
     LogEntry,
@@ -31,6 +30,9 @@ from playbench.server.storage import (
 
 TOKEN_BYTES = 32
 SESSION_ID_BYTES = 8
+#: a refused command and its reason are stored at most this long (whitespace folded), so
+#: every request grows the database by a bounded amount
+STORED_REFUSAL_CHARS = 120
 
 
 class BatchConflict(VersionConflict):
@@ -107,7 +109,7 @@ def view(services: Services, game: Game, row: SessionRow, match: Match | None = 
         **match.view(),
         "accepted": row.accepted,
         "finished": row.finished,
-        "agentCheck": agent_check.issue(services.storage, services.settings.puzzle_ttl_seconds),
+        "agentCheck": services.puzzle(row.id),
     }
 
 
@@ -134,13 +136,13 @@ def act(services: Services, game: Game, row: SessionRow, texts: list[str]) -> Ac
         if result.advanced:
             state_text = canonical_json(match.to_json())
         record = StepRecord(
-            command=text,
+            command=text if result.advanced else short_form(text),
             action=result.action,
             parsed=result.action is not None,
             ok=result.ok,
             advanced=result.advanced,
             reward=result.reward,
-            reason=result.reason,
+            reason=short_form(result.reason),
             state=state_text,
             score=match.score,
             over=match.over,
@@ -154,6 +156,14 @@ def act(services: Services, game: Game, row: SessionRow, texts: list[str]) -> Ac
         if not result.ok:
             break
     return ActReport(row=storage.reload(row.id), match=match, results=results)
+
+
+def short_form(text: str) -> str:
+    """``text`` with runs of whitespace folded to one space, cut to a bounded length."""
+    folded = " ".join(text.split())
+    if len(folded) <= STORED_REFUSAL_CHARS:
+        return folded
+    return folded[: STORED_REFUSAL_CHARS - 1] + "…"
 
 
 def replay(game: Game, row: SessionRow, log: list[LogEntry]) -> Match:

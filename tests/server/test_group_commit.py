@@ -8,7 +8,7 @@ import threading
 import pytest
 from sqlalchemy import insert, select
 
-from playbench.server.storage import GroupCommit, Storage, puzzles
+from playbench.server.storage import GroupCommit, Storage, spent_puzzles
 
 THREADS = 16
 EACH = 5
@@ -20,7 +20,7 @@ def _storage(tmp_path) -> Storage:
 
 def _hashes(storage: Storage) -> set[str]:
     with storage.engine.connect() as conn:
-        return set(conn.execute(select(puzzles.c.token_hash)).scalars())
+        return set(conn.execute(select(spent_puzzles.c.token_hash)).scalars())
 
 
 def test_sqlite_writes_go_through_one_group_commit(tmp_path):
@@ -36,8 +36,8 @@ def test_concurrent_writes_all_land_once_answered(tmp_path):
 
     def writer(thread: int) -> None:
         for n in range(EACH):
-            storage.add_puzzle(f"t{thread}-{n}", n, 4_000_000_000.0)
-            seen_after_answer.append(storage.take_puzzle(f"t{thread}-{n}").known)
+            storage.spend_puzzle(f"t{thread}-{n}", 4_000_000_000.0)
+            seen_after_answer.append(not storage.spend_puzzle(f"t{thread}-{n}", 4e9))
 
     threads = [threading.Thread(target=writer, args=(t,)) for t in range(THREADS)]
     for thread in threads:
@@ -55,17 +55,17 @@ def test_concurrent_writes_all_land_once_answered(tmp_path):
 def test_a_failing_write_is_rolled_back_alone(tmp_path):
     storage = _storage(tmp_path)
     group = storage._group
-    row = {"token_hash": "same", "answer": 1, "expires_at": 4_000_000_000.0, "used": False}
+    row = {"token_hash": "same", "expires_at": 4_000_000_000.0}
     other = {**row, "token_hash": "other"}
-    group.run(lambda conn: conn.execute(insert(puzzles).values(row)))
+    group.run(lambda conn: conn.execute(insert(spent_puzzles).values(row)))
 
     def half_then_fail(conn) -> None:
-        conn.execute(insert(puzzles).values({**row, "token_hash": "half"}))
-        conn.execute(insert(puzzles).values(row))  # the same key again: refused
+        conn.execute(insert(spent_puzzles).values({**row, "token_hash": "half"}))
+        conn.execute(insert(spent_puzzles).values(row))  # the same key again: refused
 
     with pytest.raises(Exception, match="UNIQUE"):
         group.run(half_then_fail)
-    group.run(lambda conn: conn.execute(insert(puzzles).values(other)))
+    group.run(lambda conn: conn.execute(insert(spent_puzzles).values(other)))
     assert _hashes(storage) == {"same", "other"}
     storage.close()
 
@@ -78,9 +78,9 @@ def test_a_write_returns_its_value(tmp_path):
 
 def test_writes_go_on_after_close(tmp_path):
     storage = _storage(tmp_path)
-    storage.add_puzzle("before", 1, 4_000_000_000.0)
+    assert storage.spend_puzzle("before", 4_000_000_000.0)
     storage.close()
-    storage.add_puzzle("after", 2, 4_000_000_000.0)
+    assert storage.spend_puzzle("after", 4_000_000_000.0)
     assert _hashes(storage) == {"before", "after"}
     storage.close()
     storage.close()
