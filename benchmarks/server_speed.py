@@ -76,29 +76,39 @@ wrk.body = file:read("*a")
 file:close()
 """
 
-#: session act: one session per request in turn, each act answering a puzzle that an
-#: earlier answer carried (any fresh puzzle will do; each is spent once)
-ACT_LUA = """local tokens = {{}}
-for line in io.lines("{tokens}") do tokens[#tokens + 1] = line end
+#: session act: each request acts on the next session that holds an unanswered puzzle
+#: (puzzles are bound to their session; an answer carries its session's next one)
+ACT_LUA = """local sessions = {{}}
 local puzzles = {{}}
-for line in io.lines("{puzzles}") do puzzles[#puzzles + 1] = line end
-local next_session = 0
+for line in io.lines("{sessions}") do
+  local id, token, check, answer = line:match("(%S+) (%S+) (%S+) (%S+)")
+  sessions[#sessions + 1] = {{id = id, token = token}}
+  puzzles[id] = check .. " " .. answer
+end
+local turn = 0
 local body = '{{"command":"{command}"}}'
 request = function()
-  next_session = next_session % #tokens + 1
-  local puzzle = table.remove(puzzles, 1) or "none 0"
-  local token, answer = puzzle:match("(%S+) (%S+)")
+  local session, puzzle
+  for _ = 1, #sessions do
+    turn = turn % #sessions + 1
+    session = sessions[turn]
+    puzzle = puzzles[session.id]
+    if puzzle then break end
+  end
+  puzzles[session.id] = nil
+  local check, answer = (puzzle or "none 0"):match("(%S+) (%S+)")
   return wrk.format("POST", "/games/{slug}/api/act", {{
     ["Content-Type"] = "application/json",
-    ["Authorization"] = "Bearer " .. tokens[next_session],
-    ["X-Agent-Check"] = token,
+    ["Authorization"] = "Bearer " .. session.token,
+    ["X-Agent-Check"] = check,
     ["X-Agent-Answer"] = answer,
   }}, body)
 end
 response = function(status, headers, body)
-  local token, a, b, c = body:match(
+  local id = body:match('"sessionId":"([^"]+)"')
+  local check, a, b, c = body:match(
     '"agentCheck":{{"token":"([^"]+)","question":"What is (%d+) %+ (%d+) %* (%d+)%?"')
-  if token then puzzles[#puzzles + 1] = token .. " " .. (a + b * c) end
+  if id and check then puzzles[id] = check .. " " .. (a + b * c) end
 end
 """
 
@@ -346,24 +356,14 @@ def session_act(folder: Path, env: dict[str, str], stack: str, args: argparse.Na
     """Acts per second and p99 on SQLite, then the acknowledged acts checked in the log."""
     server = Server(playbench_serve(stack, 1), env, "/api/games")
     try:
-        tokens = []
+        lines = []
         for _ in range(ACT_SESSIONS):
             new = _post_json(f"{server.root}/games/{ACT_GAME}/api/new", {"seed": SEED})
-            tokens.append(new["token"])
-        puzzles = []
-        for _ in range(args.connections * 2):
-            with urllib.request.urlopen(f"{server.root}/api/v1/agent-check") as reply:
-                puzzles.append(_solved(json.load(reply)))
-        (folder / "tokens.txt").write_text("\n".join(tokens) + "\n")
-        (folder / "puzzles.txt").write_text("\n".join(puzzles) + "\n")
+            lines.append(f"{new['sessionId']} {new['token']} {_solved(new['agentCheck'])}")
+        (folder / "sessions.txt").write_text("\n".join(lines) + "\n")
         script = folder / "act.lua"
         script.write_text(
-            ACT_LUA.format(
-                tokens=folder / "tokens.txt",
-                puzzles=folder / "puzzles.txt",
-                command=ACT_COMMAND,
-                slug=ACT_GAME,
-            )
+            ACT_LUA.format(sessions=folder / "sessions.txt", command=ACT_COMMAND, slug=ACT_GAME)
         )
         run = wrk(server, f"/games/{ACT_GAME}/api/act", script, args.seconds, args.connections)
     finally:
@@ -431,7 +431,14 @@ def main() -> int:
         folder = Path(tmp)
         secret = generate_key()
         loads = workloads(secret, folder / "prep")
-        env = {**os.environ, "PLAYBENCH_SECRET": secret, "PLAYBENCH_DATA": str(folder / "data")}
+        env = {
+            **os.environ,
+            "PLAYBENCH_SECRET": secret,
+            "PLAYBENCH_DATA": str(folder / "data"),
+            # a load benchmark measures the routes, not the rate limits
+            "PLAYBENCH_RATE_PER_ADDRESS": "0",
+            "PLAYBENCH_RATE_PER_SESSION": "0",
+        }
         lines, verdicts = report_rows(folder, env, loads, stacks, args)
     command = "python benchmarks/server_speed.py " + " ".join(sys.argv[1:])
     print("\n".join(lines))

@@ -37,6 +37,13 @@ class Services:
             spec = self._specs[game.slug] = game.spec().to_json()
         return spec
 
+    def spec_text(self, game: Game) -> orjson.Fragment:
+        """The game's spec as JSON text, serialized once, for answers to embed as it is."""
+        text = self._spec_texts.get(game.slug)
+        if text is None:
+            text = self._spec_texts[game.slug] = orjson.Fragment(json_bytes(self.spec_json(game)))
+        return text
+
     def puzzle(self, session_id: str | None) -> JSON:
         """A fresh agent-check puzzle for the session (None: bound to no session)."""
         return self.signer.issue(session_id, self.settings.puzzle_ttl_seconds)
@@ -47,13 +54,6 @@ class Services:
         now = time.time() if now is None else now
         cutoff = now - self.settings.prune_after_hours * 3600
         return self.storage.prune(unfinished_before=cutoff, now=now)
-
-    def spec_text(self, game: Game) -> orjson.Fragment:
-        """The game's spec as JSON text, serialized once, for answers to embed as it is."""
-        text = self._spec_texts.get(game.slug)
-        if text is None:
-            text = self._spec_texts[game.slug] = orjson.Fragment(json_bytes(self.spec_json(game)))
-        return text
 
     def close(self) -> None:
         self.storage.close()

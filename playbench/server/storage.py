@@ -214,17 +214,30 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _sqlite_begin(conn: Connection) -> None:
-    conn.exec_driver_sql("BEGIN")
+def _driver_leaves_transactions_alone(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None
+
+
+def _sqlite_begin_immediate(conn: Connection) -> None:
+    conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def make_engine(url: str) -> Engine:
     engine = create_engine(url)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
-        # SQLAlchemy's recipe for SQLite savepoints: the driver leaves transactions alone
-        # (it would not begin one before a SAVEPOINT) and every transaction says BEGIN
-        event.listen(engine, "begin", _sqlite_begin)
+    return engine
+
+
+def make_writer_engine(url: str) -> Engine:
+    """The group commit's own SQLite engine: SQLAlchemy's recipe for savepoints (the driver
+    leaves transactions alone, as it would not begin one before a SAVEPOINT) with each
+    transaction taking the write lock at once (BEGIN IMMEDIATE: a writer never has to
+    upgrade a read lock, which SQLite refuses at once while another writer waits)."""
+    engine = create_engine(url)
+    event.listen(engine, "connect", _sqlite_pragmas)
+    event.listen(engine, "connect", _driver_leaves_transactions_alone)
+    event.listen(engine, "begin", _sqlite_begin_immediate)
     return engine
 
 
@@ -235,8 +248,8 @@ class GroupCommit:
     returns only after the commit that holds its work, so nothing acknowledged is lost;
     the sync (``synchronous=FULL``) is paid once per batch instead of once per write."""
 
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
+    def __init__(self, url: str) -> None:
+        self.engine = make_writer_engine(url)
         self._queue: queue.SimpleQueue[tuple[Callable[[Connection], Any], Future] | None] = (
             queue.SimpleQueue()
         )
@@ -264,6 +277,7 @@ class GroupCommit:
                 self._queue.put(None)
                 self._thread.join()
                 self._thread = None
+            self.engine.dispose()
 
     def _serve(self) -> None:
         stopping = False
@@ -377,7 +391,7 @@ class Storage:
         create_tables(self.engine)
         #: SQLite has one writer at a time and syncs every commit: writes go through one
         #: thread that commits together what arrived meanwhile (PostgreSQL writes directly)
-        self._group = GroupCommit(self.engine) if self.engine.dialect.name == "sqlite" else None
+        self._group = GroupCommit(url) if self.engine.dialect.name == "sqlite" else None
 
     def close(self) -> None:
         if self._group is not None:
@@ -559,9 +573,9 @@ class Storage:
     # -- agent-check puzzles -------------------------------------------------------------
     def spend_puzzle(self, token_hash: str, expires_at: float) -> bool:
         """Mark a puzzle used; False when it had been used already."""
-        row = {"token_hash": token_hash, "expires_at": expires_at}
+        spend = insert(spent_puzzles).values(token_hash=token_hash, expires_at=expires_at)
         try:
-            self._write(lambda conn: conn.execute(insert(spent_puzzles).values(row)))
+            self._write(lambda conn: conn.execute(spend))
         except IntegrityError:
             return False
         return True

@@ -78,9 +78,9 @@ def test_a_write_returns_its_value(tmp_path):
 
 def test_writes_go_on_after_close(tmp_path):
     storage = _storage(tmp_path)
-    storage.spend_puzzle("before", 4_000_000_000.0)
+    assert storage.spend_puzzle("before", 4_000_000_000.0)
     storage.close()
-    storage.spend_puzzle("after", 4_000_000_000.0)
+    assert storage.spend_puzzle("after", 4_000_000_000.0)
     assert _hashes(storage) == {"before", "after"}
     storage.close()
     storage.close()
