@@ -17,6 +17,12 @@ for the one with the best rings against the chance of being damped. Around that 
 it tolls as soon as a Hush that could reach it next step (or any muffle) is in range,
 ticks one at a time while playing so it sees every move, and spends the free leap off
 the rim when every plan is likely to cost a life.
+
+Strength and speed (``benchmarks/strength_chimestep.py``, seeds 0-19, runs stopped at
+stage 31): every seed reached stage 31, so the median stage is at least 31, against the
+greedy baseline's 7. A move (one ``act`` and one ``play``) took 13.6 ms on average on 2
+busy cores (load average 11), 5-6 ms when the machine was quieter: a planned hop costs a
+search of about a thousand nodes, the four ticks between hops cost a rebuild each.
 """
 
 from __future__ import annotations
