@@ -94,6 +94,8 @@ def prepare(request: RunRequest) -> Plan:
     if spec.max_steps < 1:
         raise RunError(f"--max-steps must be at least 1, got {spec.max_steps}")
     _check_remote(request)
+    if spec.agent == "llm" and spec.llm is None:
+        raise AgentError("the llm agent needs a model: pass --model")
     if spec.agent in ("bot", "llm"):
         bot_factory(game.slug)
     if request.ranked is None:
@@ -101,9 +103,7 @@ def prepare(request: RunRequest) -> Plan:
             raise RunError("no seeds to play: give --seeds (e.g. 0-49 or 1,5,9)")
         # the game refuses bad options for any seed: one try checks them
         game.new(request.seeds[0], spec.options)
-    if spec.agent == "llm":
-        if spec.llm is None:
-            raise AgentError("the llm agent needs a model: pass --model")
+    if spec.llm is not None and spec.agent == "llm":
         check_endpoint(spec.llm)
     if request.backend == RAY:
         ray_module()
