@@ -11,7 +11,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from playbench import __version__
 from playbench.core import PlaybenchError, all_games, get_game
+from playbench.core.match import Match
 from playbench.core.rng import MAX_SEED
 
 
@@ -30,13 +32,15 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from playbench.terminal import TerminalSession, run_curses
+    from playbench.terminal import TerminalSession, require_terminal, run_curses
 
     options = _options(args)
-    game = get_game(args.game)
     seed = args.seed if args.seed is not None else secrets.randbelow(MAX_SEED + 1)
-    state = game.new(seed, options)
-    run_curses(TerminalSession(game, state))
+    match = Match.start(get_game(args.game), seed, options)
+    require_terminal()
+    session = TerminalSession(match)
+    run_curses(session)
+    sys.stdout.write(session.summary() + "\n")
     return 0
 
 
@@ -171,6 +175,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="playbench", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"playbench {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
     play = commands.add_parser("play", help="play a game in the terminal")

@@ -1,3 +1,9 @@
+import io
+
+import pytest
+
+from playbench import __version__
+from playbench.cli import main
 from playbench.core.match import Match
 from playbench.terminal import TerminalSession
 from tests.fakes import COUNTER_CONTROLS, Counter
@@ -85,3 +91,50 @@ def test_quiet_commands_keep_the_message_line():
     s.run("add 2")
     assert not s.run("add 1", quiet=True)
     assert s.message == "add"
+
+
+def test_the_screen_keeps_the_last_few_messages():
+    s = session()
+    for key in "zzzzzz":
+        s.press(key)
+    s.press("a")
+    assert len(s.messages) == 4 and s.message == "add"
+    assert s.screen().splitlines()[-4:] == list(s.messages)
+
+
+def test_the_header_shows_the_seed_and_the_summary_tells_how_to_replay():
+    game = Counter()
+    s = TerminalSession(Match.start(game, 42), COUNTER_CONTROLS)
+    assert s.screen().splitlines()[0] == "Counter  seed 42"
+    s.press("b")
+    assert s.summary() == (
+        "Counter seed 42: score 2 after 1 moves (quit); "
+        "replay with: playbench play counter --seed 42"
+    )
+
+
+def test_play_without_a_terminal_is_one_clear_line_and_exit_2(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    assert main(["play", "delvewick", "--seed", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "playbench: play needs a terminal: run it in a terminal window, not with its input "
+        "or output piped or redirected\n"
+    )
+
+
+def test_version_is_printed(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0 and capsys.readouterr().out == f"playbench {__version__}\n"
+
+
+def test_board_lines_are_coloured_and_prose_is_not():
+    match = Match.start("delvewick", 0)
+    s = TerminalSession(match)
+    lines = s.screen_lines()
+    header, first_row = lines[1], lines[2]
+    assert set(header[1]) == {None}
+    assert first_row[0] == "#" * 18 and set(first_row[1]) == {"blue"}
+    mole_row = lines[3]
+    assert mole_row[1][1] == "green" and mole_row[1][2] == "yellow"

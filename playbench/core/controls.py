@@ -10,6 +10,7 @@ starts with).
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -26,6 +27,16 @@ class Controls:
     quit_key: str = "q"
     #: for games that run on a clock: (seconds between idle commands, command text)
     idle: tuple[float, str] | None = None
+    #: glyph -> colour name (black red green yellow blue magenta cyan white), drawn on the
+    #: lines of the text board that ``board_line`` matches whole
+    colors: Mapping[str, str] = field(default_factory=dict)
+    board_line: re.Pattern[str] | None = None
+
+    def color_of(self, line: str) -> list[str | None]:
+        """The colour name of each character of a line of the text board (None: plain)."""
+        if self.board_line is None or not self.board_line.fullmatch(line):
+            return [None] * len(line)
+        return [self.colors.get(char) for char in line]
 
 
 NO_CONTROLS = Controls()

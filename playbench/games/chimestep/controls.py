@@ -1,5 +1,7 @@
 """Chimestep's keys and clock: the world ticks 12 times a second while nobody presses."""
 
+import re
+
 from playbench.core.controls import Controls
 
 TICKS_PER_SECOND = 12
@@ -25,4 +27,12 @@ CONTROLS = Controls(
         "n": "tick ...",
     },
     idle=(1 / TICKS_PER_SECOND, "tick"),
+    colors={
+        "@": "yellow",
+        **dict.fromkeys("TSM", "red"),
+        **dict.fromkeys("tsm", "magenta"),
+        **dict.fromkeys("0", "blue"),
+        **dict.fromkeys("123456789", "cyan"),
+    },
+    board_line=re.compile(r"[ .@0-9TSMtsm]+"),
 )

@@ -4,8 +4,11 @@
 key and chat is ``C`` then one; ``{`` opens a prompt for a raw seat reply.
 """
 
+import re
+
 from playbench.core.controls import Controls
 from playbench.games.cogcrawl.commands import ARROWS, VI_KEYS
+from playbench.games.cogcrawl.glyphs import WIDTH
 
 CONTROLS = Controls(
     keys={
@@ -26,4 +29,20 @@ CONTROLS = Controls(
         "{": "...",
     },
     quit_key="Q",
+    colors={
+        "@": "white",
+        "+": "yellow",
+        "'": "yellow",
+        "<": "cyan",
+        ">": "cyan",
+        "}": "red",
+        "$": "yellow",
+        "!": "magenta",
+        "%": "green",
+        ")": "cyan",
+        "[": "cyan",
+        '"': "magenta",
+        **dict.fromkeys("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", "red"),
+    },
+    board_line=re.compile(f"[ -~]{{{WIDTH}}}"),
 )

@@ -1,6 +1,9 @@
-"""Delvewick's keys: arrows and WASD move, space or ``.`` waits."""
+"""Delvewick's keys (arrows and WASD move, space or ``.`` waits) and board colours."""
+
+import re
 
 from playbench.core.controls import Controls
+from playbench.games.delvewick.levels import BOARD_GLYPHS
 
 CONTROLS = Controls(
     keys={
@@ -14,5 +17,19 @@ CONTROLS = Controls(
         "d": "right",
         " ": "wait",
         ".": "wait",
-    }
+    },
+    colors={
+        "#": "blue",
+        "%": "yellow",
+        "O": "white",
+        "o": "white",
+        "*": "cyan",
+        "v": "cyan",
+        "G": "magenta",
+        "g": "magenta",
+        "X": "red",
+        "E": "green",
+        "M": "green",
+    },
+    board_line=re.compile(f"[{re.escape(BOARD_GLYPHS)}]+"),
 )

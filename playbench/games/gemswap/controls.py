@@ -1,5 +1,7 @@
 """Gem Swap's keys: each opens a prompt for the rest of its command."""
 
+import re
+
 from playbench.core.controls import Controls
 
 CONTROLS = Controls(
@@ -11,5 +13,16 @@ CONTROLS = Controls(
         "m": "moves",
         ":": "...",
         "\n": "...",
-    }
+    },
+    colors={
+        "R": "red",
+        "G": "green",
+        "B": "blue",
+        "Y": "yellow",
+        "P": "magenta",
+        "O": "cyan",
+        "W": "white",
+        "@": "white",
+    },
+    board_line=re.compile(r" ?\d [RGBYPOW@ |+-]+"),
 )
