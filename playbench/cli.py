@@ -150,7 +150,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     if not MIN_SPEED <= args.speed <= MAX_SPEED:
         raise PlaybenchError(f"--speed must be between {MIN_SPEED:g} and {MAX_SPEED:g}")
-    playback = Playback(read_replay(Path(args.file)))
+    playback = Playback.of(read_replay(Path(args.file)))
     if sys.stdout.isatty():
         run_playback(playback, args.speed)
     else:

@@ -1,10 +1,13 @@
 """``playbench replay FILE``: a replay played back in the terminal.
 
-:class:`Playback` rebuilds the run step by step through :class:`Match` and gives the
-screen of each step (the game's board, where the replay stands, what the step did and
-what the agent said); :func:`run_playback` only draws it with curses and reads keys:
-space pauses, ``→``/``l`` and ``←``/``h`` step while paused, ``+``/``-`` double or halve
-the speed, ``q`` quits. Without a terminal every screen is printed one after another.
+:class:`Playback` is a :class:`~playbench.terminal.TerminalSession` whose moves come from
+the replay instead of keys: it rebuilds the run step by step through its :class:`Match`
+and keeps the terminal's screen (coloured board, messages: what each step did and what
+the agent said), with a header naming the replay and a footer saying where it stands.
+:func:`run_playback` draws it with the terminal's :func:`~playbench.terminal.draw` and
+reads keys: space pauses, ``→``/``l`` and ``←``/``h`` step while paused, ``+``/``-``
+double or halve the speed, ``q`` quits. Without a terminal, every screen is printed one
+after another.
 """
 
 from __future__ import annotations
@@ -12,11 +15,12 @@ from __future__ import annotations
 import curses
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 from playbench.core.match import Match
 from playbench.runner.replay import Replay
-from playbench.terminal import describe_event
+from playbench.terminal import TerminalSession, color_pairs, describe_event, draw
 
 DEFAULT_SPEED = 10.0
 MAX_SPEED = 1000.0
@@ -24,23 +28,29 @@ MIN_SPEED = 0.1
 KEYS_HINT = "space pause · ←/→ step · +/- speed · q quit"
 
 
-class Playback:
-    """A replay as screens, forward and back; no drawing."""
+@dataclass
+class Playback(TerminalSession):
+    """A replay as terminal screens, forward and back; no drawing."""
 
-    def __init__(self, replay: Replay) -> None:
-        self.replay = replay
-        self.match = self._start()
-        #: how many of the replay's actions are applied
-        self.index = 0
-        self.message = "start"
+    replay: Replay | None = None
+    #: how many of the replay's actions are applied
+    index: int = 0
+    #: the playback's speed line, drawn last
+    status: str = ""
 
-    def _start(self) -> Match:
-        head = self.replay.header
-        return Match.start(head["game"], head["seed"], head["options"])
+    @classmethod
+    def of(cls, replay: Replay) -> Playback:
+        playback = cls(match=_start(replay), replay=replay)
+        playback.say("start of the replay")
+        return playback
+
+    @property
+    def lines(self) -> list[Any]:
+        return self.replay.lines if self.replay is not None else []
 
     @property
     def total(self) -> int:
-        return len(self.replay.lines)
+        return len(self.lines)
 
     @property
     def at_end(self) -> bool:
@@ -50,7 +60,7 @@ class Playback:
         """Apply the next action; False at the end."""
         if self.at_end:
             return False
-        line = self.replay.lines[self.index]
+        line = self.lines[self.index]
         result = self.match.play(line["action"])
         self.index += 1
         words = [describe_event(event) for event in result.events]
@@ -61,37 +71,45 @@ class Playback:
                 words.append(f"says: {turn['say']}")
             if turn.get("fallback"):
                 words.append("(the bot played this turn)")
-        self.message = "; ".join(words)
+        self.say("; ".join(words) or f"step {self.index}")
         return True
 
     def back(self) -> bool:
         """Go one action back (the run is rebuilt from its seed); False at the start."""
-        if self.index == 0:
+        if self.index == 0 or self.replay is None:
             return False
         target = self.index - 1
-        self.match = self._start()
+        self.match = _start(self.replay)
+        self.messages.clear()
         self.index = 0
+        self.say("start of the replay")
         while self.index < target:
             self.forward()
-        if target == 0:
-            self.message = "start"
         return True
 
-    def screen(self) -> str:
-        head = self.replay.header
+    def header(self) -> str:
+        head = self.replay.header if self.replay is not None else {}
         model = f" ({head['model']})" if head.get("model") else ""
+        return f"replay {head.get('game')} seed {head.get('seed')} · {head.get('agent')}{model}"
+
+    def footer(self) -> str:
         status = "end" if self.at_end else "playing"
-        footer = (
-            f"replay {head['game']} seed {head['seed']} · {head['agent']}{model} · "
-            f"step {self.index}/{self.total} · score {self.match.score} · {status}"
-        )
-        return f"{self.match.game.render(self.match.state)}\n\n{footer}\n{self.message}"
+        return f"step {self.index}/{self.total} · score {self.match.score} · {status}"
+
+    def screen_lines(self) -> list[tuple[str, list[str | None]]]:
+        lines = super().screen_lines()
+        return [*lines, (self.status, [])] if self.status else lines
 
     def screens(self) -> Iterator[str]:
         """Every screen from here to the end."""
         yield self.screen()
         while self.forward():
             yield self.screen()
+
+
+def _start(replay: Replay) -> Match:
+    head = replay.header
+    return Match.start(head["game"], head["seed"], head["options"])
 
 
 def print_playback(playback: Playback, out: TextIO) -> None:
@@ -105,19 +123,14 @@ def run_playback(playback: Playback, speed: float) -> None:
 
     def loop(window: Any) -> None:
         curses.curs_set(0)
+        pairs = color_pairs()
         paused = False
         rate = speed
-        next_step = time.monotonic()
+        next_step = time.monotonic() + 1 / rate
         while True:
-            window.erase()
             state = " [paused]" if paused else ""
-            text = f"{playback.screen()}\n{rate:g} actions/s{state} · {KEYS_HINT}"
-            for row, line in enumerate(text.splitlines()):
-                try:
-                    window.addstr(row, 0, line)
-                except curses.error:
-                    break
-            window.refresh()
+            playback.status = f"{rate:g} actions/s{state} · {KEYS_HINT}"
+            draw(window, playback, pairs)
             wait = max(0.0, next_step - time.monotonic())
             window.timeout(-1 if paused or playback.at_end else int(wait * 1000))
             try:
