@@ -13,12 +13,12 @@ from typing import Any, Protocol
 from playbench.agents.base import AgentError, ScriptedAgent
 from playbench.core.game import JSON, Action, Game
 
-#: game slug -> module of ``playbench.bots`` with its ``make_bot``
+#: game slug -> the module with its ``make_bot``
 BOT_MODULES = {
-    "delvewick": "delvewick",
-    "chimestep": "chimestep",
-    "gem-swap": "gemswap",
-    "cogcrawl": "cogcrawl",
+    "delvewick": "playbench.bots.delvewick",
+    "chimestep": "playbench.bots.chimestep",
+    "gem-swap": "playbench.bots.gemswap",
+    "cogcrawl": "playbench.bots.cogcrawl",
 }
 
 
@@ -28,10 +28,9 @@ class Bot(Protocol):
 
 def bot_factory(slug: str) -> Any:
     """The ``make_bot`` of the game's bot module; :class:`AgentError` when there is none."""
-    module_name = BOT_MODULES.get(slug)
-    if module_name is None:
+    path = BOT_MODULES.get(slug)
+    if path is None:
         raise AgentError(f"no bot module is known for the game {slug!r}")
-    path = f"playbench.bots.{module_name}"
     try:
         module = importlib.import_module(path)
     except ModuleNotFoundError as error:

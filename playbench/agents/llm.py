@@ -157,7 +157,9 @@ class LlmAgent(Agent):
     def __init__(self, game: Game, settings: LlmSettings) -> None:
         super().__init__(game)
         self.settings = settings
-        self.fallback = BotAgent(game)
+        self.seed = 0
+        #: the game's bot for this episode, made at the episode's first fallback
+        self.bot: BotAgent | None = None
         self.seat_reply = game.slug in SEAT_REPLY_GAMES
         self.system = system_prompt(game)
         self.client = make_client(settings)
@@ -166,7 +168,8 @@ class LlmAgent(Agent):
         self.report = ""
 
     def reset(self, seed: int) -> None:
-        self.fallback.reset(seed)
+        self.seed = seed
+        self.bot = None
         self.counts = LlmCounts()
         self.notes = ""
         self.report = ""
@@ -263,8 +266,10 @@ class LlmAgent(Agent):
         """The game's bot plays the turn; the model is told so next turn."""
         self.counts.fallbacks += 1
         note["fallback"] = True
-        view = table.view()
-        action = self.fallback.act(view)
+        if self.bot is None:
+            self.bot = BotAgent(self.game)
+            self.bot.reset(self.seed)
+        action = self.bot.act(table.view())
         result = table.play(action)
         results.append(result)
         if not self.seat_reply:
