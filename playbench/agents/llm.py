@@ -56,6 +56,8 @@ REVIEW_PROMPT = (
     '"review": "<text>"}}'
 )
 MAX_REVIEW = 2000
+#: the reason of a seat attempt after which the game itself played the turn
+GAME_FELL_BACK = "the game's bot played the turn"
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,17 +208,16 @@ class LlmAgent(Agent):
                 reason = self._commands_attempt(table, call, note, results)
             if reason is None:
                 return Turn(results, note)
+            if reason is GAME_FELL_BACK:
+                # the game read two failures and played the turn with its own bot
+                self.counts.fallbacks += 1
+                note["fallback"] = True
+                return Turn(results, note)
             if attempt == 0:
                 self.counts.retries += 1
                 note["retried"] = True
                 messages.append({"role": "assistant", "content": call.text})
                 messages.append({"role": "user", "content": retry_prompt(reason)})
-        else:
-            if self.seat_reply:
-                # the game played the turn with its own bot after the second failure
-                self.counts.fallbacks += 1
-                note["fallback"] = True
-                return Turn(results, note)
         return self._fall_back(table, reason, note, results)
 
     def _seat_attempt(
@@ -228,7 +229,7 @@ class LlmAgent(Agent):
         if result.ok and attempt == 1 and table.view()["observation"].get("fallback"):
             self.counts.parseFailures += 1
             note["calls"].append(call.record(PARSE_FAILURE))
-            return "the game's bot played the turn"
+            return GAME_FELL_BACK
         if result.ok:
             note["calls"].append(call.record(PARSED))
             note["say"] = say_of(call.text)
