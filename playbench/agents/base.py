@@ -13,7 +13,7 @@ once and then hands the turn to the game's bot) plays the whole turn itself.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from playbench.core.errors import PlaybenchError
@@ -46,10 +46,11 @@ class Table(Protocol):
 @dataclass(slots=True)
 class Turn:
     """What one agent turn did: a result per action or command tried, and, for the
-    replay, what the agent said about it (``note``: raw replies, say, calls)."""
+    replay, what the agent said about it (``note``: raw replies, say, calls; None for a
+    scripted agent, which says nothing)."""
 
     results: list[StepResult]
-    note: JSON = field(default_factory=dict)
+    note: JSON | None = None
 
 
 class Agent(ABC):

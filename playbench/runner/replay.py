@@ -74,14 +74,13 @@ def dump_lines(entries: list[JSON]) -> bytes:
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` whole or not at all: a temporary file in the same
-    folder, flushed to disk, then renamed over ``path``."""
+    folder, renamed over ``path`` once written (a process stopped at any point leaves
+    the old file or the new one, never a part)."""
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         os.fchmod(handle, FILE_MODE)
         with os.fdopen(handle, "wb") as file:
             file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

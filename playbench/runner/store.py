@@ -112,7 +112,6 @@ class RunDir:
                 written = 0
                 while written < len(line):
                     written += os.write(descriptor, line[written:])
-                os.fsync(descriptor)
             finally:
                 os.close(descriptor)
 
