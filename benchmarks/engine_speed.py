@@ -1,12 +1,23 @@
 """Engine speed: each game's rules core beside Gymnasium's FrozenLake-v1, in one run.
 
-    python benchmarks/engine_speed.py [--seconds 3] [--game SLUG ...]
+    python benchmarks/engine_speed.py [--seconds 3] [--game SLUG ...] [--gym]
 
 Every workload runs for the same wall time in this process, alternating with the
 FrozenLake reference, and prints units per second and the ratio to FrozenLake's steps
 per second. The default workload plays uniformly random legal actions (the choice is
 part of the measured loop, as it is for FrozenLake's ``action_space.sample``) and starts
 a new run when one ends; a game may name its own unit below.
+
+``--gym`` measures the Gymnasium door instead: each env through ``gymnasium.make`` (every
+default wrapper on), the raw engine playing the very same actions, and FrozenLake-v1
+through ``gymnasium.make``, all in steps per second, alternating in the same run. The env
+side picks a uniformly random legal index from ``info["action_mask"]`` (the pick is in its
+measured loop) and records what it played; the engine side then replays that record with
+``legal_actions``, a random pick among them and ``step`` on the bare rules (an agent of the
+engine needs the legal actions as the env's mask does), once bare and once also computing
+the JSON observation each step (an agent of the engine has to look, and the env hands that
+observation over in ``info``). The env's cost on top of the engine is
+engine rate / env rate - 1 (target: under 30%).
 """
 
 from __future__ import annotations
@@ -179,14 +190,138 @@ def measure(slug: str, seconds: float, rounds: int) -> None:
     )
 
 
+def frozenlake_made(seconds: float) -> tuple[int, float]:
+    """FrozenLake-v1 through ``gymnasium.make`` (the same wrappers as the envs below)."""
+    import gymnasium as gym
+
+    env = gym.make("FrozenLake-v1")
+    env.reset(seed=0)
+    env.action_space.seed(0)
+    sample, step, reset = env.action_space.sample, env.step, env.reset
+
+    def batch() -> int:
+        for _ in range(1000):
+            _, _, terminated, truncated, _ = step(sample())
+            if terminated or truncated:
+                reset()
+        return 1000
+
+    return timed(seconds, batch)
+
+
+NEW_GAME = "new"
+
+
+class GymDoor:
+    """One env through ``gymnasium.make`` and the record of what it played."""
+
+    def __init__(self, slug: str) -> None:
+        import gymnasium as gym
+
+        from playbench.gym import ENV_IDS
+
+        env_id = next(env_id for env_id, game in ENV_IDS.items() if game == slug)
+        self.env = gym.make(env_id)
+        self.chooser = Rng.from_seed(0)
+        self.record: list[object] = []
+        self.info = self._reset(seed=0)
+
+    def _reset(self, seed: int | None = None) -> dict:
+        _, info = self.env.reset(seed=seed)
+        self.record.append((NEW_GAME, self.env.unwrapped.match.seed))
+        return info
+
+    def play(self, seconds: float) -> tuple[int, float, object, list[object]]:
+        """Play for ``seconds``: the steps, the time, the state it started from (states are
+        never changed in place) and the record of what it played."""
+        import numpy as np
+
+        start = self.env.unwrapped.match.state
+        self.record = []
+        env, chooser, actions = self.env, self.chooser, self.env.unwrapped._table.actions
+        flatnonzero, below = np.flatnonzero, chooser.below
+        record = self.record
+
+        def batch() -> int:
+            info = self.info
+            for _ in range(100):
+                legal = flatnonzero(info["action_mask"])
+                index = int(legal[below(len(legal))])
+                _, _, terminated, truncated, info = env.step(index)
+                record.append(actions[index])
+                if terminated or truncated:
+                    info = self._reset()
+            self.info = info
+            return 100
+
+        steps, elapsed = timed(seconds, batch)
+        return steps, elapsed, start, record
+
+
+def replay(game: Game, state: object, record: list[object], looks: bool) -> tuple[int, float]:
+    """The engine alone playing ``record`` from ``state``: for each action a random pick
+    among ``legal_actions`` (an agent's cost, as on the env side; the record's action is
+    played all the same) and ``step`` (and ``observe``, the JSON observation, when
+    ``looks``); ``new`` for each new game."""
+    steps = 0
+    legal_actions, step, new, observe = game.legal_actions, game.step, game.new, game.observe
+    pick = Rng.from_seed(0).choice
+    begin = time.perf_counter()
+    for entry in record:
+        if type(entry) is tuple:
+            state = new(entry[1])
+            continue
+        if looks:
+            observe(state)
+        pick(legal_actions(state))
+        state = step(state, entry).state
+        steps += 1
+    return steps, time.perf_counter() - begin
+
+
+GYM_HEADER = (
+    f"{'game':<10} {'env':>9} {'engine':>9} {'cost':>7} {'+observe':>9} {'cost':>7} "
+    f"{'FrozenLake':>10} {'env/FL':>7}   (steps/s; cost = engine rate / env rate - 1)"
+)
+
+
+def measure_gym(slug: str, seconds: float, rounds: int) -> None:
+    """The env, the engine on the same actions (bare, then with ``observe``), and
+    FrozenLake-v1 through ``gymnasium.make``, alternating ``rounds`` times."""
+    game = get_game(slug)
+    door = GymDoor(slug)
+    totals = {side: [0, 0.0] for side in ("env", "engine", "looking", "frozenlake")}
+
+    def add(side: str, steps: int, elapsed: float) -> None:
+        totals[side][0] += steps
+        totals[side][1] += elapsed
+
+    for _ in range(rounds):
+        steps, elapsed, start, record = door.play(seconds / rounds)
+        add("env", steps, elapsed)
+        add("engine", *replay(game, start, record, looks=False))
+        add("looking", *replay(game, start, record, looks=True))
+        add("frozenlake", *frozenlake_made(seconds / rounds))
+    rate = {side: steps / elapsed for side, (steps, elapsed) in totals.items()}
+    env = rate["env"]
+    print(
+        f"{slug:<10} {env:>9,.0f} {rate['engine']:>9,.0f} {rate['engine'] / env - 1:>7.0%} "
+        f"{rate['looking']:>9,.0f} {rate['looking'] / env - 1:>7.0%} "
+        f"{rate['frozenlake']:>10,.0f} {env / rate['frozenlake']:>7.3f}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=4.0, help="wall time per side")
     parser.add_argument("--rounds", type=int, default=4, help="alternations per game")
     parser.add_argument("--game", action="append", help="only these slugs")
+    parser.add_argument("--gym", action="store_true", help="the Gymnasium door against the engine")
     args = parser.parse_args()
+    if args.gym:
+        print(GYM_HEADER)
     for slug in args.game or [game.slug for game in all_games()]:
-        measure(slug, args.seconds, args.rounds)
+        (measure_gym if args.gym else measure)(slug, args.seconds, args.rounds)
 
 
 if __name__ == "__main__":

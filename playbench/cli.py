@@ -1,4 +1,4 @@
-"""The one command: ``playbench play | games | serve | run | replay | verify``."""
+"""The one command: ``playbench play | games | serve | run | replay | verify | mcp``."""
 
 from __future__ import annotations
 
@@ -173,6 +173,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from playbench.mcp.server import run_stdio
+
+    run_stdio()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="playbench", description=__doc__)
     parser.add_argument("--version", action="version", version=f"playbench {__version__}")
@@ -232,6 +239,11 @@ def build_parser() -> argparse.ArgumentParser:
     verify = commands.add_parser("verify", help="re-simulate replays; exit 1 on a mismatch")
     verify.add_argument("path", help="a replay file or a run folder")
     verify.set_defaults(run=cmd_verify)
+
+    mcp = commands.add_parser(
+        "mcp", help="serve the games to an MCP client on stdio (HTTP: /mcp on serve)"
+    )
+    mcp.set_defaults(run=cmd_mcp)
     return parser
 
 

@@ -1,76 +1,124 @@
 """The agent check: a short arithmetic puzzle that ``act`` and ``finish`` need answered.
 
-A puzzle is a random token (192 bits) and a question with an integer answer. Only the
-token's hash is stored; a puzzle can be answered once (right or wrong, it is spent) and
-only within its time limit. Every session response carries the next puzzle.
+A puzzle is signed, not stored: its token holds a nonce, its expiry and the session it was
+issued to, a seal (HMAC-SHA256 under a server key) over those, and a tag over those and
+the answer, so the server checks an answer without remembering the puzzle and nobody can
+read the answer out of the token. Issuing a puzzle writes nothing; answering a genuine one
+stores only that it was used (single use: right or wrong, it is spent), until it expires.
+
+A puzzle answers only for the session it was issued to, and only a plain whole number
+answers it (``"2168"`` or ``2168``; not ``"2_168"``, ``"+2168"`` or ``"02168"``).
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
+import re
 import secrets
 import time
 from datetime import UTC, datetime
 
 from playbench.server.storage import Storage, token_hash
 
-TOKEN_BYTES = 24
+NONCE_BYTES = 12
+TAG_BYTES = 16
 OPERAND_LOW = 2
 OPERAND_HIGH = 99
+UNBOUND = "-"
+CANONICAL_INTEGER = re.compile(r"0|-?[1-9][0-9]{0,17}")
+TOKEN = re.compile(
+    r"([A-Za-z0-9_-]{16}\.[0-9]{1,12}\.(?:[0-9a-f]{1,64}|-))\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{22})"
+)
+UNKNOWN = "agent check token unknown: it is not a puzzle this server issued"
 HOW = (
     "Send the token as header X-Agent-Check and the answer as header X-Agent-Answer "
-    "(or body fields agent_check and agent_answer) with act or finish. One use, short-lived."
+    "(or body fields agent_check and agent_answer) with act or finish of the session that "
+    "received it. One use, short-lived; the answer is a plain whole number."
 )
 
 
 class AgentCheckFailed(Exception):
-    """The answer was missing, wrong, expired, reused or for an unknown puzzle."""
+    """The answer was missing, wrong, expired, reused or for another puzzle or session."""
 
 
 def _operand() -> int:
     return OPERAND_LOW + secrets.randbelow(OPERAND_HIGH - OPERAND_LOW + 1)
 
 
-def issue(storage: Storage, ttl_seconds: float) -> dict[str, object]:
-    """Store a fresh puzzle; its public form (token, question, expiry, how to answer)."""
-    a, b, c = _operand(), _operand(), _operand()
-    token = secrets.token_urlsafe(TOKEN_BYTES)
-    expires_at = time.time() + ttl_seconds
-    storage.add_puzzle(token_hash(token), a + b * c, expires_at)
-    return {
-        "token": token,
-        "question": f"What is {a} + {b} * {c}?",
-        "expiresIn": int(ttl_seconds),
-        "expiresAt": datetime.fromtimestamp(expires_at, UTC).isoformat(timespec="seconds"),
-        "how": HOW,
-    }
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")
 
 
-def verify(storage: Storage, token: str | None, answer: object) -> None:
-    """Spend the puzzle ``token``; raise :class:`AgentCheckFailed` with the reason."""
-    if not token:
-        raise AgentCheckFailed(
-            "agent check missing: send X-Agent-Check and X-Agent-Answer "
-            "(get a puzzle from GET /api/v1/agent-check or the last response)"
-        )
-    if answer is None or answer == "":
-        raise AgentCheckFailed("agent check answer missing: send X-Agent-Answer")
-    claim = storage.take_puzzle(token_hash(token))
-    if not claim.known:
-        raise AgentCheckFailed("agent check token unknown")
-    if not claim.fresh:
-        raise AgentCheckFailed("agent check token already used; each puzzle answers once")
-    if time.time() > claim.expires_at:
-        raise AgentCheckFailed("agent check expired; answer the fresh puzzle")
-    if _as_int(answer) != claim.answer:
-        raise AgentCheckFailed(f"agent check answer {answer!r} is wrong")
+class PuzzleSigner:
+    """Issues and checks puzzles under one secret (derived from the server's key)."""
+
+    def __init__(self, secret: bytes) -> None:
+        self._key = hashlib.sha256(b"playbench agent check\0" + secret).digest()
+
+    def _mac(self, text: str) -> str:
+        digest = hmac.new(self._key, text.encode(), hashlib.sha256).digest()
+        return _b64(digest[:TAG_BYTES])
+
+    def issue(self, session_id: str | None, ttl_seconds: float) -> dict[str, object]:
+        """A fresh puzzle for ``session_id`` (None: for no session); its public form."""
+        a, b, c = _operand(), _operand(), _operand()
+        expires_at = int(time.time() + ttl_seconds)
+        body = f"{_b64(secrets.token_bytes(NONCE_BYTES))}.{expires_at}.{session_id or UNBOUND}"
+        return {
+            "token": f"{body}.{self._mac(body)}.{self._mac(f'{body}={a + b * c}')}",
+            "question": f"What is {a} + {b} * {c}?",
+            "expiresIn": int(ttl_seconds),
+            "expiresAt": datetime.fromtimestamp(expires_at, UTC).isoformat(timespec="seconds"),
+            "how": HOW,
+        }
+
+    def verify(self, storage: Storage, session_id: str, token: str | None, answer: object) -> None:
+        """Spend the puzzle ``token`` for ``session_id``; raise :class:`AgentCheckFailed`
+        with the reason. A puzzle is spent once it is known to be this session's and fresh,
+        so a wrong answer spends it too."""
+        if not token:
+            raise AgentCheckFailed(
+                "agent check missing: send X-Agent-Check and X-Agent-Answer "
+                "(the puzzle is in this session's last answer, or GET /api/v1/agent-check "
+                "with the session's token)"
+            )
+        if answer is None or answer == "":
+            raise AgentCheckFailed("agent check answer missing: send X-Agent-Answer")
+        parts = TOKEN.fullmatch(token)
+        if parts is None:
+            raise AgentCheckFailed(
+                "agent check token unknown: it is not a puzzle this server issued"
+            )
+        body, seal, tag = parts.groups()
+        _, expires, bound = body.split(".")
+        if not hmac.compare_digest(self._mac(body), seal):
+            raise AgentCheckFailed(
+                "agent check token unknown: it is not a puzzle this server issued"
+            )
+        if bound != session_id:
+            raise AgentCheckFailed(
+                "agent check token was not issued to this session: answer the puzzle in "
+                "this session's last answer"
+            )
+        if time.time() > int(expires):
+            raise AgentCheckFailed("agent check expired; answer the fresh puzzle")
+        if not storage.spend_puzzle(token_hash(token), float(expires)):
+            raise AgentCheckFailed("agent check token already used; each puzzle answers once")
+        value = _as_int(answer)
+        if value is None:
+            raise AgentCheckFailed(
+                f"agent check answer {answer!r} is not a plain whole number "
+                "(digits only: no sign, separator, spaces or leading zero)"
+            )
+        if not hmac.compare_digest(self._mac(f"{body}={value}"), tag):
+            raise AgentCheckFailed(f"agent check answer {answer!r} is wrong")
 
 
 def _as_int(answer: object) -> int | None:
     if type(answer) is int:
         return answer
-    if isinstance(answer, str):
-        try:
-            return int(answer.strip())
-        except ValueError:
-            return None
+    if isinstance(answer, str) and CANONICAL_INTEGER.fullmatch(answer):
+        return int(answer)
     return None

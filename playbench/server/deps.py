@@ -27,6 +27,10 @@ def session_token(
     ] = None,
 ) -> str | None:
     """The session token: ``Authorization: Bearer ...``, else the browser's cookie."""
+    return token_of(request, slug, authorization)
+
+
+def token_of(request: Request, slug: str, authorization: str | None) -> str | None:
     if authorization:
         scheme, _, value = authorization.partition(" ")
         if scheme.lower() == "bearer" and value.strip():

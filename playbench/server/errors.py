@@ -1,11 +1,13 @@
 """Every error a client can cause becomes a clear 4xx JSON answer ``{"error": ...}``.
 
-Errors raised in the session routes also carry a fresh agent-check puzzle, so a client
-that failed a check (or sent a bad body to ``act``/``finish``) can go on.
+Errors of the session routes also carry a fresh agent-check puzzle, bound to the session
+whose token the request carried, so a client that failed a check (or sent a bad body to
+``act``/``finish``) can go on.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -21,10 +23,11 @@ from playbench.core.errors import (
     StateError,
     UnknownGameError,
 )
-from playbench.server import agent_check
+from playbench.server.deps import token_of
 from playbench.server.sealing import SealError
+from playbench.server.storage import token_hash
 
-PUZZLE_PATHS = ("/api/act", "/api/finish")
+SESSION_ROUTE = re.compile(r"/games/([^/]+)/api/(?:new|state|act|finish)")
 
 
 class ApiError(Exception):
@@ -48,24 +51,32 @@ async def _answer(
     body: dict[str, object] = {"error": message}
     if detail is not None:
         body["detail"] = detail
-    if puzzle or request.url.path.endswith(PUZZLE_PATHS):
-        body["agentCheck"] = await _fresh_puzzle(request.app)
+    if puzzle or SESSION_ROUTE.fullmatch(request.url.path):
+        body["agentCheck"] = await _fresh_puzzle(request)
     return JSONResponse(body, status_code=status)
 
 
-async def _fresh_puzzle(app: Any) -> dict[str, object]:
-    services = app.state.services
-    return await run_in_threadpool(
-        agent_check.issue, services.storage, services.settings.puzzle_ttl_seconds
-    )
+async def _fresh_puzzle(request: Request) -> dict[str, object]:
+    """A puzzle bound to the session whose token the request carries (if any)."""
+    services = request.app.state.services
+    route = SESSION_ROUTE.fullmatch(request.url.path)
+    session_id = None
+    if route is not None:
+        token = token_of(request, route.group(1), request.headers.get("authorization"))
+        if token:
+            row = await run_in_threadpool(
+                services.storage.session_by_token, route.group(1), token_hash(token)
+            )
+            session_id = row.id if row is not None else None
+    return services.puzzle(session_id)
 
 
 async def puzzle_for(scope: dict[str, Any]) -> dict[str, object]:
     """The puzzle field of an answer made outside the routes (the body limit's 413):
-    a fresh puzzle on ``act`` and ``finish``, nothing elsewhere."""
-    if not scope["path"].endswith(PUZZLE_PATHS):
+    a fresh puzzle on the session routes, nothing elsewhere."""
+    if not SESSION_ROUTE.fullmatch(scope["path"]):
         return {}
-    return {"agentCheck": await _fresh_puzzle(scope["app"])}
+    return {"agentCheck": await _fresh_puzzle(Request(scope))}
 
 
 #: what FastAPI answers (400) when a JSON body cannot be decoded at all

@@ -9,6 +9,8 @@ from typing import Any
 from fastapi import FastAPI
 
 from playbench import __version__
+from playbench.mcp.http import PATH as MCP_PATH
+from playbench.mcp.http import McpHttp
 from playbench.server import errors
 from playbench.server.middleware import BareEndpoint, BodyLimit
 from playbench.server.routes import agent_check, docs, games, leaderboard, sessions
@@ -25,10 +27,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """A new app over ``settings`` (default: from the environment)."""
     settings = settings or Settings.from_env()
     services = build_services(settings)
+    mcp_door = McpHttp()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        yield
+        async with mcp_door.running():
+            yield
         services.close()
 
     app = FastAPI(
@@ -37,6 +41,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.services = services
     for module in (games, sessions, agent_check, leaderboard, docs):
         app.include_router(module.router)
+    app.add_route(MCP_PATH, mcp_door, methods=["GET", "POST", "DELETE"], include_in_schema=False)
     errors.install(app)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes, extra=errors.puzzle_for)
     return app

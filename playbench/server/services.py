@@ -10,6 +10,7 @@ from fastapi import Request
 from fastapi.responses import Response
 
 from playbench.core.game import JSON, Game
+from playbench.server.agent_check import PuzzleSigner
 from playbench.server.sealing import Sealer, load_or_create_key
 from playbench.server.settings import KEY_FILE, Settings
 from playbench.server.storage import Storage
@@ -20,6 +21,7 @@ class Services:
     settings: Settings
     sealer: Sealer
     storage: Storage
+    signer: PuzzleSigner
     _specs: dict[str, JSON] = field(default_factory=dict)
 
     def spec_json(self, game: Game) -> JSON:
@@ -28,6 +30,10 @@ class Services:
         if spec is None:
             spec = self._specs[game.slug] = game.spec().to_json()
         return spec
+
+    def puzzle(self, session_id: str | None) -> JSON:
+        """A fresh agent-check puzzle for the session (None: bound to no session)."""
+        return self.signer.issue(session_id, self.settings.puzzle_ttl_seconds)
 
     def close(self) -> None:
         self.storage.close()
@@ -39,7 +45,13 @@ def build_services(settings: Settings) -> Services:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
     keys = settings.secrets or (load_or_create_key(settings.data_dir / KEY_FILE),)
     sealer = Sealer(keys, settings.max_sealed_state_chars, settings.max_state_json_bytes)
-    return Services(settings=settings, sealer=sealer, storage=Storage(settings.url))
+    newest = keys[0] if isinstance(keys[0], bytes) else keys[0].encode()
+    return Services(
+        settings=settings,
+        sealer=sealer,
+        storage=Storage(settings.url),
+        signer=PuzzleSigner(newest),
+    )
 
 
 def services_of(request: Request) -> Services:

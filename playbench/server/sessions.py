@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from playbench.core.game import JSON, Game, canonical_json
 from playbench.core.match import Match
 from playbench.core.rng import MAX_SEED
-from playbench.server import agent_check
 from playbench.server.services import Services
 from playbench.server.storage import (
     LogEntry,
@@ -107,7 +106,7 @@ def view(services: Services, game: Game, row: SessionRow, match: Match | None = 
         **match.view(),
         "accepted": row.accepted,
         "finished": row.finished,
-        "agentCheck": agent_check.issue(services.storage, services.settings.puzzle_ttl_seconds),
+        "agentCheck": services.puzzle(row.id),
     }
 
 

@@ -1,4 +1,4 @@
-"""The database: sessions, their action logs, ratings and reviews, agent-check puzzles.
+"""The database: sessions, their action logs, ratings and reviews, spent agent-check puzzles.
 
 SQLAlchemy Core over any URL; SQLite by default, in WAL mode with ``synchronous=FULL``.
 Every action is one transaction that first moves the session's ``version`` forward with
@@ -44,14 +44,14 @@ SQLITE_BUSY_TIMEOUT_MS = 30_000
 TOKEN_HASH_CHARS = 64
 SESSION_ID_CHARS = 32
 SLUG_CHARS = 64
-#: expired puzzles are kept this long so a late answer hears "expired", not "unknown"
-PUZZLE_RETENTION_SECONDS = 3600.0
 #: the stored options of a standard run; a database from before ranked exactly these
 STANDARD_OPTIONS = "{}"
 #: workers that start together on a new database race to create the tables: a loser hears
 #: "already exists" (or a duplicate catalog key on PostgreSQL) and looks again; each retry
 #: finds at least one more table or index in place, so a few attempts always settle it
 SCHEMA_ATTEMPTS = 8
+#: sessions deleted per statement when pruning (keeps each IN list short)
+PRUNE_BATCH = 500
 
 
 class JsonText(TypeDecorator[str]):
@@ -115,13 +115,12 @@ actions = Table(
     Column("created_at", Float, nullable=False),
 )
 
-puzzles = Table(
-    "puzzles",
+#: agent-check puzzles that were answered (a puzzle answers once), kept until they expire
+spent_puzzles = Table(
+    "spent_puzzles",
     metadata,
     Column("token_hash", String(TOKEN_HASH_CHARS), primary_key=True),
-    Column("answer", BigInteger, nullable=False),
     Column("expires_at", Float, nullable=False, index=True),
-    Column("used", Boolean, nullable=False),
 )
 
 
@@ -168,12 +167,12 @@ class LogEntry:
 
 
 @dataclass(frozen=True, slots=True)
-class PuzzleClaim:
-    known: bool
-    #: False when the puzzle had been used already
-    fresh: bool
-    answer: int
-    expires_at: float
+class PruneReport:
+    """What one prune deleted."""
+
+    sessions: int
+    actions: int
+    puzzles: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -445,32 +444,34 @@ class Storage:
             return 1 + conn.execute(select(func.count()).select_from(ahead)).scalar_one()
 
     # -- agent-check puzzles -------------------------------------------------------------
-    def add_puzzle(self, token_hash: str, answer: int, expires_at: float) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(
-                puzzles.delete().where(
-                    puzzles.c.expires_at < time.time() - PUZZLE_RETENTION_SECONDS
+    def spend_puzzle(self, token_hash: str, expires_at: float) -> bool:
+        """Mark a puzzle used; False when it had been used already."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(spent_puzzles).values(token_hash=token_hash, expires_at=expires_at)
                 )
-            )
-            conn.execute(
-                insert(puzzles).values(
-                    token_hash=token_hash, answer=answer, expires_at=expires_at, used=False
-                )
-            )
+        except IntegrityError:
+            return False
+        return True
 
-    def take_puzzle(self, token_hash: str) -> PuzzleClaim:
-        """Mark the puzzle used (single use): whether it existed, was fresh, its answer."""
-        claim = (
-            update(puzzles)
-            .where(puzzles.c.token_hash == token_hash, puzzles.c.used.is_(False))
-            .values(used=True)
-        )
-        find = select(puzzles.c.answer, puzzles.c.expires_at).where(
-            puzzles.c.token_hash == token_hash
+    # -- pruning -------------------------------------------------------------------------
+    def prune(self, unfinished_before: float, now: float) -> PruneReport:
+        """Delete sessions left unfinished since before ``unfinished_before`` (with their
+        logs) and spent puzzles that have expired by ``now``. Finished sessions stay."""
+        stale = select(sessions.c.id).where(
+            sessions.c.finished.is_(False), sessions.c.updated_at < unfinished_before
         )
         with self.engine.begin() as conn:
-            claimed = conn.execute(claim).rowcount == 1
-            row = conn.execute(find).first()
-        if row is None:
-            return PuzzleClaim(known=False, fresh=False, answer=0, expires_at=0.0)
-        return PuzzleClaim(known=True, fresh=claimed, answer=row.answer, expires_at=row.expires_at)
+            ids = [row.id for row in conn.execute(stale).all()]
+            logged = 0
+            for start in range(0, len(ids), PRUNE_BATCH):
+                batch = ids[start : start + PRUNE_BATCH]
+                logged += conn.execute(
+                    actions.delete().where(actions.c.session_id.in_(batch))
+                ).rowcount
+                conn.execute(sessions.delete().where(sessions.c.id.in_(batch)))
+            spent = conn.execute(
+                spent_puzzles.delete().where(spent_puzzles.c.expires_at < now)
+            ).rowcount
+        return PruneReport(sessions=len(ids), actions=logged, puzzles=spent)

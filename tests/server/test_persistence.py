@@ -100,7 +100,10 @@ def test_a_stale_version_is_a_conflict_and_changes_nothing(client):
 def test_concurrent_acts_never_both_apply_to_one_state(client, slug):
     game = get_game(slug)
     player = Player(client, slug, seed=7)
-    puzzles = [client.get("/api/v1/agent-check").json() for _ in range(THREADS)]
+    puzzles = [
+        client.get(f"/api/v1/agent-check?slug={slug}", headers=player.auth()).json()
+        for _ in range(THREADS)
+    ]
     command = game.spec().commands[0].example
     barrier = threading.Barrier(THREADS)
     statuses: list[int] = []

@@ -248,7 +248,7 @@ def test_agent_check_expired(client, monkeypatch):
 
 def test_agent_check_from_body_fields_and_from_the_puzzle_route(client):
     player = Player(client, "tally")
-    puzzle = client.get("/api/v1/agent-check").json()
+    puzzle = client.get("/api/v1/agent-check?slug=tally", headers=player.auth()).json()
     body = {"agent_check": puzzle["token"], "agent_answer": solve(puzzle)}
     reply = _act_with(client, player, body=body)
     assert reply.status_code == 200 and reply.json()["results"][0]["ok"] is True
@@ -258,7 +258,10 @@ def test_agent_check_from_body_fields_and_from_the_puzzle_route(client):
 
 
 def test_puzzle_route_gives_fresh_puzzles(client):
-    first, second = (client.get("/api/v1/agent-check").json() for _ in range(2))
+    player = Player(client, "tally")
+    first, second = (
+        client.get("/api/v1/agent-check?slug=tally", headers=player.auth()).json() for _ in range(2)
+    )
     assert first["token"] != second["token"]
     assert first["expiresIn"] == client.app.state.services.settings.puzzle_ttl_seconds
     assert "X-Agent-Check" in first["how"]

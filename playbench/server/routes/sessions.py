@@ -49,11 +49,16 @@ def _session(services: Services, game: Game, token: str | None) -> SessionRow:
     return row
 
 
-def _check(services: Services, headers: tuple[str | None, str | None], body: AgentAnswer) -> None:
+def _check(
+    services: Services,
+    row: SessionRow,
+    headers: tuple[str | None, str | None],
+    body: AgentAnswer,
+) -> None:
     token = headers[0] if headers[0] is not None else body.agent_check
     answer = headers[1] if headers[1] is not None else body.agent_answer
     try:
-        agent_check.verify(services.storage, token, answer)
+        services.signer.verify(services.storage, row.id, token, answer)
     except agent_check.AgentCheckFailed as error:
         raise ApiError(403, str(error), puzzle=True) from None
 
@@ -90,7 +95,7 @@ def act(
     body: ActCreate,
 ) -> Response:
     row = _session(services, game, token)
-    _check(services, headers, body)
+    _check(services, row, headers, body)
     try:
         report = sessions.act(services, game, row, body.texts())
     except sessions.BatchConflict as conflict:
@@ -108,7 +113,7 @@ def finish(
     body: FinishCreate,
 ) -> Response:
     row = _session(services, game, token)
-    _check(services, headers, body)
+    _check(services, row, headers, body)
     if row.finished:
         raise ApiError(409, "this session is already finished", puzzle=True)
     if not row.over:
@@ -131,6 +136,6 @@ def finish(
             "options": done.options,
             "log": match.log,
             "fingerprint": match.fingerprint(),
-            "agentCheck": agent_check.issue(services.storage, services.settings.puzzle_ttl_seconds),
+            "agentCheck": services.puzzle(done.id),
         }
     )

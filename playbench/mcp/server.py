@@ -1,0 +1,190 @@
+"""The playbench MCP server: the games as tools and resources, on the official SDK.
+
+Tools: ``list_games``, ``get_rules(game)``, ``new_game(game, seed?, options?)``,
+``act(match_id, command)``, ``get_view(match_id)``, ``legal_commands(match_id)``.
+Resources: ``playbench://games/{slug}/spec`` (each game's rules as JSON) and
+``playbench://matches/{match_id}/board`` (a match's text board).
+
+Every tool is a loop step over :class:`~playbench.core.match.Match`; a refusal, an unknown
+game, bad options or a match that is not there come back as a tool error whose text is
+the reason. ``playbench mcp`` serves it on stdio; ``playbench serve`` mounts it at ``/mcp``
+(:mod:`playbench.mcp.http`).
+"""
+
+import inspect
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
+from pydantic import Field
+
+from playbench import __version__
+from playbench.core.errors import PlaybenchError
+from playbench.core.game import Game
+from playbench.core.match import Match
+from playbench.core.registry import all_games, get_game
+from playbench.core.rng import MAX_SEED
+from playbench.mcp.matches import MatchTable, NoMatchError
+from playbench.mcp.models import (
+    ActResult,
+    GameInfo,
+    MatchView,
+    Rules,
+    act_result,
+    game_info,
+    match_view,
+    rules_of,
+)
+
+NAME = "playbench"
+SESSION_HEADER = "mcp-session-id"
+INSTRUCTIONS = (
+    "playbench hosts deterministic, seeded games. Call list_games, read a game's rules "
+    "with get_rules, start a match with new_game, then play it with act, one text "
+    "command at a time (legal_commands lists the commands accepted now; the view's "
+    "board shows the game as text). A refused command changes nothing and its error says "
+    "why. Play until gameOver is true."
+)
+
+GameSlug = Annotated[str, Field(description="a game's slug from list_games, e.g. 'gem-swap'")]
+MatchId = Annotated[str, Field(description="the matchId that new_game returned")]
+
+
+def owner_of(ctx: Context) -> str | None:
+    """The MCP session a request belongs to (None on stdio and sessionless HTTP)."""
+    headers = ctx.headers
+    return None if headers is None else headers.get(SESSION_HEADER)
+
+
+def build_server(table: MatchTable | None = None) -> MCPServer:
+    """A new server over ``table`` (a fresh :class:`MatchTable` by default)."""
+    matches = table if table is not None else MatchTable()
+    server = MCPServer(NAME, version=__version__, instructions=INSTRUCTIONS)
+
+    def tool(fn: Callable[..., Any]) -> Callable[..., Any]:
+        """Register ``fn`` as a tool described by its docstring, without the indents."""
+        server.add_tool(fn, description=inspect.cleandoc(fn.__doc__ or ""))
+        return fn
+
+    @tool
+    def list_games() -> list[GameInfo]:
+        """List the games: slug (the id other tools take), name, genre, description, goal."""
+        return [game_info(game) for game in all_games()]
+
+    @tool
+    def get_rules(game: GameSlug) -> Rules:
+        """The full rules of a game: goal, scoring, every rule, the text commands `act`
+        takes (syntax and example), what each observation field means, and the options
+        `new_game` accepts. Read it before playing a game for the first time."""
+        return rules_of(_game(game))
+
+    @tool
+    def new_game(
+        game: GameSlug,
+        ctx: Context,
+        seed: Annotated[
+            int | None,
+            Field(ge=0, le=MAX_SEED, description="the same seed gives the same game; omit: random"),
+        ] = None,
+        options: Annotated[
+            dict[str, Any] | None,
+            Field(description="game options, e.g. {'startLevel': 3} for delvewick (see rules)"),
+        ] = None,
+    ) -> MatchView:
+        """Start a match of a game. Returns its matchId, the text board, the commands
+        accepted now, the score and the JSON observation."""
+        try:
+            match_id, match = matches.start(owner_of(ctx), game, seed, options)
+        except PlaybenchError as error:
+            raise ToolError(str(error)) from None
+        return match_view(match_id, match)
+
+    @tool
+    def act(
+        match_id: MatchId,
+        ctx: Context,
+        command: Annotated[
+            str,
+            Field(
+                description=(
+                    "one command of the game's text grammar, e.g. 'swap C4 right', 'left', "
+                    "'hop upLeft', 'tick 4', 'move n'; Cogcrawl also takes a raw seat reply "
+                    'starting with {, e.g. {"actions": [{"do": "search"}]}'
+                )
+            ),
+        ],
+    ) -> ActResult:
+        """Play one command in a match. Returns the points gained, the events and the
+        new view. A command the rules refuse changes nothing and is a tool error that
+        says why. A question (Gem Swap's `moves`) is answered in the events and is no
+        move."""
+        with _using(ctx, match_id) as match:
+            result = match.command(command)
+            if not (result.ok or result.advanced):
+                raise ToolError(f"{command!r} was refused: {result.reason}")
+            return act_result(match_id, match, result)
+
+    @tool
+    def get_view(match_id: MatchId, ctx: Context) -> MatchView:
+        """The current view of a match: text board, commands accepted now, score, whether
+        the game is over, progress and the JSON observation."""
+        with _using(ctx, match_id) as match:
+            return match_view(match_id, match)
+
+    @tool
+    def legal_commands(match_id: MatchId, ctx: Context) -> list[str]:
+        """Every command `act` accepts in this match now (empty once the game is over)."""
+        with _using(ctx, match_id) as match:
+            return match.legal_commands()
+
+    for game in all_games():
+        _add_spec_resource(server, game.slug, game.name)
+
+    @server.resource(
+        "playbench://matches/{match_id}/board",
+        name="match-board",
+        description="the text board of one of your matches",
+        mime_type="text/plain",
+    )
+    def match_board(match_id: str, ctx: Context) -> str:
+        try:
+            with matches.using(owner_of(ctx), match_id) as match:
+                return match.game.render(match.state)
+        except NoMatchError as error:
+            raise ResourceNotFoundError(str(error)) from None
+
+    @contextmanager
+    def _using(ctx: Context, match_id: str) -> Iterator[Match]:
+        try:
+            with matches.using(owner_of(ctx), match_id) as match:
+                yield match
+        except NoMatchError as error:
+            raise ToolError(str(error)) from None
+
+    return server
+
+
+def _game(slug: str) -> Game:
+    try:
+        return get_game(slug)
+    except PlaybenchError as error:
+        raise ToolError(str(error)) from None
+
+
+def _add_spec_resource(server: MCPServer, slug: str, name: str) -> None:
+    @server.resource(
+        f"playbench://games/{slug}/spec",
+        name=f"{slug}-spec",
+        description=f"the rules of {name} as JSON (what get_rules returns)",
+        mime_type="application/json",
+    )
+    def spec() -> str:
+        return json.dumps(rules_of(get_game(slug)).model_dump(), indent=1)
+
+
+def run_stdio(table: MatchTable | None = None) -> None:
+    """Serve on stdin and stdout until the client closes them."""
+    build_server(table).run("stdio")

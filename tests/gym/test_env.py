@@ -1,0 +1,235 @@
+"""The Gymnasium door: every env passes Gymnasium's own checks and plays its game."""
+
+from __future__ import annotations
+
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from playbench.core.match import Match
+from playbench.games.delvewick.levels import LEVELS, SOLUTION_LETTERS
+from playbench.gym import ENV_IDS, MAX_EPISODE_STEPS
+from playbench.gym.actions import TABLES, TICK_COUNTS
+
+IDS = list(ENV_IDS)
+#: picture shapes: Delvewick level 1 is 7 x 18 cells of 16 px, the pyramid 7 tiers of 24 px,
+#: Gem Swap 8 x 8 cells of 24 px, Cogcrawl 18 x 48 cells of 8 px
+PICTURE_SHAPES = {
+    "playbench/Delvewick-v0": (112, 288, 3),
+    "playbench/Chimestep-v0": (168, 168, 3),
+    "playbench/GemSwap-v0": (192, 192, 3),
+    "playbench/Cogcrawl-v0": (144, 384, 3),
+}
+
+
+def masked_choice(rng: np.random.Generator, info: dict) -> int:
+    return int(rng.choice(np.flatnonzero(info["action_mask"])))
+
+
+def any_legal(rng: np.random.Generator, mask: np.ndarray) -> int:
+    """A legal index, or 0 after game over (the vector env then resets, whatever it gets)."""
+    legal = np.flatnonzero(mask)
+    return int(rng.choice(legal)) if len(legal) else 0
+
+
+@pytest.mark.parametrize("render_mode", ["ansi", "rgb_array"])
+@pytest.mark.parametrize("env_id", IDS)
+def test_check_env_passes_without_warnings(env_id: str, render_mode: str) -> None:
+    env = gymnasium.make(env_id, render_mode=render_mode)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env.unwrapped)
+    assert [str(warning.message) for warning in caught] == []
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+@pytest.mark.parametrize("env_id", IDS)
+def test_vector_env_of_eight(env_id: str, mode: str) -> None:
+    envs = gymnasium.make_vec(env_id, num_envs=8, vectorization_mode=mode)
+    try:
+        observations, infos = envs.reset(seed=11)
+        size = len(TABLES[ENV_IDS[env_id]].actions)
+        assert infos["action_mask"].shape == (8, size)
+        assert infos["action_mask"].dtype == np.int8
+        rng = np.random.default_rng(0)
+        for _ in range(3):
+            actions = np.array([any_legal(rng, mask) for mask in infos["action_mask"]])
+            observations, rewards, _, _, infos = envs.step(actions)
+            assert rewards.shape == (8,)
+            assert not infos["illegal"].any()
+        assert observations in envs.observation_space
+    finally:
+        envs.close()
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_rgb_frame_is_a_real_picture(env_id: str) -> None:
+    env = gymnasium.make(env_id, render_mode="rgb_array")
+    env.reset(seed=4)
+    frame = env.render()
+    assert frame.dtype == np.uint8
+    assert frame.shape == PICTURE_SHAPES[env_id]
+    colours = np.unique(frame.reshape(-1, 3), axis=0)
+    assert len(colours) >= 4
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_ansi_is_the_text_board(env_id: str) -> None:
+    env = gymnasium.make(env_id, render_mode="ansi")
+    env.reset(seed=4)
+    match = Match.start(ENV_IDS[env_id], 4)
+    assert env.render() == match.game.render(match.state)
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_masked_random_play_reaches_game_over(env_id: str) -> None:
+    env = gymnasium.make(env_id)
+    rng = np.random.default_rng(5)
+    _, info = env.reset(seed=5)
+    total = 0.0
+    for _ in range(MAX_EPISODE_STEPS[ENV_IDS[env_id]]):
+        _, reward, terminated, truncated, info = env.step(masked_choice(rng, info))
+        assert not info["illegal"], info["reason"]
+        total += reward
+        if terminated or truncated:
+            break
+    assert terminated and not truncated
+    assert info["action_mask"].sum() == 0
+    assert total == info["score"] == info["observation"].get("score", total)
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_same_seed_same_episode(env_id: str) -> None:
+    def run() -> list:
+        env = gymnasium.make(env_id)
+        rng = np.random.default_rng(9)
+        observation, info = env.reset(seed=9)
+        seen = [observation]
+        for _ in range(25):
+            observation, reward, terminated, _, info = env.step(masked_choice(rng, info))
+            seen += [observation, reward]
+            if terminated:
+                observation, info = env.reset()
+                seen.append(observation)
+        return seen
+
+    first, second = run(), run()
+    for one, two in zip(first, second, strict=True):
+        if isinstance(one, dict):
+            assert all(np.array_equal(one[key], two[key]) for key in one)
+        else:
+            assert one == two
+
+
+def test_delvewick_level_one_solution_through_the_env() -> None:
+    env = gymnasium.make("playbench/Delvewick-v0")
+    observation, info = env.reset(seed=0)
+    rewards = []
+    for letter in LEVELS[0].solution:
+        observation, reward, terminated, _, info = env.step(SOLUTION_LETTERS.index(letter))
+        assert not info["illegal"]
+        rewards.append(reward)
+    assert sum(rewards) == 335
+    assert info["events"][-2]["type"] == "levelClear"
+    assert observation["stats"].tolist() == [2, 5, 0, 0, 46, 27, 0, 335, 0]
+    assert not terminated
+
+
+def test_delvewick_observation_arrays() -> None:
+    env = gymnasium.make("playbench/Delvewick-v0")
+    observation, info = env.reset(seed=0)
+    rows = info["observation"]["board"]
+    assert observation["board"].shape == (40, 64)
+    assert bytes(observation["board"][0, : len(rows[0])]).decode() == rows[0]
+    assert observation["board"][: len(rows), len(rows[0]) :].sum() == 0
+    assert observation["board"][len(rows) :].sum() == 0
+    row = next(r for r, text in enumerate(rows) if "M" in text)
+    assert observation["mole"].tolist() == [row, rows[row].index("M")]
+    assert observation["stats"].tolist() == [1, 4, 0, 0, 40, 0, 0, 0, 0]
+
+
+def test_illegal_action_is_a_noop_with_a_flag() -> None:
+    env = gymnasium.make("playbench/Delvewick-v0")
+    observation, info = env.reset(seed=0)
+    blocked = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    after, reward, terminated, truncated, info = env.step(blocked)
+    assert (reward, terminated, truncated) == (0.0, False, False)
+    assert info["illegal"] is True
+    assert info["reason"] == f"{env.unwrapped.action_text(blocked)} is not legal now"
+    assert all(np.array_equal(observation[key], after[key]) for key in observation)
+    assert env.unwrapped.match.moves == 0
+
+
+@pytest.mark.parametrize("action", [5, -1, 2.0, "up", np.array([1, 2])])
+def test_a_value_outside_the_space_is_a_noop_with_a_flag(action: object) -> None:
+    env = gymnasium.make("playbench/Delvewick-v0", disable_env_checker=True)
+    env.reset(seed=0)
+    _, reward, terminated, _, info = env.step(action)
+    assert (reward, terminated, info["illegal"]) == (0.0, False, True)
+    assert info["reason"] == f"action {action!r} is no index of Discrete(5)"
+
+
+def test_gem_swap_hint_costs_its_points_as_a_negative_reward() -> None:
+    env = gymnasium.make("playbench/GemSwap-v0")
+    _, info = env.reset(seed=2)
+    swap = int(np.flatnonzero(info["action_mask"])[0])
+    _, gained, _, _, info = env.step(swap)
+    hint = len(TABLES["gem-swap"].actions) - 1
+    _, reward, _, _, info = env.step(hint)
+    assert gained > 0
+    assert reward == -min(50, gained)
+    assert info["events"][0]["type"] == "hint"
+
+
+def test_chimestep_tick_counts_advance_the_clock_by_their_count() -> None:
+    env = gymnasium.make("playbench/Chimestep-v0")
+    _, info = env.reset(seed=3)
+    assert info["action_mask"].tolist() == [1] + [0] * 11
+    observation, _, _, _, info = env.step(0)
+    first_tick = 6
+    assert info["action_mask"][first_tick:].tolist() == [1] * len(TICK_COUNTS)
+    for offset, count in enumerate(TICK_COUNTS):
+        before = int(observation["stats"][-1])
+        observation, _, _, _, info = env.step(first_tick + offset)
+        assert int(observation["stats"][-1]) == before + count
+
+
+def test_options_pass_through_make_and_reset() -> None:
+    env = gymnasium.make("playbench/Delvewick-v0", options={"startLevel": 3})
+    observation, _ = env.reset(seed=0)
+    assert observation["stats"][0] == 3
+    observation, _ = env.reset(seed=0, options={"startLevel": 5})
+    assert observation["stats"][0] == 5
+    observation, _ = env.reset(seed=0)
+    assert observation["stats"][0] == 3
+
+
+def test_bad_options_fail_at_reset_with_the_game_reason() -> None:
+    env = gymnasium.make("playbench/Delvewick-v0")
+    with pytest.raises(ValueError, match="startLevel must be an integer from 1 to 8, got 9"):
+        env.reset(seed=0, options={"startLevel": 9})
+
+
+def test_truncated_by_max_episode_steps() -> None:
+    env = gymnasium.make("playbench/GemSwap-v0", max_episode_steps=3)
+    env.reset(seed=1)
+    hint = len(TABLES["gem-swap"].actions) - 1
+    results = [env.step(hint)[2:4] for _ in range(3)]
+    assert results == [(False, False), (False, False), (False, True)]
+
+
+def test_step_before_reset_says_so() -> None:
+    env = gymnasium.make("playbench/GemSwap-v0", disable_env_checker=True)
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        env.step(0)
+
+
+def test_unknown_render_mode_is_refused() -> None:
+    with (
+        pytest.warns(UserWarning, match="not in the possible render_modes"),
+        pytest.raises(ValueError, match="render_mode must be one of"),
+    ):
+        gymnasium.make("playbench/GemSwap-v0", render_mode="svg")
