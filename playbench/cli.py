@@ -180,6 +180,40 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     return 0
 
 
+def _server_settings(args: argparse.Namespace) -> Any:
+    """The server's settings from the environment, after the flags set it."""
+    from playbench.server.settings import ENV_DATA, ENV_DATABASE, Settings
+
+    if args.data:
+        os.environ[ENV_DATA] = args.data
+    if args.database:
+        os.environ[ENV_DATABASE] = args.database
+    try:
+        return Settings.from_env()
+    except ValueError as error:
+        raise PlaybenchError(str(error)) from None
+
+
+def cmd_prune(args: argparse.Namespace) -> int:
+    from playbench.server.services import build_services
+    from playbench.server.settings import ENV_PRUNE_AFTER_HOURS
+
+    if args.older_than_hours is not None:
+        if args.older_than_hours < 0:
+            raise PlaybenchError("--older-than-hours must be 0 or more")
+        os.environ[ENV_PRUNE_AFTER_HOURS] = str(args.older_than_hours)
+    services = build_services(_server_settings(args))
+    try:
+        report = services.prune()
+    finally:
+        services.close()
+    sys.stdout.write(
+        f"pruned {report.sessions} unfinished sessions ({report.actions} logged commands) "
+        f"and {report.puzzles} spent puzzles\n"
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="playbench", description=__doc__)
     parser.add_argument("--version", action="version", version=f"playbench {__version__}")
@@ -239,6 +273,18 @@ def build_parser() -> argparse.ArgumentParser:
     verify = commands.add_parser("verify", help="re-simulate replays; exit 1 on a mismatch")
     verify.add_argument("path", help="a replay file or a run folder")
     verify.set_defaults(run=cmd_verify)
+
+    prune = commands.add_parser(
+        "prune", help="delete stale unfinished sessions and spent puzzles (finished ones stay)"
+    )
+    prune.add_argument("--data", help="data folder (default ./data)")
+    prune.add_argument("--database", help="any SQLAlchemy URL (default SQLite in the data folder)")
+    prune.add_argument(
+        "--older-than-hours",
+        type=float,
+        help="unfinished sessions idle this long go (default 168, or PLAYBENCH_PRUNE_AFTER_HOURS)",
+    )
+    prune.set_defaults(run=cmd_prune)
 
     mcp = commands.add_parser(
         "mcp", help="serve the games to an MCP client on stdio (HTTP: /mcp on serve)"

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 S = TypeVar("S")
+#: the most bytes of one text command
+COMMAND_BYTES = 1024
 Action = dict[str, Any]
 JSON = dict[str, Any]
 
@@ -113,6 +115,9 @@ class Game(ABC, Generic[S]):
     genre: ClassVar[str]
     #: True where some action costs points (Gem Swap's ``hint``); otherwise score only rises.
     score_can_fall: ClassVar[bool] = False
+    #: False where the seed changes nothing (Delvewick's fixed levels): every run is the
+    #: same puzzle, so its leaderboard compares solutions
+    seeded: ClassVar[bool] = True
 
     # -- the rules ---------------------------------------------------------------------
     @abstractmethod
@@ -176,6 +181,10 @@ class Game(ABC, Generic[S]):
         """Inverse of :meth:`to_json`. Raises :class:`StateError` on malformed data."""
 
     # -- derived helpers -----------------------------------------------------------------
+    def command_limit(self, text: str) -> int:
+        """The most UTF-8 bytes one command may have (a game with longer replies says so)."""
+        return COMMAND_BYTES
+
     def is_legal(self, state: S, action: Action) -> bool:
         return action in self.legal_actions(state)
 

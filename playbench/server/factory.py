@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
+from starlette.concurrency import run_in_threadpool
 
 from playbench import __version__
 from playbench.mcp.http import PATH as MCP_PATH
 from playbench.mcp.http import McpHttp
 from playbench.server import errors
+from playbench.server.guards import RateLimit, SecurityHeaders
 from playbench.server.middleware import BareEndpoint, BodyLimit
 from playbench.server.routes import agent_check, docs, games, leaderboard, sessions
-from playbench.server.services import build_services
+from playbench.server.services import Services, build_services
 from playbench.server.settings import Settings
 
 DESCRIPTION = (
@@ -31,9 +34,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        async with mcp_door.running():
-            yield
-        services.close()
+        pruner = asyncio.create_task(prune_on_schedule(services))
+        try:
+            async with mcp_door.running():
+                yield
+        finally:
+            pruner.cancel()
+            services.close()
 
     app = FastAPI(
         title="playbench arena", version=__version__, description=DESCRIPTION, lifespan=lifespan
@@ -44,7 +51,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_route(MCP_PATH, mcp_door, methods=["GET", "POST", "DELETE"], include_in_schema=False)
     errors.install(app)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes, extra=errors.puzzle_for)
+    app.add_middleware(
+        RateLimit,
+        per_address=settings.rate_per_address,
+        per_session=settings.rate_per_session,
+        extra=errors.puzzle_for,
+    )
+    app.add_middleware(SecurityHeaders)
     return app
+
+
+async def prune_on_schedule(services: Services) -> None:
+    """Prune stale sessions and spent puzzles now and then (never when the interval is 0)."""
+    every = services.settings.prune_every_minutes * 60
+    if every <= 0:
+        return
+    while True:
+        await asyncio.sleep(every)
+        await run_in_threadpool(services.prune)
 
 
 def create_asgi(settings: Settings | None = None) -> Any:

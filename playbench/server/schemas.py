@@ -235,4 +235,9 @@ class LeaderboardEntry(BaseModel):
 
 class LeaderboardPublic(BaseModel):
     slug: str
+    kind: str = Field(
+        description="seeded: every ranked run has its own hidden seed; puzzle: the seed "
+        "changes nothing, every run plays the same levels"
+    )
+    note: str = Field(description="what a score on this board compares")
     entries: list[LeaderboardEntry]

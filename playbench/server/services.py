@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,8 +13,11 @@ from fastapi.responses import Response
 from playbench.core.game import JSON, Game
 from playbench.server.agent_check import PuzzleSigner
 from playbench.server.sealing import Sealer, load_or_create_key
-from playbench.server.settings import KEY_FILE, Settings
-from playbench.server.storage import Storage
+from playbench.server.settings import DATABASE_FILE, KEY_FILE, Settings
+from playbench.server.storage import PruneReport, Storage
+
+PRIVATE_FOLDER = 0o700
+PRIVATE_FILE = 0o600
 
 
 @dataclass(slots=True)
@@ -35,14 +39,30 @@ class Services:
         """A fresh agent-check puzzle for the session (None: bound to no session)."""
         return self.signer.issue(session_id, self.settings.puzzle_ttl_seconds)
 
+    def prune(self, now: float | None = None) -> PruneReport:
+        """Delete sessions unfinished for longer than the settings allow, and expired
+        spent puzzles; finished sessions stay."""
+        now = time.time() if now is None else now
+        cutoff = now - self.settings.prune_after_hours * 3600
+        return self.storage.prune(unfinished_before=cutoff, now=now)
+
     def close(self) -> None:
         self.storage.close()
 
 
 def build_services(settings: Settings) -> Services:
-    """Open (and create on first run) the data folder, the sealing key and the database."""
+    """Open (and create on first run) the data folder, the sealing key and the database.
+
+    The data folder is the owner's alone (0700), and so are the SQLite database and its
+    journal files (0600: SQLite gives the WAL the database file's mode)."""
     if not settings.secrets or not settings.database_url:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
+        settings.data_dir.chmod(PRIVATE_FOLDER)
+    if not settings.database_url:
+        database = settings.data_dir / DATABASE_FILE
+        database.touch(PRIVATE_FILE)
+        for path in settings.data_dir.glob(f"{DATABASE_FILE}*"):
+            path.chmod(PRIVATE_FILE)
     keys = settings.secrets or (load_or_create_key(settings.data_dir / KEY_FILE),)
     sealer = Sealer(keys, settings.max_sealed_state_chars, settings.max_state_json_bytes)
     newest = keys[0] if isinstance(keys[0], bytes) else keys[0].encode()

@@ -30,6 +30,9 @@ from playbench.server.storage import (
 
 TOKEN_BYTES = 32
 SESSION_ID_BYTES = 8
+#: a refused command and its reason are stored at most this long (whitespace folded), so
+#: every request grows the database by a bounded amount
+STORED_REFUSAL_CHARS = 120
 
 
 class BatchConflict(VersionConflict):
@@ -133,13 +136,13 @@ def act(services: Services, game: Game, row: SessionRow, texts: list[str]) -> Ac
         if result.advanced:
             state_text = canonical_json(match.to_json())
         record = StepRecord(
-            command=text,
+            command=text if result.advanced else short_form(text),
             action=result.action,
             parsed=result.action is not None,
             ok=result.ok,
             advanced=result.advanced,
             reward=result.reward,
-            reason=result.reason,
+            reason=short_form(result.reason),
             state=state_text,
             score=match.score,
             over=match.over,
@@ -153,6 +156,14 @@ def act(services: Services, game: Game, row: SessionRow, texts: list[str]) -> Ac
         if not result.ok:
             break
     return ActReport(row=storage.reload(row.id), match=match, results=results)
+
+
+def short_form(text: str) -> str:
+    """``text`` with runs of whitespace folded to one space, cut to a bounded length."""
+    folded = " ".join(text.split())
+    if len(folded) <= STORED_REFUSAL_CHARS:
+        return folded
+    return folded[: STORED_REFUSAL_CHARS - 1] + "…"
 
 
 def replay(game: Game, row: SessionRow, log: list[LogEntry]) -> Match:

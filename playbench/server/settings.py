@@ -6,13 +6,24 @@ environment variables so that every worker process reads the same settings.
 
 from __future__ import annotations
 
+import math
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from playbench.server.guards import Rate
 
 ENV_DATA = "PLAYBENCH_DATA"
 ENV_DATABASE = "PLAYBENCH_DATABASE_URL"
 ENV_SECRET = "PLAYBENCH_SECRET"
+#: "RATE/BURST": requests a second and the burst allowed per client address, per session
+ENV_RATE_PER_ADDRESS = "PLAYBENCH_RATE_PER_ADDRESS"
+ENV_RATE_PER_SESSION = "PLAYBENCH_RATE_PER_SESSION"
+#: hours an unfinished session is kept after its last command
+ENV_PRUNE_AFTER_HOURS = "PLAYBENCH_PRUNE_AFTER_HOURS"
+#: minutes between the server's prunes (0: the server never prunes by itself)
+ENV_PRUNE_EVERY_MINUTES = "PLAYBENCH_PRUNE_EVERY_MINUTES"
 #: path of a file whose bytes a bare ASGI endpoint returns (speed benchmark only)
 ENV_BENCH_BARE = "PLAYBENCH_BENCH_BARE"
 
@@ -29,6 +40,37 @@ MAX_COMMANDS_PER_ACT = 100
 MAX_REVIEW_CHARS = 2000
 LEADERBOARD_DEFAULT = 10
 LEADERBOARD_MAX = 100
+#: far above an honest agent (one request per move) and a person at 12 ticks a second
+RATE_PER_ADDRESS = Rate(per_second=200.0, burst=400.0)
+RATE_PER_SESSION = Rate(per_second=100.0, burst=200.0)
+PRUNE_AFTER_HOURS = 24.0 * 7
+PRUNE_EVERY_MINUTES = 60.0
+
+
+def parse_rate(text: str, name: str) -> Rate:
+    """``"RATE/BURST"`` (``"0"`` or ``"0/0"``: no limit) as a :class:`Rate`."""
+    rate, _, burst = text.partition("/")
+    try:
+        per_second = float(rate)
+        allowed = float(burst) if burst else max(1.0, per_second * 2)
+    except ValueError:
+        raise ValueError(f"{name} must be RATE/BURST, like 200/400, got {text!r}") from None
+    if per_second < 0 or (per_second > 0 and allowed < 1) or not math.isfinite(per_second):
+        raise ValueError(f"{name}: the rate must be 0 or more and the burst at least 1")
+    return Rate(per_second, allowed)
+
+
+def _number(env: Mapping[str, str], name: str, default: float) -> float:
+    text = env.get(name)
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{name} must be a number, got {text!r}") from None
+    if value < 0 or not math.isfinite(value):
+        raise ValueError(f"{name} must be 0 or more, got {text!r}")
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +85,10 @@ class Settings:
     max_sealed_state_chars: int = MAX_SEALED_STATE_CHARS
     max_state_json_bytes: int = MAX_STATE_JSON_BYTES
     puzzle_ttl_seconds: float = PUZZLE_TTL_SECONDS
+    rate_per_address: Rate = RATE_PER_ADDRESS
+    rate_per_session: Rate = RATE_PER_SESSION
+    prune_after_hours: float = PRUNE_AFTER_HOURS
+    prune_every_minutes: float = PRUNE_EVERY_MINUTES
     bench_bare_file: Path | None = None
 
     @classmethod
@@ -54,6 +100,14 @@ class Settings:
             data_dir=Path(env.get(ENV_DATA) or DEFAULT_DATA_DIR),
             database_url=env.get(ENV_DATABASE) or None,
             secrets=secrets,
+            rate_per_address=parse_rate(
+                env.get(ENV_RATE_PER_ADDRESS) or _rate_text(RATE_PER_ADDRESS), ENV_RATE_PER_ADDRESS
+            ),
+            rate_per_session=parse_rate(
+                env.get(ENV_RATE_PER_SESSION) or _rate_text(RATE_PER_SESSION), ENV_RATE_PER_SESSION
+            ),
+            prune_after_hours=_number(env, ENV_PRUNE_AFTER_HOURS, PRUNE_AFTER_HOURS),
+            prune_every_minutes=_number(env, ENV_PRUNE_EVERY_MINUTES, PRUNE_EVERY_MINUTES),
             bench_bare_file=Path(bare) if bare else None,
         )
 
@@ -63,3 +117,7 @@ class Settings:
         if self.database_url:
             return self.database_url
         return f"sqlite:///{(self.data_dir / DATABASE_FILE).resolve()}"
+
+
+def _rate_text(rate: Rate) -> str:
+    return f"{rate.per_second:g}/{rate.burst:g}"

@@ -49,6 +49,10 @@ class Cogcrawl(Game[CogState]):
     name = "Cogcrawl"
     genre = "roguelike"
 
+    def command_limit(self, text: str) -> int:
+        """A raw seat reply may be as long as the seat protocol allows."""
+        return commands.RAW_REPLY_BYTES if commands.is_raw(text) else super().command_limit(text)
+
     # -- the rules ---------------------------------------------------------------------
     def new(self, seed: int, options: Mapping[str, Any] | None = None) -> CogState:
         return rules.new_state(seed, options)

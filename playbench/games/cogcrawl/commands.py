@@ -17,6 +17,7 @@ from typing import Any
 
 from playbench.core import CommandError
 from playbench.games.cogcrawl.glyphs import DIRECTIONS, HEIGHT, WIDTH
+from playbench.games.cogcrawl.protocol import MAX_REPLY_BYTES
 
 VI_KEYS = {"h": "w", "j": "s", "k": "n", "l": "e", "y": "nw", "u": "ne", "b": "sw", "n": "se"}
 WORDS = {
@@ -57,6 +58,13 @@ WITH_DIR = ("move", "kick", "chat")
 WITH_ITEM = ("eat", "quaff", "wield", "wear")
 SEPARATOR = ";"
 RAW_START = "{"
+#: the seat protocol's cap on one reply
+RAW_REPLY_BYTES = MAX_REPLY_BYTES
+
+
+def is_raw(text: str) -> bool:
+    """True for a line that is a raw seat reply (it starts with ``{``)."""
+    return text.lstrip().startswith(RAW_START)
 
 
 def command_text(action: object) -> str:

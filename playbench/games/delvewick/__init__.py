@@ -80,6 +80,7 @@ class Delvewick(Game[State]):
     slug = "delvewick"
     name = "Delvewick"
     genre = "digging puzzle"
+    seeded = False
 
     # -- the rules ---------------------------------------------------------------------
     def new(self, seed: int, options: Mapping[str, Any] | None = None) -> State:

@@ -43,4 +43,17 @@ def leaderboard(
         }
         for rank, row in enumerate(rows, start=1)
     ]
-    return json_response({"slug": game.slug, "entries": entries})
+    if game.seeded:
+        kind, note = (
+            "seeded",
+            ("Ranked runs only: each on a seed the server drew and kept hidden until the end."),
+        )
+    else:
+        kind, note = (
+            "puzzle",
+            (
+                f"A puzzle board: {game.name}'s levels are fixed, so every run plays the same "
+                "puzzle and scores compare solutions, not luck."
+            ),
+        )
+    return json_response({"slug": game.slug, "kind": kind, "note": note, "entries": entries})

@@ -95,9 +95,19 @@ def act(
     body: ActCreate,
 ) -> Response:
     row = _session(services, game, token)
+    texts = body.texts()
+    for index, text in enumerate(texts):
+        limit = game.command_limit(text)
+        if len(text.encode()) > limit:
+            raise ApiError(
+                413,
+                f"command {index} is {len(text.encode())} bytes; one command may have at "
+                f"most {limit}: nothing was applied or stored",
+                puzzle=True,
+            )
     _check(services, row, headers, body)
     try:
-        report = sessions.act(services, game, row, body.texts())
+        report = sessions.act(services, game, row, texts)
     except sessions.BatchConflict as conflict:
         raise ApiError(409, conflict.message(), puzzle=True) from None
     view = sessions.view(services, game, report.row, report.match)

@@ -1,0 +1,167 @@
+"""Pure ASGI guards around the app: rate limits and the security headers of every answer.
+
+Rate limits are token buckets, one per client address and one per session token (the
+``Authorization`` bearer or the browser's session cookie), kept in each worker's memory.
+A request finding its bucket empty is answered 429 with ``Retry-After`` (whole seconds)
+and never reaches the app. The defaults are far above what an honest agent or a person
+sends; a rate of 0 turns a limit off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from playbench.server.middleware import ASGIApp, Extra, Scope
+
+TOO_MANY = 429
+#: buckets kept per kind; the least recently used go first (a returning client is full)
+MAX_BUCKETS = 100_000
+SESSION_COOKIE_PREFIX = b"playbench_"
+
+#: on every answer
+SECURITY_HEADERS = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+    (b"x-frame-options", b"DENY"),
+)
+#: on HTML answers: everything from this origin only (no CDN), inline styles for the docs
+CONTENT_SECURITY_POLICY = (
+    b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+    b"script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; "
+    b"form-action 'self'"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """``per_second`` tokens flow in, up to ``burst``; 0 per second is no limit."""
+
+    per_second: float
+    burst: float
+
+    @property
+    def on(self) -> bool:
+        return self.per_second > 0
+
+
+class Buckets:
+    """Token buckets by key, with a bounded number of keys."""
+
+    def __init__(self, rate: Rate, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.clock = clock
+        self._buckets: OrderedDict[bytes, tuple[float, float]] = OrderedDict()
+
+    def take(self, key: bytes) -> float:
+        """Take one token: 0.0 when there was one, else the seconds until there is."""
+        now = self.clock()
+        tokens, then = self._buckets.pop(key, (self.rate.burst, now))
+        tokens = min(self.rate.burst, tokens + (now - then) * self.rate.per_second)
+        wait = 0.0
+        if tokens >= 1:
+            tokens -= 1
+        else:
+            wait = (1 - tokens) / self.rate.per_second
+        self._buckets[key] = (tokens, now)
+        if len(self._buckets) > MAX_BUCKETS:
+            self._buckets.popitem(last=False)
+        return wait
+
+
+def _session_key(scope: Scope) -> bytes | None:
+    """A hash of the session token the request carries, if any."""
+    for name, value in scope["headers"]:
+        if name == b"authorization" and value[:7].lower() == b"bearer ":
+            return hashlib.sha256(value[7:].strip()).digest()
+        if name == b"cookie" and SESSION_COOKIE_PREFIX in value:
+            for part in value.split(b";"):
+                key, _, token = part.strip().partition(b"=")
+                if key.startswith(SESSION_COOKIE_PREFIX) and token:
+                    return hashlib.sha256(token).digest()
+    return None
+
+
+class RateLimit:
+    """429 with ``Retry-After`` once a client address or a session token sends too fast."""
+
+    def __init__(
+        self, app: ASGIApp, per_address: Rate, per_session: Rate, extra: Extra | None = None
+    ) -> None:
+        self.app = app
+        self.addresses = Buckets(per_address) if per_address.on else None
+        self.sessions = Buckets(per_session) if per_session.on else None
+        self.extra = extra
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        wait = 0.0
+        if self.addresses is not None:
+            client = scope.get("client")
+            wait = self.addresses.take((client[0] if client else "").encode())
+        if not wait and self.sessions is not None:
+            key = _session_key(scope)
+            if key is not None:
+                wait = self.sessions.take(key)
+        if wait:
+            await self._refuse(scope, send, wait)
+            return
+        await self.app(scope, receive, send)
+
+    async def _refuse(self, scope: Scope, send: Any, wait: float) -> None:
+        seconds = max(1, math.ceil(wait))
+        body: dict[str, Any] = {
+            "error": f"too many requests: slow down and retry in {seconds} s",
+            "retryAfter": seconds,
+        }
+        if self.extra is not None:
+            body.update(await self.extra(scope))
+        content = json.dumps(body).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": TOO_MANY,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(content)).encode()),
+                    (b"retry-after", str(seconds).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": content})
+
+
+class SecurityHeaders:
+    """Adds the security headers to every answer, a CSP to HTML ones, and drops any
+    ``server`` header the app set."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"server"]
+                present = {k.lower() for k, _ in headers}
+                headers.extend(h for h in SECURITY_HEADERS if h[0] not in present)
+                html = any(
+                    k.lower() == b"content-type" and v.startswith(b"text/html") for k, v in headers
+                )
+                if html and b"content-security-policy" not in present:
+                    headers.append((b"content-security-policy", CONTENT_SECURITY_POLICY))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
