@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 
@@ -18,9 +19,9 @@ START_SECONDS = 10.0
 
 
 @contextmanager
-def arena(data: Path) -> Iterator[str]:
-    """The URL of a server on a fresh data folder, for the block's length."""
-    app = create_app(Settings(data_dir=data))
+def arena(data: Path, **settings: Any) -> Iterator[str]:
+    """The URL of a server on a fresh data folder (and ``settings``), for the block."""
+    app = create_app(Settings(data_dir=data, **settings))
     config = uvicorn.Config(app, log_level="error", access_log=False, lifespan="on")
     server = uvicorn.Server(config)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

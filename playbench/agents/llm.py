@@ -224,7 +224,8 @@ class LlmAgent(Agent):
         self, table: Table, call: Call, attempt: int, note: JSON, results: list[StepResult]
     ) -> str | None:
         """Send the raw reply to the game; the reason it was not read, or None."""
-        result = table.play({RAW_KEY: call.text})
+        # the game reads the first 4096 bytes: only those are sent
+        result = table.play({RAW_KEY: read_limit(call.text or "")})
         results.append(result)
         if result.ok and attempt == 1 and table.view()["observation"].get("fallback"):
             self.counts.parseFailures += 1

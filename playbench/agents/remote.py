@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import re
+import time
 from typing import Any
 
 import httpx
@@ -40,6 +41,10 @@ VIEW_FIELDS = (
     "moves",
 )
 QUESTION = re.compile(r"what is (.+?)\??\s*$", re.IGNORECASE)
+TOO_MANY = 429
+#: how often one request is sent again after a 429, and the longest wait asked for
+RATE_RETRIES = 20
+MAX_RETRY_AFTER = 30.0
 
 
 class ServerError(AgentError):
@@ -115,7 +120,7 @@ class Session:
         None: the server draws the seed."""
         body: JSON = {"seed": seed, "options": options or None, "player": player}
         body = {key: value for key, value in body.items() if value is not None}
-        answer = _json(http.post(f"/games/{slug}/api/new", json=body), "new")
+        answer = _json(_send(http, f"/games/{slug}/api/new", body, {}), "new")
         return cls(http, slug, answer)
 
     @property
@@ -133,19 +138,42 @@ class Session:
         return self._post("finish", {"rating": rating, "review": review})
 
     def _post(self, route: str, body: JSON) -> JSON:
-        headers = {
-            "Authorization": f"Bearer {self.token}",
-            "X-Agent-Check": self.puzzle["token"],
-            "X-Agent-Answer": str(solve_puzzle(self.puzzle["question"])),
-        }
-        response = self.http.post(f"/games/{self.slug}/api/{route}", json=body, headers=headers)
-        try:
-            data = response.json()
-        except ValueError:
-            data = None
-        if isinstance(data, dict) and isinstance(data.get("agentCheck"), dict):
-            self.puzzle = data["agentCheck"]
+        path = f"/games/{self.slug}/api/{route}"
+        for _attempt in range(RATE_RETRIES + 1):
+            headers = {
+                "Authorization": f"Bearer {self.token}",
+                "X-Agent-Check": self.puzzle["token"],
+                "X-Agent-Answer": str(solve_puzzle(self.puzzle["question"])),
+            }
+            response = self.http.post(path, json=body, headers=headers)
+            try:
+                data = response.json()
+            except ValueError:
+                data = None
+            if isinstance(data, dict) and isinstance(data.get("agentCheck"), dict):
+                self.puzzle = data["agentCheck"]
+            if response.status_code != TOO_MANY:
+                break
+            _wait(response)
         return _json(response, route, data)
+
+
+def _send(http: httpx.Client, path: str, body: JSON, headers: dict[str, str]) -> httpx.Response:
+    """POST, waiting as a 429 answer's Retry-After asks (a few times at most)."""
+    for _attempt in range(RATE_RETRIES):
+        response = http.post(path, json=body, headers=headers)
+        if response.status_code != TOO_MANY:
+            return response
+        _wait(response)
+    return http.post(path, json=body, headers=headers)
+
+
+def _wait(response: httpx.Response) -> None:
+    try:
+        seconds = float(response.headers.get("Retry-After", "1"))
+    except ValueError:
+        seconds = 1.0
+    time.sleep(min(MAX_RETRY_AFTER, max(0.0, seconds)))
 
 
 def _json(response: httpx.Response, route: str, data: Any = None) -> JSON:
@@ -197,6 +225,15 @@ class RemoteTable:
 
     def commands(self, texts: list[str]) -> list[StepResult]:
         results: list[StepResult] = []
+        for index, text in enumerate(texts):
+            limit = self.game.command_limit(text)
+            if len(text.encode("utf-8", errors="replace")) > limit:
+                # the server refuses such a command whole (413): it is refused here
+                refusal = StepResult(ok=False, reason=f"a command is at most {limit} bytes")
+                before = self.commands(texts[:index]) if index else []
+                if len(before) < index or (before and not before[-1].ok) or self.over:
+                    return before
+                return [*before, refusal]
         for start in range(0, len(texts), MAX_BATCH):
             batch = texts[start : start + MAX_BATCH]
             answers = self.session.act(batch)

@@ -98,3 +98,39 @@ def test_ranked_takes_no_options(server, tmp_path, capsys, ranked):
         assert main([*command, "--seeds", "4"]) == 0
         (row,) = records(tmp_path / "out")
         assert row["options"] == {"startLevel": 2} and row["remote"]["ranked"] is False
+
+
+def test_a_rate_limited_server_is_waited_for(tmp_path, monkeypatch):
+    from playbench.agents import remote
+    from playbench.server.guards import Rate
+    from tests.arena import arena
+
+    waits: list[str | None] = []
+    wait = remote._wait
+
+    def counted(response):
+        waits.append(response.headers.get("Retry-After"))
+        wait(response)
+
+    monkeypatch.setattr(remote, "_wait", counted)
+    slow = Rate(per_second=5.0, burst=8.0)
+    with arena(tmp_path / "data", rate_per_session=slow) as url:
+        far = play(EpisodeSpec("gem-swap", "random", server=url, player="slow"), Task(4))
+    near = play(EpisodeSpec("gem-swap", "random"), Task(4))
+    assert far.record["steps"] == near.record["steps"] == 39
+    assert far.record["fingerprint"] == near.record["fingerprint"]
+    assert waits and all(after is not None and int(after) >= 1 for after in waits)
+
+
+def test_a_command_longer_than_the_server_takes_is_refused_here(server):
+    import httpx
+
+    from playbench.agents.remote import RemoteTable, Session
+    from playbench.core import get_game
+
+    with httpx.Client(base_url=server) as http:
+        table = RemoteTable(Session.new(http, "delvewick", 1, None, "long"), get_game("delvewick"))
+        results = table.commands(["down", "x" * 2000, "down"])
+    assert [result.ok for result in results] == [True, False]
+    assert results[1].reason == "a command is at most 1024 bytes"
+    assert [text for text, _ in table.sent] == ["down"]
