@@ -146,7 +146,7 @@ def cogcrawl_primitives(game: Game) -> Workload:
     observation are all inside the measured loop. A finished run is replaced by a new one
     with the next seed.
     """
-    from playbench.bots.cogcrawl import delver_reply
+    from playbench.games.cogcrawl.delver import delver_reply
 
     runs = Runs(game)
 

@@ -1,4 +1,13 @@
-"""Delvewick solver and baseline bot.
+"""Delvewick solvers and the bot.
+
+Delvewick has no hidden information and no randomness: the observation rebuilds the
+whole state, so stepping real states to look ahead is what any player could do on paper.
+
+``beam_solve`` is the strong solver that found the shipped solutions: a beam search over
+real states, one layer per tick, that keeps per layer the ``width`` states with the best
+points banked (plus a small pull towards the nearest gem, or towards the open exit),
+merging states that differ only in which soil was dug. It returns the clear worth the
+most points (gems, chains, cracks, the clear bonus and the oil left).
 
 ``goals`` is a breadth-first search over real game states (every node is produced by the
 rules' own ``step``, so every path it returns is playable) to the nearest states that bank
@@ -6,18 +15,28 @@ a gem, clear the level or win. Two ways of merging states keep it small: ``coars
 merges states with the same mole cell and the same objects in motion (a fast travel
 search), ``fine`` merges states that differ only in which soil was dug.
 ``solve_level`` chains such searches, coarse first, with backtracking over the nearest
-few goals until the level is cleared within its oil; ``next_action`` is the baseline
-bot: the first action towards the nearest goal, or a harmless fallback.
+few goals until the level is cleared within its oil (fast, but far from the best clear);
+``next_action`` is the baseline bot: the first action towards the nearest goal, or a
+harmless fallback.
+
+``make_bot(seed)`` is the bot of the pinned interface (see :class:`DelvewickBot`).
 """
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from heapq import nlargest
 
+from playbench.core.errors import StateError
+from playbench.core.game import JSON, Action
+from playbench.core.rng import check_seed
 from playbench.games.delvewick import rules
-from playbench.games.delvewick.levels import EMPTY, SOIL, SOLUTION_LETTERS
-from playbench.games.delvewick.rules import PLAYING, WON, State
+from playbench.games.delvewick.levels import EMPTY, LEVELS, SOIL, SOLUTION_LETTERS
+from playbench.games.delvewick.state import PLAYING, WON, State, state_from_json
+from playbench.games.delvewick.view import observe
 
 #: one letter per action, in the order of ``SOLUTION_LETTERS``
 ACTIONS = (
@@ -31,6 +50,12 @@ WAIT_INDEX = 4
 DEFAULT_NODES = 40_000
 DEFAULT_BRANCHES = 3
 _SOIL_AS_EMPTY = bytes.maketrans(bytes([SOIL]), bytes([EMPTY]))
+#: states kept per tick by the beam search that found the shipped solutions
+BEAM_WIDTH = 2000
+#: points per cell of distance to the nearest gem or geode, while the exit is closed
+GEM_PULL = 2
+#: every gem and geode glyph, at rest and falling
+_GEM_PATTERN = re.compile(rb"[*vGg]")
 
 
 def action_of(letter: str) -> dict:
@@ -128,3 +153,204 @@ def next_action(state: State) -> dict:
         if outcome.ok and outcome.state.status == PLAYING:
             safe.append(action)
     return dict(safe[0] if safe else ACTIONS[WAIT_INDEX])
+
+
+@dataclass(frozen=True, slots=True)
+class Clear:
+    """A way to clear the current level: its letters and the points it banks."""
+
+    letters: str
+    points: int
+
+
+def beam_solve(state: State, width: int = BEAM_WIDTH, pull: int = GEM_PULL) -> Clear | None:
+    """The best clear of the current level from ``state`` that a beam search finds.
+
+    One layer per tick: every state of the layer is stepped with all five actions; a
+    child that clears the level (or wins) is a candidate, scored by the points it banked
+    since ``state``; the other live children are merged by :func:`beam_key` (the one with
+    more points stays, also against earlier layers) and the ``width`` best by
+    :func:`beam_value` form the next layer. None when no clear is found within the oil.
+    """
+    level = state.level
+    start = state.score
+    beam: list[tuple[State, str]] = [(state, "")]
+    best: Clear | None = None
+    seen: dict[Hashable, int] = {}
+    for _ in range(state.oil):
+        layer: dict[Hashable, tuple[State, str]] = {}
+        for node, path in beam:
+            for index, action in enumerate(ACTIONS):
+                outcome = rules.step(node, action)
+                if not outcome.ok:
+                    continue
+                child = outcome.state
+                letters = path + SOLUTION_LETTERS[index]
+                if child.status == WON or child.level is not level:
+                    points = child.score - start
+                    if best is None or points > best.points:
+                        best = Clear(letters, points)
+                    continue
+                if child.status != PLAYING:
+                    continue
+                mark = beam_key(child)
+                if seen.get(mark, -1) >= child.score:
+                    continue
+                seen[mark] = child.score
+                layer[mark] = (child, letters)
+        if not layer:
+            break
+        beam = nlargest(width, layer.values(), key=lambda item: beam_value(item[0], pull))
+    return best
+
+
+def beam_key(state: State) -> Hashable:
+    """What the future of a state depends on, but for which soil was dug: the board
+    (soil read as empty), the objects in motion, the gems and the live chain."""
+    age = min(state.tick - state.last_gem, rules.CHAIN_WINDOW + 1) if state.chain else 0
+    board = bytes(state.board).translate(_SOIL_AS_EMPTY)
+    return (board, state.active, state.gems, state.chain, age)
+
+
+def beam_value(state: State, pull: int = GEM_PULL) -> int:
+    """Points banked, plus the clear bonus less the walk to the exit once it is open,
+    else less ``pull`` per cell to the nearest gem or geode (all states of one layer
+    have the same oil, so it does not count)."""
+    width = state.level.width
+    row, col = divmod(state.pos, width)
+    if state.exit_open:
+        exit_row, exit_col = divmod(state.level.exit, width)
+        walk = abs(exit_row - row) + abs(exit_col - col)
+        return state.score + rules.CLEAR_POINTS - rules.OIL_POINTS * walk
+    nearest = 0
+    for found in _GEM_PATTERN.finditer(state.board):
+        gem_row, gem_col = divmod(found.start(), width)
+        distance = abs(gem_row - row) + abs(gem_col - col)
+        if not nearest or distance < nearest:
+            nearest = distance
+    return state.score - pull * nearest
+
+
+# -- the bot of the pinned interface ---------------------------------------------------
+#: the beam width of a plan made during play (a clear in about a second or two)
+REPLAN_WIDTH = 200
+#: glyphs of a board in play mapped to the layout glyphs of a level built from it
+_AS_LAYOUT = bytes.maketrans(b"ovgE", b"O*GX")
+
+
+def state_from_observation(observation: JSON, last_gem: int | None = None) -> State:
+    """The state an observation shows. Nothing is hidden but the tick of the last gem
+    (it only matters while a chain is live): give it when known, else the chain is
+    assumed to have the least time left that its being live allows.
+
+    A shipped level is recognised by its number, name and bedrock; any other board is
+    read as a custom level built from the board itself.
+    """
+    tick = observation["tick"]
+    if last_gem is None:
+        last_gem = max(0, tick - rules.CHAIN_WINDOW + 1) if observation["chain"] else 0
+    data = {
+        "level": observation["level"],
+        "custom": None,
+        "board": observation["board"],
+        "oil": observation["oil"],
+        "tick": tick,
+        "chain": observation["chain"],
+        "lastGem": last_gem,
+        "gems": observation["gemsCollected"],
+        "score": observation["score"],
+        "status": observation["status"],
+    }
+    number = observation["level"]
+    shipped = type(number) is int and 1 <= number <= len(LEVELS)
+    if shipped and LEVELS[number - 1].name == observation["levelName"]:
+        try:
+            return state_from_json(data)
+        except StateError:
+            pass
+    rows = [row.encode().translate(_AS_LAYOUT).decode() for row in observation["board"]]
+    data["level"] = 1
+    data["custom"] = {
+        "name": observation["levelName"],
+        "quota": observation["quota"],
+        "oil": max(1, observation["oil"]),
+        "rows": rows,
+    }
+    return state_from_json(data)
+
+
+class DelvewickBot:
+    """Plays Delvewick from the view alone.
+
+    At the start of a shipped level (the board as the level shows it, full oil) it follows
+    the level's shipped solution. Otherwise, or as soon as the game is not where its plan
+    said it would be, it rebuilds the state from the observation and plans a clear with
+    :func:`beam_solve` (width :data:`REPLAN_WIDTH`); without a clear it heads for the
+    nearest gem (:func:`next_action`), and it only ever answers a legal action.
+    Following a plan costs one rules step per move; a new plan a second or two.
+    """
+
+    def __init__(self, width: int = REPLAN_WIDTH) -> None:
+        self.width = width
+        self._plan: deque[str] = deque()
+        #: the state the plan predicts after the bot's last action
+        self._expected: State | None = None
+        #: the level number, name, gems and tick of the last observation, for the chain
+        self._last_seen: tuple[int, str, int] | None = None
+        self._last_gem: int | None = None
+
+    def act(self, view: JSON) -> Action:
+        observation = view["observation"]
+        legal = view["legalActions"]
+        self._remember_gems(observation)
+        if observation["status"] != PLAYING or not legal:
+            return {"type": "wait"}
+        state = self._current_state(observation)
+        letter = self._plan.popleft() if self._plan else ""
+        action = action_of(letter) if letter else next_action(state)
+        outcome = rules.step(state, action)
+        if not outcome.ok or action not in legal:
+            self._plan.clear()
+            self._expected = None
+            return dict(legal[0])
+        self._expected = outcome.state
+        return action
+
+    def _remember_gems(self, observation: JSON) -> None:
+        seen = (observation["level"], observation["levelName"], observation["gemsCollected"])
+        if self._last_seen is not None and seen[:2] == self._last_seen[:2]:
+            if seen[2] > self._last_seen[2]:
+                self._last_gem = observation["tick"]
+        elif observation["gemsCollected"] == 0:
+            self._last_gem = 0
+        else:
+            self._last_gem = None
+        self._last_seen = seen
+
+    def _current_state(self, observation: JSON) -> State:
+        """The state now, with a plan from it in ``self._plan``."""
+        expected = self._expected
+        if expected is not None and self._plan and observe(expected) == observation:
+            return expected
+        self._plan.clear()
+        state = state_from_observation(observation, self._last_gem)
+        level = state.level
+        fresh = (
+            not level.custom
+            and state.gems == 0
+            and state.oil == level.oil
+            and state.board == level.board
+        )
+        if fresh:
+            self._plan.extend(level.solution)
+            return state
+        clear = beam_solve(state, self.width)
+        if clear is not None:
+            self._plan.extend(clear.letters)
+        return state
+
+
+def make_bot(seed: int) -> DelvewickBot:
+    """The Delvewick bot; the game has no randomness, so the seed changes nothing."""
+    check_seed(seed)
+    return DelvewickBot()

@@ -7,7 +7,7 @@ from typing import Any
 
 from playbench.core import Action, Game, Outcome, Spec, register
 from playbench.games.chimestep import commands, rules, spec, view
-from playbench.games.chimestep.state import DONE, State
+from playbench.games.chimestep.state import DONE, State, from_json, to_json
 
 
 class Chimestep(Game[State]):
@@ -80,10 +80,10 @@ class Chimestep(Game[State]):
         return commands.command_text(action)
 
     def to_json(self, state: State) -> dict[str, Any]:
-        return view.to_json(state)
+        return to_json(state)
 
     def from_json(self, data: Any) -> State:
-        return view.from_json(data)
+        return from_json(data)
 
 
 GAME = register(Chimestep())

@@ -35,15 +35,19 @@ from playbench.games.chimestep.state import (
     HUSH_FIELDS,
     State,
 )
+from playbench.games.chimestep.tables import (
+    DORMANT_TICKS,
+    KINDS,
+    MUFFLE,
+    MUFFLE_LIFETIME,
+    STALKER,
+    TUMBLE,
+    hush_cap,
+    period,
+    spawn_interval,
+    spawn_queue,
+)
 
-KINDS = ("tumble", "stalker", "muffle")
-TUMBLE, STALKER, MUFFLE = range(len(KINDS))
-KIND_INDEX = {name: kind for kind, name in enumerate(KINDS)}
-#: the kind a Hush is marked with inside ``advance`` once it has left the board
-GONE = -1
-
-DORMANT_TICKS = 12
-MUFFLE_LIFETIME = 168
 #: tiles a tumble may appear on: tiers 0 and 1, never the chick's own tile
 TUMBLE_SPAWN_TILES = (0, 1, 2)
 #: a tumble rolls down-left or down-right with even odds
@@ -53,42 +57,8 @@ MUFFLE_MIN_STEPS = 2
 MUFFLE_MIN_ROW = 3
 #: a stalker's tie order among moves that bring it equally close
 STALKER_ORDER = (DOWN_RIGHT, DOWN_LEFT, UP_RIGHT, UP_LEFT)
-
-#: ticks between steps: the stage-1 value, falling by one per stage to a floor
-TUMBLE_PERIOD = (7, 4)
-STALKER_PERIOD = (14, 10)
-MUFFLE_PERIOD = (10, 6)
-PERIODS = (TUMBLE_PERIOD, STALKER_PERIOD, MUFFLE_PERIOD)
-
-#: ticks of play between spawns: 72 at stage 1, 6 fewer per stage, never below 30
-SPAWN_INTERVAL_FIRST = 72
-SPAWN_INTERVAL_STEP = 6
-SPAWN_INTERVAL_FLOOR = 30
-#: most Hush on the board at once (dormant ones included): 1 + stage // 2, at most 4
-HUSH_CAP_MAX = 4
-#: the order Hush appear in, cycling; stage 3 and later use the last queue
-SPAWN_QUEUES = (
-    (TUMBLE, TUMBLE, STALKER),
-    (TUMBLE, STALKER, TUMBLE, MUFFLE),
-    (STALKER, TUMBLE, MUFFLE, TUMBLE),
-)
-
-
-def period(kind: int, stage: int) -> int:
-    first, floor = PERIODS[kind]
-    return max(floor, first - (stage - 1))
-
-
-def spawn_interval(stage: int) -> int:
-    return max(SPAWN_INTERVAL_FLOOR, SPAWN_INTERVAL_FIRST - SPAWN_INTERVAL_STEP * (stage - 1))
-
-
-def hush_cap(stage: int) -> int:
-    return min(HUSH_CAP_MAX, 1 + stage // 2)
-
-
-def spawn_queue(stage: int) -> tuple[int, ...]:
-    return SPAWN_QUEUES[min(stage, len(SPAWN_QUEUES)) - 1]
+#: the kind a Hush is marked with inside ``advance`` once it has left the board
+GONE = -1
 
 
 def spawn_tile(kind: int, chick: int, rng: Rng) -> int:
@@ -121,6 +91,16 @@ def stalker_step(tile: int, chick: int) -> int:
         if target != OFF and DISTANCE[target][chick] < here:
             return target
     return tile
+
+
+def run_spawn_clock(state: State, events: list) -> None:
+    """One tick of the spawn clock: when it has run out and the board has room, the next
+    Hush appears and the clock restarts."""
+    if state.spawn_clock:
+        state.spawn_clock -= 1
+    if not state.spawn_clock and len(state.hush) < HUSH_FIELDS * hush_cap(state.stage):
+        spawn_next(state, events)
+        state.spawn_clock = spawn_interval(state.stage)
 
 
 def spawn_next(state: State, events: list) -> None:

@@ -9,9 +9,11 @@ buffered hop, the Hush, collisions, the spawn clock and the shimmer, in that ord
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from playbench.core import OptionsError, Outcome, Rng, check_seed
+from playbench.core import OptionsError, Outcome, PlaybenchError, Rng, check_seed
+from playbench.core.fields import options_object
 from playbench.games.chimestep import hush
 from playbench.games.chimestep.board import (
     APEX,
@@ -38,69 +40,60 @@ from playbench.games.chimestep.state import (
     WAITING,
     State,
 )
-
-# -- constants -----------------------------------------------------------------------------
-HOP_COOLDOWN = 4
-TEETER_TICKS = 12
-START_LIVES = 3
-START_CHARGES = 1
-MAX_CHARGES = 2
-RINGS_PER_CHARGE = 6
-TOLL_COOLDOWN = 24
-TOLL_RANGE = 1
-SHIMMER_TICKS = 36
-INTRO_TICKS = 24
-RECOVER_TICKS = 24
-CLEAR_TICKS = 36
-MIN_TICK_COUNT = 1
-MAX_TICK_COUNT = 30
-#: stages before this one have target level 1; this one and every later one, level 2
-TARGET_TWO_FROM_STAGE = 3
-LOW_TARGET = 1
-HIGH_TARGET = 2
-#: the chick's arrival on the apex at a stage start strikes it to this level
-APEX_START_LEVEL = 1
-
-RING_POINTS = 10
-TARGET_POINTS = 25
-CHAIN_POINTS = 2
-CHAIN_CAP = 10
-SCATTER_POINTS = 150
-CLEAR_POINTS_PER_STAGE = 250
-EFFICIENCY_POINTS_PER_HOP = 20
-EFFICIENCY_CAP = 300
-WINDOW_FIRST = 15
-WINDOW_STEP = 5
-WINDOW_CAP = 40
-PAR_BONUS = 500
-LIFE_POINTS = 250
-PAR_HOPS_PER_LEVEL = 32
-PAR_OFFSET = 2
+from playbench.games.chimestep.tables import (
+    APEX_START_LEVEL,
+    CHAIN_CAP,
+    CHAIN_POINTS,
+    CLEAR_POINTS_PER_STAGE,
+    CLEAR_TICKS,
+    EFFICIENCY_CAP,
+    EFFICIENCY_POINTS_PER_HOP,
+    HOP_COOLDOWN,
+    INTRO_TICKS,
+    KINDS,
+    LIFE_POINTS,
+    MAX_CHARGES,
+    MAX_TICK_COUNT,
+    MIN_TICK_COUNT,
+    PAR_BONUS,
+    RECOVER_TICKS,
+    RING_POINTS,
+    RINGS_PER_CHARGE,
+    SCATTER_POINTS,
+    SHIMMER_TICKS,
+    START_CHARGES,
+    START_LIVES,
+    TARGET_POINTS,
+    TEETER_TICKS,
+    TOLL_COOLDOWN,
+    TOLL_RANGE,
+    par_for,
+    spawn_interval,
+    target_for,
+    window_for,
+)
 
 ACTION_KEYS = {"start": ("type",), "hop": ("type", "dir"), "toll": ("type",)}
 TICK_KEYS = ("type", "count")
 
 
-# -- stage tables ----------------------------------------------------------------------------
-def target_for(stage: int) -> int:
-    return HIGH_TARGET if stage >= TARGET_TWO_FROM_STAGE else LOW_TARGET
+class ActionError(PlaybenchError, ValueError):
+    """A JSON action that is not one of Chimestep's four, or not well formed."""
 
 
-def par_for(target: int) -> int:
-    return PAR_HOPS_PER_LEVEL * target - PAR_OFFSET
+@dataclass(frozen=True, slots=True)
+class ParsedAction:
+    """A well-formed action: its kind, and the direction of a hop or the clamped count of
+    a tick (0 for start and toll)."""
 
-
-def window_for(stage: int) -> int:
-    return min(WINDOW_CAP, WINDOW_FIRST + WINDOW_STEP * (stage - 1))
+    kind: str
+    argument: int = 0
 
 
 # -- a new run ---------------------------------------------------------------------------------
 def new(seed: int, options: Mapping[str, Any] | None = None) -> State:
     check_seed(seed)
-    if options is not None and not isinstance(options, Mapping):
-        raise OptionsError("options must be a JSON object")
-    if options:
-        raise OptionsError(f"chimestep takes no options, got {', '.join(sorted(options))}")
+    options_object(options, OptionsError, "chimestep", ())
     state = State()
     state.status = WAITING
     state.lives = START_LIVES
@@ -126,7 +119,7 @@ def _set_up_stage(state: State, stage: int) -> None:
     state.stage_hops = 0
     state.stage_damped = 0
     state.hush = []
-    state.spawn_clock = hush.spawn_interval(stage)
+    state.spawn_clock = spawn_interval(stage)
     state.spawn_index = 0
     _to_apex(state)
     # the arrival that strikes the apex is a landing: it sets the hop cooldown, which falls
@@ -165,10 +158,11 @@ def legal_actions(state: State) -> list[dict[str, Any]]:
 
 # -- the step ----------------------------------------------------------------------------------
 def step(state: State, action: Any) -> Outcome[State]:
-    parsed = _parse(action)
-    if isinstance(parsed, str):
-        return Outcome.refused(state, parsed)
-    kind, argument = parsed
+    try:
+        parsed = parse_action(action)
+    except ActionError as error:
+        return Outcome.refused(state, str(error))
+    kind, argument = parsed.kind, parsed.argument
     status = state.status
     events: list[dict[str, Any]] = []
     if kind == "tick":
@@ -209,31 +203,34 @@ def step(state: State, action: Any) -> Outcome[State]:
     return Outcome(state=new_state, reward=new_state.score - state.score, events=events)
 
 
-def _parse(action: Any) -> tuple[str, int] | str:
-    """(kind, direction or tick count) for a valid action, else the reason it is not one."""
+def parse_action(action: Any) -> ParsedAction:
+    """The kind and argument of a well-formed action; :class:`ActionError` says what is
+    wrong with any other."""
     if not isinstance(action, dict):
-        return f"an action is a JSON object with a type, got {type(action).__name__}"
+        raise ActionError(f"an action is a JSON object with a type, got {type(action).__name__}")
     kind = action.get("type")
     if kind == "tick":
         extra = [key for key in action if key not in TICK_KEYS]
         if extra:
-            return f"tick takes only type and count, got {', '.join(map(str, extra))}"
+            raise ActionError(f"tick takes only type and count, got {', '.join(map(str, extra))}")
         count = action.get("count", MIN_TICK_COUNT)
         if type(count) is not int:
-            return f"tick count must be an integer, got {count!r}"
-        return kind, min(MAX_TICK_COUNT, max(MIN_TICK_COUNT, count))
+            raise ActionError(f"tick count must be an integer, got {count!r}")
+        return ParsedAction(kind, min(MAX_TICK_COUNT, max(MIN_TICK_COUNT, count)))
     keys = ACTION_KEYS.get(kind) if isinstance(kind, str) else None
     if keys is None:
-        return f"action type must be one of start, hop, toll, tick; got {kind!r}"
+        raise ActionError(f"action type must be one of start, hop, toll, tick; got {kind!r}")
     extra = [key for key in action if key not in keys]
     if extra:
-        return f"{kind} takes only {' and '.join(keys)}, got {', '.join(map(str, extra))}"
+        raise ActionError(
+            f"{kind} takes only {' and '.join(keys)}, got {', '.join(map(str, extra))}"
+        )
     if kind != "hop":
-        return kind, 0
+        return ParsedAction(kind)
     direction = action.get("dir")
     if not isinstance(direction, str) or direction not in DIRECTION_INDEX:
-        return f"hop dir must be one of {', '.join(DIRECTIONS)}; got {direction!r}"
-    return kind, DIRECTION_INDEX[direction]
+        raise ActionError(f"hop dir must be one of {', '.join(DIRECTIONS)}; got {direction!r}")
+    return ParsedAction(kind, DIRECTION_INDEX[direction])
 
 
 # -- actions -------------------------------------------------------------------------------------
@@ -339,7 +336,7 @@ def _toll(state: State, events: list) -> None:
         events.append(
             {
                 "type": "scatter",
-                "kind": hush.KINDS[entry[H_KIND]],
+                "kind": KINDS[entry[H_KIND]],
                 "row": row,
                 "col": col,
                 "points": SCATTER_POINTS,
@@ -375,11 +372,7 @@ def _tick(state: State, events: list) -> None:
         _check_collision(state, events)
         if state.status != PLAYING:
             return
-    if state.spawn_clock:
-        state.spawn_clock -= 1
-    if not state.spawn_clock and len(state.hush) < HUSH_FIELDS * hush.hush_cap(state.stage):
-        hush.spawn_next(state, events)
-        state.spawn_clock = hush.spawn_interval(state.stage)
+    hush.run_spawn_clock(state, events)
     if state.shimmer:
         state.shimmer -= 1
         if not state.shimmer:
@@ -417,9 +410,7 @@ def _check_collision(state: State, events: list) -> None:
     kind = hush.awake_at(state, state.position)
     if kind is not None:
         row, col = CELLS[state.position]
-        events.append(
-            {"type": "damped", "kind": hush.KINDS[kind], "row": row, "col": col, "points": 0}
-        )
+        events.append({"type": "damped", "kind": KINDS[kind], "row": row, "col": col, "points": 0})
         _back_to_apex(state, events, costs_life=True)
 
 

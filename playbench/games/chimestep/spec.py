@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from playbench.core import Command, Spec
-from playbench.games.chimestep import hush, rules
+from playbench.core.controls import PROMPT_MARK
+from playbench.games.chimestep import hush, tables
 from playbench.games.chimestep.board import DIRECTIONS, TIERS, TILE_COUNT
+from playbench.games.chimestep.controls import CONTROLS, TICKS_PER_SECOND
+from playbench.games.chimestep.view import PROGRESS_STAGES
 
-_STALKER_FIRST, _STALKER_FLOOR = hush.STALKER_PERIOD
-_TUMBLE_FIRST, _TUMBLE_FLOOR = hush.TUMBLE_PERIOD
-_MUFFLE_FIRST, _MUFFLE_FLOOR = hush.MUFFLE_PERIOD
-_QUEUE_NAMES = [", ".join(hush.KINDS[k] for k in queue) for queue in hush.SPAWN_QUEUES]
+_STALKER_FIRST, _STALKER_FLOOR = tables.STALKER_PERIOD
+_TUMBLE_FIRST, _TUMBLE_FLOOR = tables.TUMBLE_PERIOD
+_MUFFLE_FIRST, _MUFFLE_FLOOR = tables.MUFFLE_PERIOD
+_QUEUE_NAMES = [", ".join(tables.KINDS[k] for k in queue) for queue in tables.SPAWN_QUEUES]
 
 DESCRIPTION = (
     f"A real-time pyramid game: a wading bird chick hops along the diagonals of a fixed "
@@ -20,40 +23,76 @@ DESCRIPTION = (
 GOAL = (
     f"Ring every one of the {TILE_COUNT} tiles up to the stage's target level (remaining = 0) "
     f"to clear the stage; stages are endless and the run ends when the last of "
-    f"{rules.START_LIVES} lives is gone. Score as much as you can."
+    f"{tables.START_LIVES} lives is gone. Score as much as you can."
 )
 
 SCORING = (
     f"Score only rises, by whole numbers; nothing subtracts (a life loss, being damped, a "
     f"wasted hop and a leap off the rim cost 0). A landing that raises a tile's level pays "
-    f"{rules.RING_POINTS}, plus {rules.TARGET_POINTS} if it brought the tile to the target, plus "
-    f"a chain bonus of {rules.CHAIN_POINTS} x chain (counted after the increment, capped at "
-    f"{rules.CHAIN_CAP}: the first ring of a chain pays {rules.CHAIN_POINTS}, the tenth and later "
-    f"{rules.CHAIN_POINTS * rules.CHAIN_CAP}). The chain resets to 0 on a landing that raises "
-    f"nothing, on a committed leap and on a life loss, and persists across a stage clear. Each "
-    f"Hush scattered by a toll pays {rules.SCATTER_POINTS}. A stage clear pays "
-    f"{rules.CLEAR_POINTS_PER_STAGE} x stage, plus min({rules.EFFICIENCY_CAP}, "
-    f"{rules.EFFICIENCY_POINTS_PER_HOP} x max(0, par + window - stageHops)) with window = "
-    f"min({rules.WINDOW_CAP}, {rules.WINDOW_FIRST} + {rules.WINDOW_STEP} x (stage - 1)), plus "
-    f"{rules.PAR_BONUS} when stageHops <= par + stageDamped, plus {rules.LIFE_POINTS} per life "
+    f"{tables.RING_POINTS}, plus {tables.TARGET_POINTS} if it brought the tile to the target, plus "
+    f"a chain bonus of {tables.CHAIN_POINTS} x chain (counted after the increment, capped at "
+    f"{tables.CHAIN_CAP}: the first ring of a chain pays {tables.CHAIN_POINTS}, the tenth and "
+    f"later {tables.CHAIN_POINTS * tables.CHAIN_CAP}). The chain resets to 0 on a landing that "
+    f"raises nothing, on a committed leap and on a life loss, and persists across a stage "
+    f"clear. Each Hush scattered by a toll pays {tables.SCATTER_POINTS}. A stage clear pays "
+    f"{tables.CLEAR_POINTS_PER_STAGE} x stage, plus min({tables.EFFICIENCY_CAP}, "
+    f"{tables.EFFICIENCY_POINTS_PER_HOP} x max(0, par + window - stageHops)) with window = "
+    f"min({tables.WINDOW_CAP}, {tables.WINDOW_FIRST} + {tables.WINDOW_STEP} x (stage - 1)), plus "
+    f"{tables.PAR_BONUS} when stageHops <= par + stageDamped, plus {tables.LIFE_POINTS} per life "
     f"held at that moment; this pays on every stage clear."
 )
+
+PROGRESS = (
+    f"Progress (0 to 1, reported beside the score): (stages cleared + the current stage's "
+    f"share of struck levels) / {PROGRESS_STAGES}, capped at 1. The share is the sum of the "
+    f"tile levels over {TILE_COUNT} x target, so every ring raises progress, a muffle's "
+    f"lowering takes it back, a cleared stage counts 1, and a run that reaches stage "
+    f"{PROGRESS_STAGES + 1} has progress 1."
+)
+
+#: how a key is named in the terminal keys text
+KEY_NAMES = {
+    " ": "space",
+    ".": "full stop",
+    "KEY_LEFT": "left arrow",
+    "KEY_UP": "up arrow",
+    "KEY_DOWN": "down arrow",
+    "KEY_RIGHT": "right arrow",
+}
+
+
+def keys_text() -> str:
+    """The terminal keys, read from ``CONTROLS``: where the board says "send start", a
+    terminal player presses space or s."""
+    by_command: dict[str, list[str]] = {}
+    for key, command in CONTROLS.keys.items():
+        by_command.setdefault(command, []).append(KEY_NAMES.get(key, key))
+    parts = []
+    for command, keys in by_command.items():
+        shown = command.removesuffix(PROMPT_MARK).strip()
+        asks = " (asks for the count)" if command.endswith(PROMPT_MARK) else ""
+        parts.append(f"{' or '.join(keys)}: {shown}{asks}")
+    return (
+        f"Terminal keys: {'; '.join(parts)}; {CONTROLS.quit_key} quits. While no key is "
+        f"pressed the terminal sends tick {TICKS_PER_SECOND} times a second."
+    )
+
 
 RULES = [
     # the board and the actions
     f"Board: tier 0 is 1 tile at the apex, tier {TIERS - 1} is {TIERS} tiles at the base, "
     f"0 <= col <= row; the same board every stage. Moves: upLeft (row-1, col-1), upRight "
     f"(row-1, col), downLeft (row+1, col), downRight (row+1, col+1).",
-    f"Target level: {rules.LOW_TARGET} on stages 1 to {rules.TARGET_TWO_FROM_STAGE - 1}, "
-    f"{rules.HIGH_TARGET} on stage {rules.TARGET_TWO_FROM_STAGE} and every later stage. "
-    f"par = {rules.PAR_HOPS_PER_LEVEL} x target - {rules.PAR_OFFSET} hops "
-    f"({rules.par_for(rules.LOW_TARGET)} at target 1, {rules.par_for(rules.HIGH_TARGET)} at "
+    f"Target level: {tables.LOW_TARGET} on stages 1 to {tables.TARGET_TWO_FROM_STAGE - 1}, "
+    f"{tables.HIGH_TARGET} on stage {tables.TARGET_TWO_FROM_STAGE} and every later stage. "
+    f"par = {tables.PAR_HOPS_PER_LEVEL} x target - {tables.PAR_OFFSET} hops "
+    f"({tables.par_for(tables.LOW_TARGET)} at target 1, {tables.par_for(tables.HIGH_TARGET)} at "
     f"target 2). Every stage starts with all tiles at 0 except the apex, which the chick's "
-    f"arrival strikes to level {rules.APEX_START_LEVEL} (this pays nothing and is not a hop); "
+    f"arrival strikes to level {tables.APEX_START_LEVEL} (this pays nothing and is not a hop); "
     f"that is why exactly 3 re-landings are forced at target 1 and a 27-hop clear is impossible. "
-    f"Like every landing, that arrival sets hopCooldown to {rules.HOP_COOLDOWN}, which falls "
-    f"only in play: a stage's first hop resolves {rules.HOP_COOLDOWN} ticks into play, so a "
-    f"30-hop stage takes at least {rules.HOP_COOLDOWN * rules.par_for(rules.LOW_TARGET)} ticks.",
+    f"Like every landing, that arrival sets hopCooldown to {tables.HOP_COOLDOWN}, which falls "
+    f"only in play: a stage's first hop resolves {tables.HOP_COOLDOWN} ticks into play, so a "
+    f"30-hop stage takes at least {tables.HOP_COOLDOWN * tables.par_for(tables.LOW_TARGET)} ticks.",
     "Every landing strikes its tile and raises its level by one up to the target; a landing on "
     "a tile already at the target does nothing but reset the chain. The stage clears the "
     "instant remaining = 0 (before any collision on that landing is checked). You never lower "
@@ -62,25 +101,25 @@ RULES = [
     "the engine will not act on is a no-op: it is refused (ok false, the same state back, a "
     "reason) and is not among the legal actions. Keys other than those of the grammar are "
     "refused.",
-    f"Phases: waiting -> (start) -> stageIntro ({rules.INTRO_TICKS} ticks) -> playing; a life "
-    f"loss -> recovering ({rules.RECOVER_TICKS} ticks) -> playing with "
-    f"{rules.SHIMMER_TICKS} shimmer ticks; a clear -> stageClear ({rules.CLEAR_TICKS} ticks) -> "
+    f"Phases: waiting -> (start) -> stageIntro ({tables.INTRO_TICKS} ticks) -> playing; a life "
+    f"loss -> recovering ({tables.RECOVER_TICKS} ticks) -> playing with "
+    f"{tables.SHIMMER_TICKS} shimmer ticks; a clear -> stageClear ({tables.CLEAR_TICKS} ticks) -> "
     f"stageIntro of the next stage; the last life lost -> done. start acts only in waiting.",
     "In waiting and done a tick is a total no-op: it is refused and the identical state comes "
     "back. In stageIntro, recovering and stageClear a tick only counts the phase down and "
     "advances the tick counter; nothing else moves. hop and toll act only while playing and "
     "are refused in every other phase (no hop is buffered outside play).",
     f"tick: count is optional (default 1); any integer is accepted and clamped to "
-    f"{rules.MIN_TICK_COUNT}..{rules.MAX_TICK_COUNT} (0 -> 1, 99 -> 30); a count that is not an "
+    f"{tables.MIN_TICK_COUNT}..{tables.MAX_TICK_COUNT} (0 -> 1, 99 -> 30); a count that is not an "
     f"integer is refused. A batched tick is exactly that many single ticks. The legal actions "
     f"list only {{type:'tick'}} (count 1).",
     # the four facts
     f"Hop cooldown: hopCooldown falls only on ticks. A hop resolves at once when it is 0 and "
-    f"sets it to {rules.HOP_COOLDOWN}; a hop sent while it is above 0 is buffered, one deep, "
+    f"sets it to {tables.HOP_COOLDOWN}; a hop sent while it is above 0 is buffered, one deep, "
     f"overwriting any buffered hop, and resolves inside the tick where the cooldown reaches 0. "
     f"Thirty hops with no ticks between them resolve exactly one.",
     f"Teeter: a resolved hop whose destination is off the pyramid does not move you; it arms a "
-    f"teeter for {rules.TEETER_TICKS} ticks and freezes the cooldown. The same direction sent "
+    f"teeter for {tables.TEETER_TICKS} ticks and freezes the cooldown. The same direction sent "
     f"again within those ticks commits a leap off the rim (a life loss, except the first "
     f"committed leap of the run, which is free; either way you are swept back to the apex as "
     f"after a life loss). A hop in another direction, or a toll that acts, clears the teeter "
@@ -89,12 +128,12 @@ RULES = [
     "the times you were sent back to the apex in the stage (damped by a Hush or a committed "
     "leap, the free one included).",
     # the Hush
-    f"Hush: every Hush appears dormant for {hush.DORMANT_TICKS} ticks (it neither moves nor "
+    f"Hush: every Hush appears dormant for {tables.DORMANT_TICKS} ticks (it neither moves nor "
     f"touches you) and then steps once every `period` ticks. Tumble period {_TUMBLE_FIRST} "
     f"ticks at stage 1, one less per stage, never below {_TUMBLE_FLOOR}; stalker "
     f"{_STALKER_FIRST}, one less per stage, never below {_STALKER_FLOOR} (the chick hops at most "
-    f"every {rules.HOP_COOLDOWN}, so a stalker is always at least "
-    f"{_STALKER_FLOOR / rules.HOP_COOLDOWN} times slower); muffle "
+    f"every {tables.HOP_COOLDOWN}, so a stalker is always at least "
+    f"{_STALKER_FLOOR / tables.HOP_COOLDOWN} times slower); muffle "
     f"{_MUFFLE_FIRST}, one less per stage, never below {_MUFFLE_FLOOR}.",
     "Tumble: appears on a random tile of tiers 0 and 1 other than yours, rolls one tier down "
     "per step (downLeft or downRight, even odds) and leaves the board on the step after the "
@@ -106,26 +145,26 @@ RULES = [
     f"Muffle: appears on a random tile of tier {hush.MUFFLE_MIN_ROW} or below at least "
     f"{hush.MUFFLE_MIN_STEPS} steps from you; each step goes to a random on-pyramid neighbour "
     f"and lowers that tile by one if it is above 0 (remaining rises again); it disperses after "
-    f"{hush.MUFFLE_LIFETIME} ticks awake.",
-    f"Spawns: while playing, a Hush appears every spawn interval: {hush.SPAWN_INTERVAL_FIRST} "
-    f"ticks at stage 1, {hush.SPAWN_INTERVAL_STEP} fewer per stage, never below "
-    f"{hush.SPAWN_INTERVAL_FLOOR}; the first one interval after the stage's play begins. At "
-    f"most 1 + stage // 2 Hush (never more than {hush.HUSH_CAP_MAX}, dormant ones included) are "
+    f"{tables.MUFFLE_LIFETIME} ticks awake.",
+    f"Spawns: while playing, a Hush appears every spawn interval: {tables.SPAWN_INTERVAL_FIRST} "
+    f"ticks at stage 1, {tables.SPAWN_INTERVAL_STEP} fewer per stage, never below "
+    f"{tables.SPAWN_INTERVAL_FLOOR}; the first one interval after the stage's play begins. At "
+    f"most 1 + stage // 2 Hush (never more than {tables.HUSH_CAP_MAX}, dormant ones included) are "
     f"on the board; when full, the next one appears on the first tick a place frees up. The "
     f"kinds come in a cycling queue: stage 1 {_QUEUE_NAMES[0]}; stage 2 {_QUEUE_NAMES[1]}; "
     f"stage 3 and later {_QUEUE_NAMES[2]}. The queue restarts at each stage; a life loss "
     f"does not reset the spawn clock (it waits while recovering).",
     "Collisions: sharing a tile with an awake Hush, after your landing, after the Hush "
     "move or when the shimmer runs out, costs a life unless shimmerTicks is above 0.",
-    f"Toll: spends one charge, needs tollCooldown 0, sets tollCooldown to {rules.TOLL_COOLDOWN} "
+    f"Toll: spends one charge, needs tollCooldown 0, sets tollCooldown to {tables.TOLL_COOLDOWN} "
     f"ticks and removes every awake Hush on your tile or an on-pyramid neighbour (dormant ones "
-    f"stay). You start with {rules.START_CHARGES} charge and hold at most "
-    f"{rules.MAX_CHARGES}; every {rules.RINGS_PER_CHARGE}th raising landing of the run earns "
+    f"stay). You start with {tables.START_CHARGES} charge and hold at most "
+    f"{tables.MAX_CHARGES}; every {tables.RINGS_PER_CHARGE}th raising landing of the run earns "
     f"one and every later stage start gives one (both wasted when full). It still spends the "
     f"charge with nothing in range, rings no tile and does not touch the spawn clock.",
-    f"Lives: {rules.START_LIVES}. A life loss sweeps every Hush off the board, puts you on the "
+    f"Lives: {tables.START_LIVES}. A life loss sweeps every Hush off the board, puts you on the "
     f"apex (without striking it), drops any buffered hop, teeter and cooldown, keeps every tile "
-    f"level, and grants {rules.SHIMMER_TICKS} shimmer ticks when play resumes.",
+    f"level, and grants {tables.SHIMMER_TICKS} shimmer ticks when play resumes.",
     "Tick order while playing: the tick counter and toll cooldown, the teeter (or else the "
     "hop cooldown, resolving a buffered hop at 0) counts down, the Hush act in spawn order, "
     "collisions, the spawn clock, and last the shimmer falls; in the tick it reaches 0, an "
@@ -170,7 +209,7 @@ ACTION_SCHEMA = {
 }
 
 COMMANDS = [
-    Command("start", "begin the run (only while waiting)", "start"),
+    Command("start", "begin the run (only while waiting; in the terminal, space or s)", "start"),
     Command(
         "hop upLeft|upRight|downLeft|downRight",
         "hop along a diagonal; ul, ur, dl, dr are short forms, alone or after hop",
@@ -211,7 +250,7 @@ def spec() -> Spec:
         description=DESCRIPTION,
         goal=GOAL,
         scoring=SCORING,
-        rules=list(RULES),
+        rules=[*RULES, PROGRESS, keys_text()],
         action_schema=ACTION_SCHEMA,
         commands=list(COMMANDS),
         observation=dict(OBSERVATION),

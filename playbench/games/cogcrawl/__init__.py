@@ -8,8 +8,10 @@ from typing import Any
 from playbench.core.game import JSON, Action, Game, Outcome, Spec
 from playbench.core.registry import register
 from playbench.games.cogcrawl import commands, rules, view
-from playbench.games.cogcrawl.rules import PLAYING, CogState
+from playbench.games.cogcrawl.actions import legal_primitives
 from playbench.games.cogcrawl.spec import build_spec
+from playbench.games.cogcrawl.start import new_state
+from playbench.games.cogcrawl.state import PLAYING, CogState, from_json, to_json
 
 
 class Cogcrawl(Game[CogState]):
@@ -33,8 +35,9 @@ class Cogcrawl(Game[CogState]):
         Turn counters, status (DL, HP, XL, AC, gold, hunger, wielded, worn, confusion),
         position, the remembered map as 18 strings of 48, visible monsters, remembered
         items, what is underfoot, the pack by letter, up to 8 messages, ``last_plan``,
-        echoed notes and say, the fallback and retry flags, and the run's state, score and
-        progress.
+        echoed notes, the fallback and retry flags, and the run's state, score and
+        progress. The reply's ``say`` is never shown to the seat: it is the turn's first
+        event, for spectators.
 
     Scoring:
         +1 per gold piece, +50 per new level reached, kill experience, +1000 for the
@@ -55,10 +58,10 @@ class Cogcrawl(Game[CogState]):
 
     # -- the rules ---------------------------------------------------------------------
     def new(self, seed: int, options: Mapping[str, Any] | None = None) -> CogState:
-        return rules.new_state(seed, options)
+        return new_state(seed, options)
 
     def legal_actions(self, state: CogState) -> list[Action]:
-        return [{"actions": [p.to_json()]} for p in rules.legal_primitives(state)]
+        return [{"actions": [p.to_json()]} for p in legal_primitives(state)]
 
     def step(self, state: CogState, action: Action) -> Outcome[CogState]:
         return rules.play_turn(state, action)
@@ -70,7 +73,7 @@ class Cogcrawl(Game[CogState]):
         return state.run != PLAYING
 
     def progress(self, state: CogState) -> float:
-        return rules.progress(state)
+        return view.progress(state)
 
     # -- views -------------------------------------------------------------------------
     def observe(self, state: CogState) -> JSON:
@@ -90,10 +93,10 @@ class Cogcrawl(Game[CogState]):
 
     # -- serialization -----------------------------------------------------------------
     def to_json(self, state: CogState) -> JSON:
-        return rules.to_json(state)
+        return to_json(state)
 
     def from_json(self, data: Any) -> CogState:
-        return rules.from_json(data)
+        return from_json(data)
 
 
 GAME = register(Cogcrawl())

@@ -21,8 +21,6 @@ from collections import deque
 from collections.abc import Iterable
 
 from playbench.core import Rng
-from playbench.games.cogcrawl import items as it
-from playbench.games.cogcrawl import monsters as mo
 from playbench.games.cogcrawl.glyphs import (
     CORRIDOR,
     DIRECTIONS,
@@ -38,6 +36,26 @@ from playbench.games.cogcrawl.glyphs import (
     WALL_H,
     WALL_V,
     WIDTH,
+)
+from playbench.games.cogcrawl.items import (
+    ARMOUR_KIND,
+    ARMOURS,
+    COGHEART_ITEM,
+    FOOD_KIND,
+    GOLD_KIND,
+    POTION_KIND,
+    POTIONS,
+    WEAPON_KIND,
+    WEAPONS,
+    Item,
+)
+from playbench.games.cogcrawl.monsters import (
+    HIT_DIE,
+    KINDS,
+    LEVEL0_HP,
+    ORACLE,
+    Monster,
+    kinds_for_depth,
 )
 
 SIZE = WIDTH * HEIGHT
@@ -86,7 +104,7 @@ MONSTER_COUNT_MIN = 2
 PLACE_TRIES = 200
 
 Rect = tuple[int, int, int, int]
-Stack = tuple[it.Item, ...]
+Stack = tuple[Item, ...]
 
 
 def cell_of(x: int, y: int) -> int:
@@ -163,7 +181,7 @@ class Level:
         searches: dict[int, int],
         locked: set[int],
         items: dict[int, Stack],
-        monsters: list[mo.Monster],
+        monsters: list[Monster],
         owner: bytes | None = None,
     ) -> None:
         self.depth = depth
@@ -195,7 +213,7 @@ class Level:
             self.owner,
         )
 
-    def monster_at(self, cell: int) -> mo.Monster | None:
+    def monster_at(self, cell: int) -> Monster | None:
         x, y = cell % WIDTH, cell // WIDTH
         for monster in self.monsters:
             if monster.x == x and monster.y == y:
@@ -294,7 +312,7 @@ def goal_of(level: Level) -> int:
     if level.down is not None:
         return level.down
     for cell, stack in level.items.items():
-        if it.COGHEART_ITEM in stack:
+        if COGHEART_ITEM in stack:
             return cell
     return level.up
 
@@ -329,7 +347,7 @@ def generate(seed: int, depth: int) -> Level:
         level.down = goal
         terrain[goal] = STAIRS_DOWN_B
     else:
-        level.items[goal] = (it.COGHEART_ITEM,)
+        level.items[goal] = (COGHEART_ITEM,)
     _clear_main_path(level)
     blocked: set[int] = set()
     others = [i for i in range(len(rooms)) if i != up_room]
@@ -337,7 +355,7 @@ def generate(seed: int, depth: int) -> Level:
         cell = _free_cell(rng, level, others, blocked, away_from_doors=True)
         blocked.add(cell)
         x, y = xy_of(cell)
-        level.monsters.append(mo.Monster(0, mo.ORACLE, x, y, 1))
+        level.monsters.append(Monster(0, ORACLE, x, y, 1))
     if depth >= LAVA_DEPTH:
         _pour_lava(rng, level, blocked)
     _scatter_items(rng, level)
@@ -557,34 +575,34 @@ def _scatter_items(rng: Rng, level: Level) -> None:
     depth = level.depth
     for _ in range(rng.randint(*GOLD_PILES)):
         amount = rng.randint(GOLD_BASE, GOLD_BASE + GOLD_PER_DEPTH * depth)
-        level.items[_free_cell(rng, level, everything, set())] = ((it.GOLD_KIND, amount),)
-    weapons = [i for i, w in enumerate(it.WEAPONS) if w.depth <= depth]
-    armours = [i for i, a in enumerate(it.ARMOURS) if a.depth <= depth]
+        level.items[_free_cell(rng, level, everything, set())] = ((GOLD_KIND, amount),)
+    weapons = [i for i, w in enumerate(WEAPONS) if w.depth <= depth]
+    armours = [i for i, a in enumerate(ARMOURS) if a.depth <= depth]
     for _ in range(rng.randint(*ITEM_COUNT)):
         roll = rng.below(PERCENT)
         if roll < FOOD_BELOW:
-            item = (it.FOOD_KIND, rng.choice(FOOD_TABLE))
+            item = (FOOD_KIND, rng.choice(FOOD_TABLE))
         elif roll < POTION_BELOW:
-            item = (it.POTION_KIND, rng.below(len(it.POTIONS)))
+            item = (POTION_KIND, rng.below(len(POTIONS)))
         elif roll < WEAPON_BELOW:
-            item = (it.WEAPON_KIND, rng.choice(weapons))
+            item = (WEAPON_KIND, rng.choice(weapons))
         else:
-            item = (it.ARMOUR_KIND, rng.choice(armours))
+            item = (ARMOUR_KIND, rng.choice(armours))
         level.items[_free_cell(rng, level, everything, set())] = (item,)
 
 
 def _place_monsters(rng: Rng, level: Level, rooms: list[int]) -> None:
-    kinds = mo.kinds_for_depth(level.depth)
+    kinds = kinds_for_depth(level.depth)
     ident = len(level.monsters)
     for _ in range(rng.randint(MONSTER_COUNT_MIN, MONSTER_COUNT_MIN + 1 + level.depth // 2)):
         kind = rng.choice(kinds)
         x, y = xy_of(_free_cell(rng, level, rooms, set()))
-        level.monsters.append(mo.Monster(ident, kind, x, y, roll_hp(rng, kind)))
+        level.monsters.append(Monster(ident, kind, x, y, roll_hp(rng, kind)))
         ident += 1
 
 
 def roll_hp(rng: Rng, kind: int) -> int:
-    level = mo.KINDS[kind].level
+    level = KINDS[kind].level
     if level == 0:
-        return rng.randint(1, mo.LEVEL0_HP)
-    return sum(rng.randint(1, mo.HIT_DIE) for _ in range(level))
+        return rng.randint(1, LEVEL0_HP)
+    return sum(rng.randint(1, HIT_DIE) for _ in range(level))

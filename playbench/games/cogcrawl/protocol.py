@@ -4,7 +4,8 @@ A seat answers each observation with one JSON object (see the seed page "Actions
 the reply format"). This module turns that answer into the list of dungeon primitives
 the rules will run, applying every cap and validation rule, and expands ``travel``
 into moves by a breadth-first search over the map remembered at the start of the turn.
-It executes nothing and depends on nothing but the standard library and the glyphs.
+It executes nothing and depends only on the standard library, the glyphs and the
+core's JSON type names.
 
 Choices where the seed is silent (also written into the game's rules text):
 
@@ -12,8 +13,10 @@ Choices where the seed is silent (also written into the game's rules text):
   a byte-order mark or a trailing newline make it a parse failure.
 - ``{"reply": ...}`` is raw text only when it is the single key and holds a string; a
   single ``reply`` key holding anything else is a parse failure. The 4096-byte read
-  applies to raw text; a reply object sent as the action itself is already parsed (its
-  size is the transport's business), and every other cap applies to it alike.
+  applies to raw text; a reply object sent as the action itself is measured as its
+  compact UTF-8 JSON (no spaces, non-ASCII runes as themselves) and is a parse failure
+  past 4096 bytes. Any action that is not a JSON object (an array, a string, a number,
+  null) is a parse failure too, counted toward the retry and the fallback.
 - JSON's ``NaN``/``Infinity`` are not JSON and fail to parse; with duplicate keys the
   last one counts.
 - A non-string ``say`` or ``notes`` counts as absent (empty); ``actions`` that is
@@ -21,7 +24,8 @@ Choices where the seed is silent (also written into the game's rules text):
 - ``x``/``y`` must be JSON integers: ``3.0`` and ``true`` are not.
 - ``item`` must be a lower-case letter; ``"A"`` is dropped, not lower-cased.
 - A key a verb does not use (``dir`` on ``search``) is ignored like an unknown key.
-- A travel whose path is longer than 40 moves keeps its first 40 moves.
+- A travel whose path is longer than 40 moves keeps its first 40 moves; the moves cut
+  are counted in ``truncated`` with the queue's own surplus.
 - A travel later in the queue starts from where the moves before it would leave the
   cog (a move into a known wall, a closed door or a visible monster leaves it in
   place); a travel after ``up`` or ``down`` in the same queue is unreachable, since
@@ -43,6 +47,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from playbench.core.fields import json_type
 from playbench.games.cogcrawl.glyphs import (
     DIRECTIONS,
     DOORS,
@@ -127,7 +132,8 @@ class Plan:
     dropped: list[dict[str, Any]] = field(default_factory=list)
     #: ``{"index", "x", "y"}`` per travel that found no path (x, y after clamping)
     unreachable: list[dict[str, Any]] = field(default_factory=list)
-    #: primitives cut from the queue past QUEUE_CAP
+    #: moves cut from travels past MACRO_PRIMITIVE_CAP, and primitives cut from the queue
+    #: past QUEUE_CAP
     truncated: int = 0
     #: action entries past MAX_ACTIONS, dropped unread
     over_cap: int = 0
@@ -148,15 +154,29 @@ def read_reply(action: object) -> dict:
     The action is either the reply object itself or ``{"reply": "<raw text>"}``.
     """
     if not isinstance(action, dict):
-        raise ParseFailure(f"a reply must be a JSON object, got {_json_type(action)}")
+        raise ParseFailure(f"a reply must be a JSON object, got {json_type(action)}")
     if len(action) == 1 and RAW_KEY in action:
         raw = action[RAW_KEY]
         if not isinstance(raw, str):
             raise ParseFailure(
-                f'"{RAW_KEY}" must hold the raw reply text as a string, got {_json_type(raw)}'
+                f'"{RAW_KEY}" must hold the raw reply text as a string, got {json_type(raw)}'
             )
         return parse_raw(raw)
+    size = compact_size(action)
+    if size > MAX_REPLY_BYTES:
+        raise ParseFailure(
+            f"the reply is {size} bytes as compact JSON, more than {MAX_REPLY_BYTES}"
+        )
     return action
+
+
+def compact_size(reply: dict) -> int:
+    """The bytes of a reply object written as compact UTF-8 JSON, as a provider sends it."""
+    try:
+        text = json.dumps(reply, separators=(",", ":"), ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError) as error:
+        raise ParseFailure(f"the reply is not JSON data: {error}") from None
+    return len(text.encode("utf-8", "surrogatepass"))
 
 
 def parse_raw(raw: str | bytes) -> dict:
@@ -201,28 +221,12 @@ def parse_raw(raw: str | bytes) -> dict:
     except ValueError as error:
         raise ParseFailure(f"the reply is not one JSON object: {error}") from None
     if not isinstance(value, dict):
-        raise ParseFailure(f"a reply must be a JSON object, got {_json_type(value)}")
+        raise ParseFailure(f"a reply must be a JSON object, got {json_type(value)}")
     return value
 
 
 def _refuse_constant(name: str) -> Any:
     raise ParseFailure(f"{name} is not a JSON value")
-
-
-def _json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list | tuple):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
 # -- planning --------------------------------------------------------------------------
@@ -246,7 +250,7 @@ def plan_turn(
             {
                 "index": None,
                 "do": None,
-                "reason": f"actions must be an array, got {_json_type(actions)}",
+                "reason": f"actions must be an array, got {json_type(actions)}",
             }
         )
         actions = []
@@ -254,9 +258,10 @@ def plan_turn(
     queue: list[Primitive] = []
     where: tuple[int, int] | None = position
     for index, entry in enumerate(actions[:MAX_ACTIONS]):
-        verb, reason = _validate(entry, pack)
-        if reason is not None:
-            plan.dropped.append({"index": index, "do": verb, "reason": reason})
+        try:
+            verb = _validate(entry, pack)
+        except EntryDropped as dropped:
+            plan.dropped.append({"index": index, "do": dropped.verb, "reason": str(dropped)})
             continue
         if verb == TRAVEL:
             x = _clamp(entry["x"], WIDTH - 1)
@@ -265,6 +270,8 @@ def plan_turn(
             if path is None:
                 plan.unreachable.append({"index": index, "x": x, "y": y})
                 continue
+            plan.truncated += max(0, len(path) - MACRO_PRIMITIVE_CAP)
+            path = path[:MACRO_PRIMITIVE_CAP]
             for direction in path:
                 queue.append(Primitive(MOVE, dir=direction, origin=where))
                 where = _step(where, direction)
@@ -279,68 +286,70 @@ def plan_turn(
             where = None
         elif verb == MOVE and where is not None:
             where = _project_move(memory, where, primitive.dir, monsters)
-    plan.truncated = max(0, len(queue) - QUEUE_CAP)
+    plan.truncated += max(0, len(queue) - QUEUE_CAP)
     plan.primitives = queue[:QUEUE_CAP]
     return plan
 
 
-def _validate(entry: object, pack: set[str]) -> tuple[str | None, str | None]:
-    """(the entry's verb as reported, the reason it is dropped or None)."""
+class EntryDropped(Exception):
+    """An action entry that does not validate; ``verb`` is what it asked for, as reported."""
+
+    def __init__(self, verb: str | None, reason: str) -> None:
+        super().__init__(reason)
+        self.verb = verb
+
+
+def _validate(entry: object, pack: set[str]) -> str:
+    """The verb of a valid entry (lower-cased); raises :class:`EntryDropped` otherwise."""
     if not isinstance(entry, dict):
-        return None, f"an action must be an object, got {_json_type(entry)}"
+        raise EntryDropped(None, f"an action must be an object, got {json_type(entry)}")
     if "do" not in entry:
-        return None, "missing do"
+        raise EntryDropped(None, "missing do")
     do = entry["do"]
     if not isinstance(do, str):
-        return None, f"do must be a string, got {_json_type(do)}"
+        raise EntryDropped(None, f"do must be a string, got {json_type(do)}")
     if len(do) > MAX_DO_RUNES:
-        return do[:MAX_DO_RUNES], f"do is {len(do)} runes, more than {MAX_DO_RUNES}"
+        raise EntryDropped(do[:MAX_DO_RUNES], f"do is {len(do)} runes, more than {MAX_DO_RUNES}")
     verb = do.lower()
     if verb not in VERBS:
-        return do, f"unknown verb {do!r}"
+        raise EntryDropped(do, f"unknown verb {do!r}")
     if verb in DIR_VERBS:
-        reason = _check_dir(verb, entry)
-        if reason:
-            return verb, reason
+        _check_dir(verb, entry)
     if verb == TRAVEL:
         for axis in ("x", "y"):
             if axis not in entry:
-                return verb, f"travel needs {axis}"
+                raise EntryDropped(verb, f"travel needs {axis}")
             if type(entry[axis]) is not int:
-                return verb, f"{axis} must be an integer, got {_json_type(entry[axis])}"
+                raise EntryDropped(verb, f"{axis} must be an integer, got {json_type(entry[axis])}")
     if verb in ITEM_VERBS:
-        reason = _check_item(verb, entry, pack)
-        if reason:
-            return verb, reason
-    return verb, None
+        _check_item(verb, entry, pack)
+    return verb
 
 
-def _check_dir(verb: str, entry: dict) -> str | None:
+def _check_dir(verb: str, entry: dict) -> None:
     if "dir" not in entry:
-        return f"{verb} needs dir"
+        raise EntryDropped(verb, f"{verb} needs dir")
     direction = entry["dir"]
     if not isinstance(direction, str):
-        return f"dir must be a string, got {_json_type(direction)}"
+        raise EntryDropped(verb, f"dir must be a string, got {json_type(direction)}")
     if len(direction) > MAX_DIR_RUNES:
-        return f"dir is {len(direction)} runes, more than {MAX_DIR_RUNES}"
+        raise EntryDropped(verb, f"dir is {len(direction)} runes, more than {MAX_DIR_RUNES}")
     if direction.lower() not in DIRECTIONS:
-        return f"dir {direction!r} is not one of {DIRECTION_LIST}"
-    return None
+        raise EntryDropped(verb, f"dir {direction!r} is not one of {DIRECTION_LIST}")
 
 
-def _check_item(verb: str, entry: dict, pack: set[str]) -> str | None:
+def _check_item(verb: str, entry: dict, pack: set[str]) -> None:
     if "item" not in entry:
-        return f"{verb} needs item"
+        raise EntryDropped(verb, f"{verb} needs item")
     item = entry["item"]
     if not isinstance(item, str):
-        return f"item must be a string, got {_json_type(item)}"
+        raise EntryDropped(verb, f"item must be a string, got {json_type(item)}")
     if len(item) != 1:
-        return f"item must be exactly one rune, got {len(item)}"
+        raise EntryDropped(verb, f"item must be exactly one rune, got {len(item)}")
     if item not in PACK_LETTERS:
-        return f"item {item!r} is not a letter a..z"
+        raise EntryDropped(verb, f"item {item!r} is not a letter a..z")
     if item not in pack:
-        return f"no item {item!r} in the pack"
-    return None
+        raise EntryDropped(verb, f"no item {item!r} in the pack")
 
 
 def _cut_runes(value: object, limit: int) -> str:
@@ -388,7 +397,8 @@ def travel_path(
     step never enters or leaves a doorway and never cuts a corner (both cells beside it
     must be walkable). A target that is known but not walkable is approached instead
     (see the module notes). ``None`` when the target is unseen or no path exists. The
-    path is cut to its first MACRO_PRIMITIVE_CAP moves.
+    whole path is returned; :func:`plan_turn` keeps its first MACRO_PRIMITIVE_CAP moves
+    and counts the rest as truncated.
     """
     tx, ty = target
     if not (0 <= tx < WIDTH and 0 <= ty < HEIGHT):
@@ -411,7 +421,7 @@ def travel_path(
     previous, reached = search(memory, start, monsters, goals)
     if reached is None:
         return None
-    return path_to(previous, start, reached)[:MACRO_PRIMITIVE_CAP]
+    return path_to(previous, start, reached)
 
 
 def search(

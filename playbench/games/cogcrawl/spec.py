@@ -4,14 +4,41 @@ grammar as a JSON Schema, the text commands and the observation fields."""
 from __future__ import annotations
 
 from playbench.core.game import Command, Spec
-from playbench.games.cogcrawl import dungeon as dg
-from playbench.games.cogcrawl import items as it
-from playbench.games.cogcrawl import monsters as mo
-from playbench.games.cogcrawl import protocol as pr
-from playbench.games.cogcrawl import rules as ru
+from playbench.games.cogcrawl import dungeon, items, monsters, protocol
+from playbench.games.cogcrawl.constants import (
+    BASE_AC,
+    COGHEART_BONUS,
+    CONFUSION_TURNS,
+    EXTRA_HEALING_DICE,
+    EXTRA_HEALING_MAX_GAIN,
+    FAINT_ODDS,
+    FAINT_TURNS,
+    FAINTING_AT,
+    HEALING_DICE,
+    HEALING_MAX_GAIN,
+    HP_PER_XL_DIE,
+    HUNGRY_AT,
+    KICK_ODDS,
+    LEVEL_BONUS,
+    MAX_MESSAGES,
+    MAX_XL,
+    MONSTER_TO_HIT_BASE,
+    NUTRITION_CAP,
+    ORACLE_FEE,
+    SEARCH_FINDS_ON,
+    SLEEP_TURNS,
+    STAGGER_ODDS,
+    START_NUTRITION,
+    STARVED_BELOW,
+    TO_HIT_BASE,
+    TURN_LIMIT,
+    WANDER_ODDS,
+    WEAK_AT,
+    XL_FIRST_STEP,
+)
 from playbench.games.cogcrawl.glyphs import DIRECTIONS, HEIGHT, WIDTH
 
-EXPERIENCE_TEXT = f"1 + level^2 + {mo.EXPERIENCE_PER_LEVEL} x (level + 1)"
+EXPERIENCE_TEXT = f"1 + level^2 + {monsters.EXPERIENCE_PER_LEVEL} x (level + 1)"
 
 DESCRIPTION = (
     "A small NetHack-style roguelike for a seat that plans: 10 levels of 48 x 18 rooms and "
@@ -27,9 +54,9 @@ GOAL = (
 )
 
 SCORING = (
-    f"+1 per gold piece picked up; +{ru.LEVEL_BONUS} the first time each level below the "
+    f"+1 per gold piece picked up; +{LEVEL_BONUS} the first time each level below the "
     f"first is reached; experience for each kill ({EXPERIENCE_TEXT}); "
-    f"+{ru.COGHEART_BONUS} for the Cogheart. The score never decreases (gold paid to the "
+    f"+{COGHEART_BONUS} for the Cogheart. The score never decreases (gold paid to the "
     "Oracle is not taken back). Progress = deepest level reached / 10, so reaching DL10 is "
     "already 1.0 and a won run is 1.0."
 )
@@ -45,18 +72,18 @@ def _span(span: tuple[int, int]) -> str:
 
 MONSTER_LIST = ", ".join(
     f"{k.glyph} {k.name} (DL{k.depth}+, level {k.level}, AC {k.ac}, {k.dice}d{k.sides})"
-    for k in mo.KINDS
+    for k in monsters.KINDS
     if not k.peaceful
 )
 FOOD_LIST = ", ".join(
     f"{f.name} ({f.nutrition} nutrition, {f.turns} turn{'s' if f.turns > 1 else ''})"
-    for f in it.FOODS
+    for f in items.FOODS
 )
 WEAPON_LIST = ", ".join(
     f"{w.name} ({w.dice}d{w.sides}{f'+{w.bonus}' if w.bonus else ''}, to-hit +{w.to_hit})"
-    for w in it.WEAPONS
+    for w in items.WEAPONS
 )
-ARMOUR_LIST = ", ".join(f"{a.name} (AC {a.ac})" for a in it.ARMOURS)
+ARMOUR_LIST = ", ".join(f"{a.name} (AC {a.ac})" for a in items.ARMOURS)
 
 RULES = [
     "The run: a dungeon of 10 levels, DL1 to DL10, each 48 x 18 (x 0..47 left to right, y "
@@ -64,12 +91,12 @@ RULES = [
     "dagger (a, wielded), leather armour (b, worn) and two food rations (c, d). DL10 has no "
     '> and holds the Cogheart ("); picking it up wins. The run also ends on death (HP 0, '
     f"starvation, lava), on taking < up on DL1 (the cog leaves, keeping its score), or after "
-    f"{ru.TURN_LIMIT} dungeon turns.",
+    f"{TURN_LIMIT} dungeon turns.",
     "Randomness: each level is generated from the seed and its number when first entered, "
     "so a seed always gives the same dungeon; all other chance (combat, monster wandering, "
     "kicks, fainting, potion appearances) comes from one generator kept in the state. The "
     "same seed and replies reproduce a run exactly.",
-    f"Levels: {dg.MIN_ROOMS}-{dg.MAX_ROOMS} lit rooms in a 5 x 2 grid of slots joined by "
+    f"Levels: {dungeon.MIN_ROOMS}-{dungeon.MAX_ROOMS} lit rooms in a 5 x 2 grid of slots joined by "
     "dark corridors. Standing in a room (or its doorway) shows the whole room; elsewhere the "
     "cog sees the 8 cells around it. The map remembers what was seen, per level; monsters are "
     "shown only while in view. Glyphs: ' ' unseen or rock, . floor, # corridor, | - walls, + "
@@ -81,51 +108,51 @@ RULES = [
     "Doors: 35% open, 35% closed, 15% locked, 15% hidden. Moving into a closed door opens it "
     "(one turn, the cog stays). A locked door shows as + too; moving into it fails ('this door "
     f"is locked', no time). kick DIR (orthogonal only) breaks a closed or locked door open one "
-    f"kick in {ru.KICK_ODDS} (by chance), each kick a turn; kicking is impossible while Weak or "
+    f"kick in {KICK_ODDS} (by chance), each kick a turn; kicking is impossible while Weak or "
     "Fainting (refused, no time). No diagonal step into or out of a doorway (open, closed or "
     "broken) for the cog or monsters.",
     "Hidden things: a hidden door shows as wall, a hidden corridor cell as rock. search (one "
     "turn) examines the 8 cells around the cog; each hidden thing counts the searches made "
-    f"next to it and is found on search number {ru.SEARCH_FINDS_ON} (no chance involved). A "
+    f"next to it and is found on search number {SEARCH_FINDS_ON} (no chance involved). A "
     "found door is a closed door.",
-    f"Lava from DL{dg.LAVA_DEPTH} down, only inside rooms and never cutting a cell off: moving "
-    "into lava is carried out and kills the cog. travel never paths through it. A confused "
+    f"Lava from DL{dungeon.LAVA_DEPTH} down, only inside rooms and never cutting a cell off: "
+    "moving into lava is carried out and kills the cog. travel never paths through it. A confused "
     "stagger never enters lava (the move fails instead).",
     "Moves: move DIR steps one cell (8 directions). Into a hostile monster it attacks (a "
     "move of a travel never does: it fails, 'the jackal is in the way'); into the Oracle "
     "it fails; into a wall or rock it fails (no time). A diagonal move may pass a "
     "wall corner (travel does not); no diagonal move or attack goes into or out of a "
     "doorway, for the cog or a monster. A failed primitive takes no time and stops the queue.",
-    f"Combat: the cog hits when {ru.TO_HIT_BASE} + XL + monster AC + weapon to-hit > d20; "
+    f"Combat: the cog hits when {TO_HIT_BASE} + XL + monster AC + weapon to-hit > d20; "
     f"damage is the weapon's dice (bare hands 1d2), halved (at least 1) while Weak or "
-    f"Fainting. A monster hits when {ru.MONSTER_TO_HIT_BASE} + its level + the cog's AC > "
+    f"Fainting. A monster hits when {MONSTER_TO_HIT_BASE} + its level + the cog's AC > "
     f"d20 and deals its dice. Monsters: {MONSTER_LIST}. A level holds kinds from the "
-    f"{mo.DEPTH_WINDOW} depths up to its own. Level-0 monsters have 1-{mo.LEVEL0_HP} HP, "
-    "others level d8. Monsters are placed at generation only (none appear later) and act "
-    "only while the cog is on their level.",
+    f"{monsters.DEPTH_WINDOW} depths up to its own. Level-0 monsters have "
+    f"1-{monsters.LEVEL0_HP} HP, others level d8. Monsters are placed at generation only "
+    "(none appear later) and act only while the cog is on their level.",
     "Monsters act after every dungeon turn, in a fixed order: one next to the cog attacks; a "
     "monster that can see the cog (it is in view of the cog) steps to the free cell nearest "
-    f"the cog; one that cannot wanders one turn in {ru.WANDER_ODDS}. Lichens never move. They "
+    f"the cog; one that cannot wanders one turn in {WANDER_ODDS}. Lichens never move. They "
     "do not open doors or enter lava.",
     f"Experience: a kill gives {EXPERIENCE_TEXT} experience (also added to the score). "
     f"XL 2 needs "
-    f"{ru.XL_FIRST_STEP}, each next level twice as much, up to XL {ru.MAX_XL}; each new XL "
-    f"adds 1d{ru.HP_PER_XL_DIE} max HP (and HP). HP regenerates 1 every 42 // (XL + 2) + 1 "
+    f"{XL_FIRST_STEP}, each next level twice as much, up to XL {MAX_XL}; each new XL "
+    f"adds 1d{HP_PER_XL_DIE} max HP (and HP). HP regenerates 1 every 42 // (XL + 2) + 1 "
     "dungeon turns.",
-    f"Armour class: {ru.BASE_AC} minus the worn armour's AC (lower is better); one armour is "
+    f"Armour class: {BASE_AC} minus the worn armour's AC (lower is better); one armour is "
     f"worn at a time and wear swaps it. Armour: {ARMOUR_LIST}. Weapons: {WEAPON_LIST}. wield "
     "and wear take one turn; a worse choice is allowed.",
-    f"Hunger: nutrition starts at {ru.START_NUTRITION}, falls 1 each dungeon turn and is "
-    f"capped at {ru.NUTRITION_CAP}. Not hungry above {ru.HUNGRY_AT}; Hungry "
-    f"{ru.WEAK_AT + 1}..{ru.HUNGRY_AT}; Weak {ru.FAINTING_AT + 1}..{ru.WEAK_AT}; Fainting "
-    f"{ru.FAINTING_AT} and below (each turn one chance in {ru.FAINT_ODDS} to faint for "
-    f"{ru.FAINT_TURNS[0]}-{ru.FAINT_TURNS[1]} turns, helpless); death by starvation below "
-    f"{ru.STARVED_BELOW}. Eating adds the food's nutrition at once and takes its turns "
+    f"Hunger: nutrition starts at {START_NUTRITION}, falls 1 each dungeon turn and is "
+    f"capped at {NUTRITION_CAP}. Not hungry above {HUNGRY_AT}; Hungry "
+    f"{WEAK_AT + 1}..{HUNGRY_AT}; Weak {FAINTING_AT + 1}..{WEAK_AT}; Fainting "
+    f"{FAINTING_AT} and below (each turn one chance in {FAINT_ODDS} to faint for "
+    f"{FAINT_TURNS[0]}-{FAINT_TURNS[1]} turns, helpless); death by starvation below "
+    f"{STARVED_BELOW}. Eating adds the food's nutrition at once and takes its turns "
     f"(uninterrupted): {FOOD_LIST}.",
-    f"Potions: healing ({_dice(ru.HEALING_DICE)} HP, +{ru.HEALING_MAX_GAIN} max HP if that "
-    f"overflows), extra healing ({_dice(ru.EXTRA_HEALING_DICE)}, +{ru.EXTRA_HEALING_MAX_GAIN}), "
-    f"sleeping (asleep {_span(ru.SLEEP_TURNS)} turns, helpless), confusion "
-    f"({_span(ru.CONFUSION_TURNS)} turns; each move one time in {ru.STAGGER_ODDS} goes in a "
+    f"Potions: healing ({_dice(HEALING_DICE)} HP, +{HEALING_MAX_GAIN} max HP if that "
+    f"overflows), extra healing ({_dice(EXTRA_HEALING_DICE)}, +{EXTRA_HEALING_MAX_GAIN}), "
+    f"sleeping (asleep {_span(SLEEP_TURNS)} turns, helpless), confusion "
+    f"({_span(CONFUSION_TURNS)} turns; each move one time in {STAGGER_ODDS} goes in a "
     "random direction), object detection (every item on the "
     "level is remembered), magic mapping (every unseen cell's terrain is remembered; hidden "
     "things stay hidden). Each kind has a random appearance per run ('murky potion'); "
@@ -134,24 +161,27 @@ RULES = [
     "it until used up. pickup takes the whole stack underfoot (gold to the purse); what does "
     "not fit stays. Monsters leave no corpses.",
     f"The Oracle: one peaceful @ on one level of DL2-5 (fixed by the seed). chat DIR toward "
-    f"it costs {ru.ORACLE_FEE} gold and answers the compass direction of > from the cog "
+    f"it costs {ORACLE_FEE} gold and answers the compass direction of > from the cog "
     "(e.g. 'The stairs down lie to the south-east.'): straight when one axis is more than "
     "twice the other, else diagonal. With less gold it is refused at no cost and no time.",
     "Stairs: down on > enters the next level on its <; up on < enters the level above on "
     "its >; on DL1 up leaves the dungeon. Taking stairs is a turn (the new level's monsters "
     "act).",
     f'Seat turns: the action is a reply object or {{"reply": "<raw text>"}}. Raw text is '
-    f"read as at most {pr.MAX_REPLY_BYTES} bytes and must begin with {{ and end with }} "
-    "exactly (no surrounding whitespace) and be one JSON object. A parse failure is refused "
-    "({ok: false, reason}) with the retry counted (observation retry: true); a second failure "
-    "in the same turn makes the delver play the turn (observation fallback: true and a "
-    "message); the seat's notes are kept as they were and say is the delver's. Any "
-    "non-object action is refused without counting.",
-    f"Replies: at most {pr.MAX_ACTIONS} actions (the rest counted in over_cap); an invalid "
+    f"read as at most {protocol.MAX_REPLY_BYTES} bytes and must begin with {{ and end with }} "
+    "exactly (no surrounding whitespace) and be one JSON object. A reply object is measured "
+    f"as its compact UTF-8 JSON and may be at most {protocol.MAX_REPLY_BYTES} bytes too. An "
+    "action that is no JSON object (an array, a string, a number, null) is a parse failure "
+    "as well. A parse failure is refused ({ok: false, reason}) with the retry counted "
+    "(observation retry: true); a second failure in the same turn makes the delver play the "
+    "turn (observation fallback: true and a message); the seat's notes are kept as they "
+    "were and say is the delver's.",
+    f"Replies: at most {protocol.MAX_ACTIONS} actions (the rest counted in over_cap); an invalid "
     "entry is dropped and reported, never rewritten; travel X Y expands into at most "
-    f"{pr.MACRO_PRIMITIVE_CAP} moves along a remembered path; the queue is cut at "
-    f"{pr.QUEUE_CAP} primitives (the rest counted in truncated). An empty queue waits one "
-    "turn. say <= 140 and notes <= 400 runes; notes are echoed back.",
+    f"{protocol.MACRO_PRIMITIVE_CAP} moves along a remembered path; the queue is cut at "
+    f"{protocol.QUEUE_CAP} primitives (the rest counted in truncated). An empty queue waits one "
+    "turn. say <= 140 and notes <= 400 runes; notes are echoed back; say is never shown to "
+    "the seat: it goes to the spectators as the turn's say event.",
     "Reading replies, where the seat protocol is silent: surrounding whitespace, a byte-order "
     'mark or a trailing newline around raw text is a parse failure; {"reply": ...} is raw '
     "text only as the single key holding a string (anything else there is a parse failure); "
@@ -160,8 +190,9 @@ RULES = [
     "dropped entry; x and y must be JSON integers (3.0 and true are dropped); item must be a "
     "lower-case letter (A is dropped); keys a verb does not use are ignored.",
     "Travel, where the seat protocol is silent: a path longer than 40 moves keeps its first "
-    "40; a travel later in the queue starts where the moves before it would leave the cog, "
-    "judged from the remembered map (a move into a known wall, a closed door or a visible "
+    "40 and the moves cut are counted in truncated; a travel later in the queue starts "
+    "where the moves before it would leave the cog, judged from the remembered map (a move "
+    "into a known wall, a closed door or a visible "
     "monster leaves it in place); a travel after up or down in the same reply is unreachable; "
     "a travel to a known cell that cannot be stood on ends on the nearest walkable cell next "
     "to it (for a door, orthogonally next to it). A move of a travel walks its path only: "
@@ -171,10 +202,10 @@ RULES = [
     "after one during which the cog was hit or a monster not yet seen this seat turn came "
     "into view; interrupted names the first such stop even on the last primitive. It also "
     "stops when the run ends. Nothing carries over to the next turn.",
-    "Events of an accepted turn, in order: killed {monster}, found {x, y} (a hidden thing), "
-    "level {dl} (stairs taken), won, left, died {cause}, out_of_turns. The reward of a turn is "
-    "the score it gained.",
-    f"Messages: at most {ru.MAX_MESSAGES} per observation, those made during the last seat "
+    "Events of an accepted turn, in order: say {text} (the reply's say, when not empty), then "
+    "killed {monster}, found {x, y} (a hidden thing), level {dl} (stairs taken), won, left, "
+    "died {cause}, out_of_turns as they happen. The reward of a turn is the score it gained.",
+    f"Messages: at most {MAX_MESSAGES} per observation, those made during the last seat "
     "turn; when more were made the oldest are dropped and the first line says how many.",
     "Terminal keys: h j k l y u b n and arrows move, > < stairs, , pickup, s search, . wait, "
     "e eat, q quaff, Q quit, w wield, W wear, K then a direction key "
@@ -186,7 +217,11 @@ DIRECTION_NAMES = sorted(DIRECTIONS)
 PRIMITIVE_SCHEMA = {
     "type": "object",
     "properties": {
-        "do": {"type": "string", "enum": sorted(pr.VERBS), "maxLength": pr.MAX_DO_RUNES},
+        "do": {
+            "type": "string",
+            "enum": sorted(protocol.VERBS),
+            "maxLength": protocol.MAX_DO_RUNES,
+        },
         "dir": {"type": "string", "enum": DIRECTION_NAMES},
         "x": {"type": "integer", "minimum": 0, "maximum": WIDTH - 1},
         "y": {"type": "integer", "minimum": 0, "maximum": HEIGHT - 1},
@@ -200,9 +235,13 @@ ACTION_SCHEMA = {
             "title": "reply",
             "type": "object",
             "properties": {
-                "actions": {"type": "array", "maxItems": pr.MAX_ACTIONS, "items": PRIMITIVE_SCHEMA},
-                "say": {"type": "string", "maxLength": pr.MAX_SAY},
-                "notes": {"type": "string", "maxLength": pr.MAX_NOTES},
+                "actions": {
+                    "type": "array",
+                    "maxItems": protocol.MAX_ACTIONS,
+                    "items": PRIMITIVE_SCHEMA,
+                },
+                "say": {"type": "string", "maxLength": protocol.MAX_SAY},
+                "notes": {"type": "string", "maxLength": protocol.MAX_NOTES},
             },
         },
         {
@@ -247,7 +286,6 @@ OBSERVATION = {
     "messages": "at most 8 lines from the last seat turn",
     "last_plan": "executed, truncated, dropped, over_cap, unreachable, interrupted",
     "notes": "the notes of the last reply, echoed",
-    "say": "the say of the last reply",
     "fallback": "true when the delver played the last turn",
     "retry": "true when the last reply failed to parse once this turn",
     "run": "state (playing/won/dead/left/out_of_turns), score, progress, deepest",

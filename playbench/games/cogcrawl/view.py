@@ -1,59 +1,74 @@
-"""What a seat sees of a Cogcrawl run: the observation object and the text screen.
+"""What a seat sees of a Cogcrawl run: the observation object, the text screen and the
+run's progress.
 
-Both show the remembered map (never hidden things, the RNG or unseen monsters) with the
-cog and the monsters in view drawn on it.
+The observation and the screen show the remembered map (never hidden things, the RNG or
+unseen monsters) with the cog and the monsters in view drawn on it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from playbench.games.cogcrawl import items as it
-from playbench.games.cogcrawl import rules as ru
-from playbench.games.cogcrawl.dungeon import WIDTH
+from playbench.games.cogcrawl.constants import NOT_HUNGRY
+from playbench.games.cogcrawl.dungeon import LEVELS, WIDTH
 from playbench.games.cogcrawl.glyphs import COG
+from playbench.games.cogcrawl.items import ARMOUR_KIND, WEAPON_KIND, glyph
+from playbench.games.cogcrawl.monsters import Monster
+from playbench.games.cogcrawl.sight import ITEM_GLYPH_BYTES, memory_rows, visible_monsters
+from playbench.games.cogcrawl.state import (
+    DEAD,
+    LEFT,
+    OUT_OF_TURNS,
+    PLAYING,
+    WON,
+    CogState,
+    armour_class,
+    hunger_of,
+    item_name,
+    plan_copy,
+)
 
 RUN_WORDS = {
-    ru.PLAYING: "playing",
-    ru.WON: "won: the Cogheart is yours",
-    ru.DEAD: "dead",
-    ru.LEFT: "left the dungeon",
-    ru.OUT_OF_TURNS: "out of turns",
+    PLAYING: "playing",
+    WON: "won: the Cogheart is yours",
+    DEAD: "dead",
+    LEFT: "left the dungeon",
+    OUT_OF_TURNS: "out of turns",
 }
 
 
-def drawn_map(state: ru.CogState, visible: list | None = None) -> list[str]:
+def drawn_map(state: CogState, visible: list[Monster] | None = None) -> list[str]:
     """The remembered map with visible monsters and the cog drawn on it."""
-    rows = ru.memory_rows(state.level)
-    marks = [(m.x, m.y, m.info.glyph) for m in visible or ru.visible_monsters(state)]
+    rows = memory_rows(state.level)
+    marks = [(m.x, m.y, m.info.glyph) for m in visible or visible_monsters(state)]
     marks.append((state.x, state.y, COG))
-    for x, y, glyph in marks:
+    for x, y, mark in marks:
         row = rows[y]
-        rows[y] = f"{row[:x]}{glyph}{row[x + 1 :]}"
+        rows[y] = f"{row[:x]}{mark}{row[x + 1 :]}"
     return rows
 
 
-def pack_entries(state: ru.CogState) -> list[dict[str, Any]]:
+def pack_entries(state: CogState) -> list[dict[str, Any]]:
     entries = []
     for letter in sorted(state.pack):
         item = state.pack[letter]
         entry: dict[str, Any] = {
             "letter": letter,
-            "name": ru.item_name(state, item),
+            "name": item_name(state, item),
             "kind": item[0],
         }
-        if item[0] == it.WEAPON_KIND:
+        if item[0] == WEAPON_KIND:
             entry["wielded"] = letter == state.wielded
-        elif item[0] == it.ARMOUR_KIND:
+        elif item[0] == ARMOUR_KIND:
             entry["worn"] = letter == state.worn
         entries.append(entry)
     return entries
 
 
-def observe(state: ru.CogState) -> dict[str, Any]:
+def observe(state: CogState) -> dict[str, Any]:
     level = state.level
     cog = state.cell
-    visible = ru.visible_monsters(state)
+    visible = visible_monsters(state)
     monsters = [
         {
             "x": m.x,
@@ -68,15 +83,14 @@ def observe(state: ru.CogState) -> dict[str, Any]:
         {
             "x": cell % WIDTH,
             "y": cell // WIDTH,
-            "glyph": it.glyph(stack[0]),
-            "name": ru.item_name(state, stack[0]),
+            "glyph": glyph(stack[0]),
+            "name": item_name(state, stack[0]),
         }
         for cell, stack in sorted(level.items.items())
-        if level.memory[cell] in ru.ITEM_GLYPH_BYTES
+        if level.memory[cell] in ITEM_GLYPH_BYTES
     ]
     underfoot = [
-        {"glyph": it.glyph(item), "name": ru.item_name(state, item)}
-        for item in level.items.get(cog, ())
+        {"glyph": glyph(item), "name": item_name(state, item)} for item in level.items.get(cog, ())
     ]
     wielded = state.pack[state.wielded] if state.wielded else None
     worn = state.pack[state.worn] if state.worn else None
@@ -88,11 +102,11 @@ def observe(state: ru.CogState) -> dict[str, Any]:
             "hp": state.hp,
             "max_hp": state.max_hp,
             "xl": state.xl,
-            "ac": ru.armour_class(state),
+            "ac": armour_class(state),
             "gold": state.gold,
-            "hunger": ru.hunger_of(state.nutrition),
-            "wielded": ru.item_name(state, wielded) if wielded else None,
-            "worn": ru.item_name(state, worn) if worn else None,
+            "hunger": hunger_of(state.nutrition),
+            "wielded": item_name(state, wielded) if wielded else None,
+            "worn": item_name(state, worn) if worn else None,
             "confused": state.confused > 0,
         },
         "position": {"x": state.x, "y": state.y},
@@ -103,32 +117,31 @@ def observe(state: ru.CogState) -> dict[str, Any]:
         "terrain_underfoot": chr(level.terrain[cog]),
         "pack": pack_entries(state),
         "messages": list(state.messages),
-        "last_plan": ru.plan_copy(state.last_plan),
+        "last_plan": plan_copy(state.last_plan),
         "notes": state.notes,
-        "say": state.say,
         "fallback": state.fallback,
         "retry": state.retry,
         "run": {
             "state": state.run,
             "score": state.score,
-            "progress": ru.progress(state),
+            "progress": progress(state),
             "deepest": state.deepest,
         },
     }
 
 
-def status_lines(state: ru.CogState) -> list[str]:
-    hunger = ru.hunger_of(state.nutrition)
+def status_lines(state: CogState) -> list[str]:
+    hunger = hunger_of(state.nutrition)
     first = (
         f"Dlvl:{state.dl} $:{state.gold} HP:{state.hp}({state.max_hp}) "
-        f"AC:{ru.armour_class(state)} Xp:{state.xl}/{state.xp} T:{state.dungeon_turn}"
+        f"AC:{armour_class(state)} Xp:{state.xl}/{state.xp} T:{state.dungeon_turn}"
     )
-    if hunger != ru.NOT_HUNGRY:
+    if hunger != NOT_HUNGRY:
         first += f" {hunger}"
     if state.confused:
         first += " Conf"
-    wielded = ru.item_name(state, state.pack[state.wielded]) if state.wielded else "nothing"
-    worn = ru.item_name(state, state.pack[state.worn]) if state.worn else "nothing"
+    wielded = item_name(state, state.pack[state.wielded]) if state.wielded else "nothing"
+    worn = item_name(state, state.pack[state.worn]) if state.worn else "nothing"
     second = (
         f"Wielding {wielded}; wearing {worn}. Score:{state.score} "
         f"Turn:{state.turn} [{RUN_WORDS[state.run]}]"
@@ -136,9 +149,14 @@ def status_lines(state: ru.CogState) -> list[str]:
     return [first, second]
 
 
-def render(state: ru.CogState) -> str:
+def render(state: CogState) -> str:
     """Messages on top, the map, then two status lines, as a terminal roguelike shows it."""
     lines = list(state.messages) or [""]
     lines.extend(drawn_map(state))
     lines.extend(status_lines(state))
     return "\n".join(lines)
+
+
+def progress(state: CogState) -> float:
+    """Deepest level reached / 10; taking the Cogheart (on DL10) is 1.0."""
+    return 1.0 if state.run == WON else state.deepest / LEVELS

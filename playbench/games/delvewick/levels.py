@@ -7,15 +7,19 @@ of an ``H``-row board lives at ``(H - 1 - row) * W + col``; ``+W`` is up, ``-W``
 
 Each shipped level carries a solution in compact form, one letter per action:
 ``U``/``D``/``L``/``R`` move and ``W`` waits. Every solution clears its level within the
-level's oil; tests play all 8 in one run to a win.
+level's oil; tests play all 8 in one run to a win. The solutions are the ones the beam
+search of ``playbench.bots.delvewick`` finds with its defaults
+(``benchmarks/solve_delvewick.py`` re-solves the levels and compares).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from playbench.core.errors import OptionsError
+from playbench.core.errors import OptionsError, PlaybenchError
+from playbench.core.fields import int_field, list_field, need, need_keys, need_object, str_field
 
 BEDROCK = ord("#")
 SOIL = ord("%")
@@ -30,6 +34,8 @@ BOULDER_FALLING = ord("o")
 GEM_FALLING = ord("v")
 GEODE_FALLING = ord("g")
 
+#: the movable objects, at rest and falling
+MOVABLE_GLYPHS = bytes((BOULDER, GEM, GEODE, BOULDER_FALLING, GEM_FALLING, GEODE_FALLING))
 #: glyphs a level layout may use (falling objects and the open exit appear only in play)
 LAYOUT_GLYPHS = "#%.O*GXM"
 #: glyphs a board in play may hold
@@ -41,6 +47,8 @@ MAX_HEIGHT = 40
 MAX_NAME = 60
 MAX_QUOTA = 999
 MAX_OIL = 9999
+#: the keys of a level object (a custom level in the options or inside a state)
+LEVEL_KEYS = ("name", "quota", "oil", "rows")
 
 #: compact solution letters -> action
 SOLUTION_LETTERS = "UDLRW"
@@ -78,57 +86,32 @@ class Level:
 
 
 def parse_level(
-    name: object,
-    quota: object,
-    oil: object,
-    rows: object,
+    data: Any,
+    error: type[PlaybenchError] = OptionsError,
+    what: str = "level",
     number: int = 1,
     solution: str | None = None,
 ) -> Level:
-    """Check a layout and build a :class:`Level`. Raises :class:`OptionsError` naming the
-    first problem found. A shipped level comes with its ``solution``; a custom one has
-    none."""
-    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-        raise OptionsError(f"level name must be a non-empty string of at most {MAX_NAME} chars")
-    for label, value, top in (("quota", quota, MAX_QUOTA), ("oil", oil, MAX_OIL)):
-        if type(value) is not int:
-            raise OptionsError(f"level {label} must be an integer, got {type(value).__name__}")
-        if value < 1:
-            raise OptionsError(f"level {label} must be at least 1, got {value}")
-        if value > top:
-            raise OptionsError(f"level {label} must be at most {top}, got {value}")
-    if not isinstance(rows, Sequence) or isinstance(rows, str) or not rows:
-        raise OptionsError("level rows must be a non-empty list of strings")
-    if not all(isinstance(row, str) for row in rows):
-        raise OptionsError("level rows must all be strings")
-    height, width = len(rows), len(rows[0])
-    if any(len(row) != width for row in rows):
-        lengths = sorted({len(row) for row in rows})
-        raise OptionsError(f"level is not rectangular: row lengths {lengths}")
-    if not (MIN_SIDE <= width <= MAX_WIDTH and MIN_SIDE <= height <= MAX_HEIGHT):
-        raise OptionsError(
-            f"level must be {MIN_SIDE}..{MAX_WIDTH} wide and {MIN_SIDE}..{MAX_HEIGHT} high, "
-            f"got {width} x {height}"
-        )
-    for r, row in enumerate(rows):
-        for c, glyph in enumerate(row):
-            if glyph not in LAYOUT_GLYPHS:
-                raise OptionsError(
-                    f"unknown glyph {glyph!r} at row {r}, col {c}; a layout uses {LAYOUT_GLYPHS}"
-                )
-    frame_ok = (
-        set(rows[0]) == {"#"}
-        and set(rows[-1]) == {"#"}
-        and all(row[0] == "#" and row[-1] == "#" for row in rows)
+    """Check a level object ``{name, quota, oil, rows}`` and build a :class:`Level`.
+
+    Raises ``error`` (:class:`OptionsError` for options, :class:`StateError` inside a
+    state) with ``what`` naming the object and the first problem found. A shipped level
+    comes with its ``solution``; a custom one has none.
+    """
+    data = need_object(data, error, what)
+    need_keys(data, error, what, LEVEL_KEYS)
+    name = str_field(data, "name", error, what)
+    need(
+        bool(name.strip()) and len(name) <= MAX_NAME,
+        error,
+        what,
+        f"name must be a non-empty string of at most {MAX_NAME} characters",
     )
-    if not frame_ok:
-        raise OptionsError("level is not framed in bedrock: every border cell must be '#'")
-    text = "".join(rows)
-    for glyph, what in (("M", "mole"), ("X", "exit")):
-        count = text.count(glyph)
-        if count != 1:
-            raise OptionsError(f"level must have exactly one {glyph} ({what}), found {count}")
+    quota = int_field(data, "quota", error, what, 1, MAX_QUOTA)
+    oil = int_field(data, "oil", error, what, 1, MAX_OIL)
+    rows = _layout_rows(data, error, what)
     board = "".join(reversed(rows)).encode()
+    width = len(rows[0])
     return Level(
         number=number,
         name=name,
@@ -136,7 +119,7 @@ def parse_level(
         oil=oil,
         rows=tuple(rows),
         width=width,
-        height=height,
+        height=len(rows),
         board=board,
         start=board.index(MOLE),
         exit=board.index(EXIT_CLOSED),
@@ -146,8 +129,46 @@ def parse_level(
     )
 
 
+def _layout_rows(data: Mapping[str, Any], error: type[PlaybenchError], what: str) -> list[str]:
+    """The ``rows`` of a level object: a rectangle of layout glyphs framed in bedrock,
+    with exactly one mole and one exit."""
+    rows = list_field(data, "rows", error, what)
+    need(bool(rows), error, what, "rows must be a non-empty list of strings")
+    need(all(isinstance(row, str) for row in rows), error, what, "rows must all be strings")
+    height, width = len(rows), len(rows[0])
+    lengths = sorted({len(row) for row in rows})
+    need(len(lengths) == 1, error, what, f"rows are not rectangular: row lengths {lengths}")
+    need(
+        MIN_SIDE <= width <= MAX_WIDTH and MIN_SIDE <= height <= MAX_HEIGHT,
+        error,
+        what,
+        f"a layout must be {MIN_SIDE}..{MAX_WIDTH} wide and {MIN_SIDE}..{MAX_HEIGHT} high, "
+        f"got {width} x {height}",
+    )
+    for r, row in enumerate(rows):
+        for c, glyph in enumerate(row):
+            need(
+                glyph in LAYOUT_GLYPHS,
+                error,
+                what,
+                f"unknown glyph {glyph!r} at row {r}, col {c}; a layout uses {LAYOUT_GLYPHS}",
+            )
+    framed = (
+        set(rows[0]) == {"#"}
+        and set(rows[-1]) == {"#"}
+        and all(row[0] == "#" and row[-1] == "#" for row in rows)
+    )
+    need(framed, error, what, "the layout is not framed in bedrock: every border cell must be '#'")
+    text = "".join(rows)
+    for glyph, role in (("M", "mole"), ("X", "exit")):
+        count = text.count(glyph)
+        need(count == 1, error, what, f"a layout needs exactly one {glyph} ({role}), found {count}")
+    return rows
+
+
 def _level(number: int, name: str, quota: int, oil: int, rows: str, solution: str) -> Level:
-    return parse_level(name, quota, oil, rows.split(), number=number, solution=solution)
+    data = {"name": name, "quota": quota, "oil": oil, "rows": rows.split()}
+    return parse_level(data, number=number, solution=solution)
 
 
 LEVELS: tuple[Level, ...] = (
@@ -165,7 +186,7 @@ LEVELS: tuple[Level, ...] = (
         #%*%%%%%%%%%%%*%X#
         ##################
         """,
-        "DDRRDDLUUURRRRRRRDRRRDDRRRR",
+        "DDRDDUURURRRRRRDRRRDDRRRR",
     ),
     _level(
         2,
@@ -203,7 +224,7 @@ LEVELS: tuple[Level, ...] = (
         #%%%%%%%%%%%%%%%%%%%X#
         ######################
         """,
-        "DDDDRRUURRRRRDDDDRRURDRRRULURRRRRRDDDR",
+        "DDDDRRRRRDRRWLDRRRURRRRDLURURRRRRDDDR",
     ),
     _level(
         4,
@@ -222,7 +243,7 @@ LEVELS: tuple[Level, ...] = (
         #%%%%%%%%%%%%%%%%%%%X#
         ######################
         """,
-        "DDDRRDDDLRRRRRRRLWRUUURDRRRRRRRURDDDUUUUULLLDDDDDDRRRRR",
+        "DRRRRLDDDLLDDUURRRRURRRRRRRRRDRRRLUUULLDDDRRRDDDRR",
     ),
     _level(
         5,
@@ -241,7 +262,7 @@ LEVELS: tuple[Level, ...] = (
         #%%*%%%%*%%%%%%*%%%%*%X#
         ########################
         """,
-        "DDDRRRDRRRRUDDRDDLLLLLLRRRRRRRRRRRRUULUURRDDDDRRRRRR",
+        "DDDRRRRRDRRDRLDDRRRRRRRUULUURRDRDDRURURRDLLLDDRRRR",
     ),
     _level(
         6,
@@ -261,7 +282,7 @@ LEVELS: tuple[Level, ...] = (
         #%%*%%%%%%%%%%%%%%%*%%X#
         ########################
         """,
-        "DDDDRURDDLDDDRUDLWRUURRRRRRRRRUUURWLRULLULLDDRRRRRRRRRRRDRDDDDR",
+        "DDDDRURRRRRRRDRRWRULLDDDRRRRRRRRDRRUUURLDDDLDRRR",
     ),
     _level(
         7,
@@ -281,7 +302,7 @@ LEVELS: tuple[Level, ...] = (
         #%%%%%%%%%%%%%%%%#%%%%%%X#
         ##########################
         """,
-        "DDDRRRRRRRDDDDLLLLDRRRRRRRRUUUUUUUURRRRRRDDDDDDDRRRRRDR",
+        "DDDRRRRRRRDDDLDLLLRRRRRRDRRUUUURRRUUUURRRDDDDDDDRRRRRDR",
     ),
     _level(
         8,
@@ -302,6 +323,6 @@ LEVELS: tuple[Level, ...] = (
         #%%%%%%%*%%%%%%%%%%%*%%%%%X#
         ############################
         """,
-        "DDRRDRDDDDDDRRRRUURRRUURUDDLURDURRUURLDDLRRRUURLDDLLDDDDRRRRRRRRRRRR",
+        "DDRRDRDDDDRRRRRRRURURRDWRULLLDURRRRDLRDDDWRRRRRRRRUUURUUURDDDLRDLLDDRR",
     ),
 )

@@ -1,4 +1,4 @@
-"""The pure Delvewick transition: state, move checks, the tick order 1-7 and gravity.
+"""The pure Delvewick transition: move checks, the tick order 1-7 and gravity.
 
 A step is a chain of small systems on a fresh copy of the state: apply the action (1),
 complete the level on the open exit (2), one gravity pass (3), open the exit (4), chain
@@ -13,10 +13,10 @@ bottom-to-top, left-to-right scan.
 
 from __future__ import annotations
 
-import re
 from heapq import heappop, heappush
 from typing import Any
 
+from playbench.core.errors import PlaybenchError
 from playbench.core.game import JSON, Outcome
 from playbench.games.delvewick.levels import (
     BEDROCK,
@@ -31,16 +31,17 @@ from playbench.games.delvewick.levels import (
     GEODE_FALLING,
     LEVELS,
     MOLE,
+    MOVABLE_GLYPHS,
     SOIL,
-    Level,
 )
-
-PLAYING = "playing"
-WON = "won"
-CRUSHED = "crushed"
-OUT_OF_OIL = "outOfOil"
-BOXED_IN = "boxedIn"
-STATUSES = (PLAYING, WON, CRUSHED, OUT_OF_OIL, BOXED_IN)
+from playbench.games.delvewick.state import (
+    BOXED_IN,
+    CRUSHED,
+    OUT_OF_OIL,
+    PLAYING,
+    WON,
+    State,
+)
 
 GEM_POINTS = 25
 #: chain bonus by position in the chain: 1st, 2nd, 3rd, 4th and every later gem
@@ -58,7 +59,7 @@ DIR_INDEX = {name: i for i, name in enumerate(DIRECTIONS)}
 
 _TABLE = range(256)
 FALLING = tuple(b in (BOULDER_FALLING, GEM_FALLING, GEODE_FALLING) for b in _TABLE)
-MOVABLE = tuple(FALLING[b] or b in (BOULDER, GEM, GEODE) for b in _TABLE)
+MOVABLE = tuple(b in MOVABLE_GLYPHS for b in _TABLE)
 #: every movable is rounded (objects roll off it); soil, bedrock, exits and the mole are flat
 ROUNDED = MOVABLE
 TO_FALLING = tuple(
@@ -89,79 +90,20 @@ GLYPH_NAME = {
 }
 
 
-class State:
-    """One moment of a run. The board is flat, bottom row first (see ``levels``)."""
-
-    __slots__ = (
-        "active",
-        "board",
-        "chain",
-        "exit_open",
-        "gems",
-        "last_gem",
-        "level",
-        "oil",
-        "pos",
-        "score",
-        "status",
-        "tick",
-    )
-
-    def __init__(self, level: Level) -> None:
-        self.tick = 0
-        self.score = 0
-        self.status = PLAYING
-        self.load(level)
-
-    def copy(self) -> State:
-        other = State.__new__(State)
-        other.level = self.level
-        other.board = bytearray(self.board)
-        other.pos = self.pos
-        other.oil = self.oil
-        other.tick = self.tick
-        other.chain = self.chain
-        other.last_gem = self.last_gem
-        other.gems = self.gems
-        other.score = self.score
-        other.status = self.status
-        other.exit_open = self.exit_open
-        other.active = self.active
-        return other
-
-    def load(self, level: Level) -> None:
-        """Start ``level`` fresh in this state: board, mole, oil, gems and chain."""
-        self.level = level
-        self.board = bytearray(level.board)
-        self.pos = level.start
-        self.oil = level.oil
-        self.chain = 0
-        self.last_gem = 0
-        self.gems = 0
-        self.exit_open = False
-        self.active = all_movables(self.board)
-
-
-#: one byte class of every movable glyph, so a board is searched at C speed
-MOVABLE_PATTERN = re.compile(b"[" + re.escape(bytes(b for b in _TABLE if MOVABLE[b])) + b"]")
-#: a byte table that keeps bedrock and blanks every other glyph
-BEDROCK_ONLY = bytes(BEDROCK if b == BEDROCK else EMPTY for b in _TABLE)
-
-
-def all_movables(board: bytes | bytearray) -> tuple[int, ...]:
-    return tuple(match.start() for match in MOVABLE_PATTERN.finditer(board))
-
-
-def bedrock_of(board: bytes | bytearray) -> bytes:
-    """The board with everything but bedrock blanked out."""
-    return bytes(board).translate(BEDROCK_ONLY)
+class MalformedAction(PlaybenchError, ValueError):
+    """An action that is not a move or a wait of the grammar; the message says why."""
 
 
 # -- the action ------------------------------------------------------------------------
-def read_action(action: Any) -> int | str:
-    """The direction index of a move, ``-1`` for wait, or the reason it is malformed."""
+def read_action(action: Any) -> int:
+    """The direction index of a move, or ``-1`` for wait.
+
+    Raises :class:`MalformedAction` saying what is wrong with anything else.
+    """
     if type(action) is not dict:
-        return f"an action must be a JSON object such as {{'type': 'wait'}}, got {action!r}"
+        raise MalformedAction(
+            f"an action must be a JSON object such as {{'type': 'wait'}}, got {action!r}"
+        )
     kind = action.get("type")
     if kind == "move":
         direction = action.get("dir")
@@ -169,17 +111,17 @@ def read_action(action: Any) -> int | str:
         if d >= 0 and len(action) == 2:
             return d
         if "dir" not in action:
-            return "a move needs 'dir': one of up, down, left, right"
+            raise MalformedAction("a move needs 'dir': one of up, down, left, right")
         if d < 0:
-            return f"unknown dir {direction!r}; use one of up, down, left, right"
-        return f"a move takes only 'type' and 'dir', got keys {sorted(action)}"
+            raise MalformedAction(f"unknown dir {direction!r}; use one of up, down, left, right")
+        raise MalformedAction(f"a move takes only 'type' and 'dir', got keys {sorted(action)}")
     if kind == "wait":
         if len(action) != 1:
-            return f"a wait takes only 'type', got keys {sorted(action)}"
+            raise MalformedAction(f"a wait takes only 'type', got keys {sorted(action)}")
         return -1
     if "type" not in action:
-        return "an action needs 'type': 'move' or 'wait'"
-    return f"unknown action type {kind!r}; use 'move' or 'wait'"
+        raise MalformedAction("an action needs 'type': 'move' or 'wait'")
+    raise MalformedAction(f"unknown action type {kind!r}; use 'move' or 'wait'")
 
 
 def can_move(state: State, d: int) -> bool:
@@ -254,9 +196,10 @@ def step(state: State, action: Any) -> Outcome[State]:
     """Apply one action under the seed's tick order. Never mutates ``state``."""
     if state.status != PLAYING:
         return Outcome.refused(state, f"the run has ended ({state.status}); no action is accepted")
-    d = read_action(action)
-    if type(d) is str:
-        return Outcome.refused(state, d)
+    try:
+        d = read_action(action)
+    except MalformedAction as problem:
+        return Outcome.refused(state, str(problem))
     if d >= 0 and not can_move(state, d):
         return Outcome.refused(state, refusal(state, d))
 

@@ -34,6 +34,13 @@ SCORING = (
     "clearing level 8. The score never decreases."
 )
 
+PROGRESS = (
+    "Progress (reported beside the score, 0 to 1): levels cleared plus the current level's "
+    "gem share (gems collected on it, capped at its quota, over the quota), over 8; 1 once "
+    "won. A custom level counts as a run of one level. It never falls while you play: the "
+    "share reaches 1 before the exit opens, and the next level starts at 0."
+)
+
 LEVEL_LIST = "; ".join(
     f"level {lv.number} {lv.name!r} quota {lv.quota} oil {lv.oil}" for lv in LEVELS
 )
@@ -79,6 +86,7 @@ RULES = [
     "on the exit.",
     f"Levels: {LEVEL_LIST}. The run ends won, crushed, outOfOil or boxedIn and keeps its "
     "full score.",
+    PROGRESS,
 ]
 
 ACTION_SCHEMA = {

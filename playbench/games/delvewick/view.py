@@ -1,26 +1,16 @@
-"""What a player sees of a Delvewick state: the JSON observation and the text board."""
+"""What a player sees of a Delvewick state: the JSON observation, the text board and
+the progress of the run."""
 
 from __future__ import annotations
 
 from playbench.core.game import JSON
 from playbench.games.delvewick.levels import LEVELS
-from playbench.games.delvewick.rules import WON, State
+from playbench.games.delvewick.state import WON, State, board_rows
 
 LEGEND = (
     "# bedrock  % soil  . empty  O boulder  * gem  G geode  X exit (closed)  E exit (open)"
     "  M mole  lowercase o v g: falling"
 )
-
-
-def board_rows(state: State) -> list[str]:
-    """The board as row strings, top row first, falling objects lowercase."""
-    level = state.level
-    width = level.width
-    board = state.board
-    return [
-        board[(level.height - 1 - r) * width : (level.height - r) * width].decode()
-        for r in range(level.height)
-    ]
 
 
 def observe(state: State) -> JSON:

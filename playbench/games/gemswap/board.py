@@ -24,6 +24,7 @@ NUM_COLORS = len(COLOR_LETTERS)
 NO_COLOR = NUM_COLORS
 #: a cleared cell waiting to be filled (only while a step resolves)
 EMPTY = 255
+_EMPTY_BYTE = bytes([EMPTY])
 MIN_LINE = 3
 
 PLAIN = 0
@@ -46,13 +47,10 @@ ROWS: tuple[tuple[int, ...], ...] = tuple(
     tuple(range(r * SIZE, (r + 1) * SIZE)) for r in range(SIZE)
 )
 COLUMNS: tuple[tuple[int, ...], ...] = tuple(tuple(range(c, CELLS, SIZE)) for c in range(SIZE))
-ALL_LINES = tuple(range(SIZE))
 
 #: how many times a reshuffle tries to lay the same gems out before dealing new ones
 RESHUFFLE_TRIES = 200
 
-#: 3 or more equal bytes of a gem colour (not a colour bomb, not an empty cell)
-_RUN_RE = re.compile(b"([\\x00-\\x%02x])\\1{%d,}" % (NUM_COLORS - 1, MIN_LINE - 1))
 _TOKEN_RE = re.compile(rf"([{COLOR_LETTERS}])([-|+]?)|{re.escape(COLOR_BOMB_TOKEN)}")
 
 
@@ -138,22 +136,90 @@ def read_rows(rows: object) -> tuple[bytearray, bytearray]:
 
 
 # -- lines -------------------------------------------------------------------------------
-def find_runs(
-    colors: bytearray, rows: Iterable[int] = ALL_LINES, columns: Iterable[int] = ALL_LINES
-) -> list[tuple[int, tuple[int, ...]]]:
-    """Every line of 3+ same-coloured gems in the given rows and columns.
+# Lines are found on the whole board at once: the board packed into one integer, a byte a
+# cell, and each byte's top bit used as that cell's flag in a "lane mask".
+LANE_BITS = 8
+LANE_FLAG = LANE_BITS - 1
+_LOW_SEVEN = int.from_bytes(b"\x7f" * CELLS, "little")
+_LANE_FLAGS = int.from_bytes(b"\x80" * CELLS, "little")
+#: added to each cell's low seven bits, sets its flag exactly when the byte is not a gem
+#: colour (a colour bomb, or an empty cell's 255 whose low bits are 127)
+_NOT_A_GEM = int.from_bytes(bytes([0x80 - NUM_COLORS]) * CELLS, "little")
 
-    Returns ``(orientation, cells)`` pairs, horizontal lines first, each line's cells in
-    order (left to right, top to bottom). Colour bombs and empty cells never line up.
+
+def _lanes(cells: Iterable[int]) -> int:
+    """The lane mask with the flag of each of ``cells``."""
+    mask = 0
+    for cell in cells:
+        mask |= 1 << (cell * LANE_BITS + LANE_FLAG)
+    return mask
+
+
+#: the cells a horizontal / vertical line of 3 can start on
+_ROW_STARTS = _lanes(c for c in range(CELLS) if c % SIZE <= SIZE - MIN_LINE)
+_COLUMN_STARTS = _lanes(c for c in range(CELLS) if c // SIZE <= SIZE - MIN_LINE)
+_FLAG_OF_CELL = {1 << (c * LANE_BITS + LANE_FLAG): c for c in range(CELLS)}
+
+
+def _same_as(packed: int, same: dict[int, int], offsets: Iterable[int]) -> None:
+    """Put in ``same``, for each offset k, the lane mask of the cells x whose byte equals
+    the byte at ``x + k`` (meaningless where ``x + k`` is off the board: callers mask
+    those out)."""
+    for offset in offsets:
+        other = packed >> (offset * LANE_BITS) if offset > 0 else packed << (-offset * LANE_BITS)
+        diff = packed ^ other
+        same[offset] = ~(((diff & _LOW_SEVEN) + _LOW_SEVEN) | diff) & _LANE_FLAGS
+
+
+def _flagged_cells(mask: int) -> list[int]:
+    """The cells whose flag is set in a lane mask, lowest first."""
+    cells = []
+    while mask:
+        lowest = mask & -mask
+        cells.append(_FLAG_OF_CELL[lowest])
+        mask ^= lowest
+    return cells
+
+
+#: the offsets of the cells of a line of 3 from its first cell
+_LINE_OFFSETS = (1, 2, SIZE, 2 * SIZE)
+
+
+def find_runs(
+    colors: bytearray, same: dict[int, int] | None = None
+) -> list[tuple[int, tuple[int, ...]]]:
+    """Every line of 3+ same-coloured gems on the board.
+
+    Returns ``(orientation, cells)`` pairs: the horizontal lines first, by row then
+    column, then the vertical lines, by column then row; each line's cells in order
+    (left to right, top to bottom). Colour bombs and empty cells never line up.
+    ``same``, when given, collects the board's lane masks by offset, so that
+    :func:`legal_swaps` of the same board need not compute them again.
     """
+    packed = int.from_bytes(colors, "little")
+    if same is None:
+        same = {}
+    _same_as(packed, same, _LINE_OFFSETS)
+    gems = ~((packed & _LOW_SEVEN) + _NOT_A_GEM) & _LANE_FLAGS
+    across = _ROW_STARTS & gems & same[1] & same[2]
+    down = _COLUMN_STARTS & gems & same[SIZE] & same[2 * SIZE]
+    if not across and not down:
+        return []
     runs: list[tuple[int, tuple[int, ...]]] = []
-    for row in rows:
-        base = row * SIZE
-        for match in _RUN_RE.finditer(colors, base, base + SIZE):
-            runs.append((HORIZONTAL, ROWS[row][match.start() - base : match.end() - base]))
-    for col in columns:
-        for match in _RUN_RE.finditer(colors[col::SIZE]):
-            runs.append((VERTICAL, COLUMNS[col][match.start() : match.end()]))
+    lane, column_lane = 1 << LANE_BITS, 1 << (SIZE * LANE_BITS)
+    for start in _flagged_cells(across & ~(across << LANE_BITS)):
+        flag, length = 1 << (start * LANE_BITS + LANE_FLAG), MIN_LINE
+        while across & (flag * lane):
+            flag, length = flag * lane, length + 1
+        row, col = divmod(start, SIZE)
+        runs.append((HORIZONTAL, ROWS[row][col : col + length]))
+    starts = _flagged_cells(down & ~(down << (SIZE * LANE_BITS)))
+    for start in sorted(starts, key=lambda cell: (cell % SIZE, cell)):
+        flag, length = 1 << (start * LANE_BITS + LANE_FLAG), MIN_LINE
+        while down & (flag * column_lane):
+            flag, length = flag * column_lane, length + 1
+        row, col = divmod(start, SIZE)
+        runs.append((VERTICAL, COLUMNS[col][row : row + length]))
     return runs
 
 
@@ -172,8 +238,10 @@ def makes_line(colors: bytearray, cell: int) -> bool:
 
 
 # -- legal swaps -------------------------------------------------------------------------
-#: a pattern move: (the swap as ``(a, b)`` with ``a < b``, the cell whose gem must match)
-Move = tuple[tuple[int, int], int]
+#: a swap of neighbours ``(a, b)`` with ``a < b``
+Swap = tuple[int, int]
+#: a pattern move: (the swap, the cell whose gem must match)
+Move = tuple[Swap, int]
 
 
 def _swap_patterns() -> tuple[tuple[int, tuple[tuple[Move, ...] | None, ...]], ...]:
@@ -226,18 +294,16 @@ def _swap_patterns() -> tuple[tuple[int, tuple[tuple[Move, ...] | None, ...]], .
 
 SWAP_PATTERNS = _swap_patterns()
 
-# The legal swaps are found on the whole board at once: the board packed into one integer,
-# a byte a cell, and each byte's top bit used as that cell's flag in a "lane mask".
-LANE_BITS = 8
-LANE_FLAG = LANE_BITS - 1
-_LOW_SEVEN = int.from_bytes(b"\x7f" * CELLS, "little")
-_LANE_FLAGS = int.from_bytes(b"\x80" * CELLS, "little")
+# The legal swaps are found on the whole board at once, with the lane masks of the lines.
 
 
-def _move_masks() -> tuple[tuple[tuple[int, ...], tuple[tuple[int, int, int, int], ...]], ...]:
-    """:data:`SWAP_PATTERNS` regrouped by shape: ``(pair offset, source offset, target
-    offset, lane mask of the cells x where that shape fits on the board)``, all offsets
-    relative to x. Returns the distinct offsets to compare and the shapes."""
+def _move_masks() -> tuple[tuple[int, ...], tuple[tuple[int, int, int, int, int], ...]]:
+    """:data:`SWAP_PATTERNS` regrouped by shape: ``(pair offset, source offset, lane mask
+    of the cells x where that shape fits on the board, direction, shift)``, offsets
+    relative to x. The direction is :data:`HORIZONTAL` for a swap with the right-hand
+    neighbour and :data:`VERTICAL` with the one below; the shift (in bits) moves x's flag
+    onto the flag of the swap's first cell. Returns the distinct offsets to compare and
+    the shapes."""
     shapes: dict[tuple[int, int, int], int] = {}
     for offset, table in SWAP_PATTERNS:
         for x, moves in enumerate(table):
@@ -246,47 +312,61 @@ def _move_masks() -> tuple[tuple[tuple[int, ...], tuple[tuple[int, int, int, int
                 key = (offset, source - x, target - x)
                 shapes[key] = shapes.get(key, 0) | 1 << (x * LANE_BITS + LANE_FLAG)
     offsets = sorted({k[0] for k in shapes} | {k[1] for k in shapes})
-    return tuple(offsets), tuple((*key, mask) for key, mask in sorted(shapes.items()))
+    regrouped = []
+    for (pair, source, target), fits in sorted(shapes.items()):
+        first, second = sorted((source, target))
+        direction = HORIZONTAL if second - first == 1 else VERTICAL
+        regrouped.append((pair, source, fits, direction, first * LANE_BITS))
+    return tuple(offsets), tuple(regrouped)
 
 
 SAME_OFFSETS, MOVE_SHAPES = _move_masks()
+#: a negative offset -k whose lanes are those of k moved k cells on (x and x - k hold the
+#: same colour exactly when x - k and x do); the other offsets are computed
+_SAME_MIRRORED = tuple(k for k in SAME_OFFSETS if k < 0 and -k in SAME_OFFSETS)
+_SAME_COMPUTED = tuple(k for k in SAME_OFFSETS if k not in _SAME_MIRRORED)
 
 
-def _same_color_lanes(packed: int) -> dict[int, int]:
-    """For each offset of :data:`SAME_OFFSETS`, the lane mask of the cells x whose gem has
-    the colour of the gem at ``x + offset`` (meaningless where ``x + offset`` is off the
-    board: the shapes' masks leave those cells out)."""
-    same = {}
-    for offset in SAME_OFFSETS:
-        other = packed >> (offset * LANE_BITS) if offset > 0 else packed << (-offset * LANE_BITS)
-        diff = packed ^ other
-        same[offset] = ~(((diff & _LOW_SEVEN) + _LOW_SEVEN) | diff) & _LANE_FLAGS
-    return same
-
-
-def legal_swaps(colors: bytearray) -> list[tuple[int, int]]:
+def legal_swaps(colors: bytearray, same: dict[int, int] | None = None) -> list[tuple[int, int]]:
     """Every swap that lines up 3+ or involves a colour bomb, as ``(a, b)`` with ``a < b``.
 
     In the stable order of the board: by the first cell, the swap to the right before
     the swap down. A shape whose three gems are colour bombs counts too: it is a swap
-    with a colour bomb.
+    with a colour bomb. ``same`` holds lane masks of this board already computed (see
+    :func:`find_runs`); it is filled in with the others.
     """
-    same = _same_color_lanes(int.from_bytes(colors, "little"))
-    found: set[tuple[int, int]] = set()
-    for pair_offset, source_offset, target_offset, fits in MOVE_SHAPES:
+    packed = int.from_bytes(colors, "little")
+    if same is None:
+        same = {}
+    _same_as(packed, same, [offset for offset in _SAME_COMPUTED if offset not in same])
+    for offset in _SAME_MIRRORED:
+        same[offset] = same[-offset] << (-offset * LANE_BITS)
+    starts = [0, 0]
+    for pair_offset, source_offset, fits, direction, shift in MOVE_SHAPES:
         lanes = fits & same[pair_offset] & same[source_offset]
-        while lanes:
-            lowest = lanes & -lanes
-            x = lowest.bit_length() // LANE_BITS - 1
-            source, target = x + source_offset, x + target_offset
-            found.add((source, target) if source < target else (target, source))
-            lanes ^= lowest
+        if lanes:
+            starts[direction] |= lanes << shift if shift >= 0 else lanes >> -shift
     if NO_COLOR in colors:
-        for cell in range(CELLS):
-            if colors[cell] == NO_COLOR:
-                for other in NEIGHBORS[cell]:
-                    found.add((cell, other) if cell < other else (other, cell))
-    return sorted(found)
+        _add_color_bomb_swaps(colors, starts)
+    across, down = starts
+    swaps: list[tuple[int, int]] = []
+    for cell in _flagged_cells(across | down):
+        flag = 1 << (cell * LANE_BITS + LANE_FLAG)
+        if across & flag:
+            swaps.append((cell, cell + 1))
+        if down & flag:
+            swaps.append((cell, cell + SIZE))
+    return swaps
+
+
+def _add_color_bomb_swaps(colors: bytearray, starts: list[int]) -> None:
+    """Flag every swap of a colour bomb with a neighbour in ``starts`` (across, down)."""
+    for cell in range(CELLS):
+        if colors[cell] == NO_COLOR:
+            for other in NEIGHBORS[cell]:
+                first = min(cell, other)
+                direction = HORIZONTAL if abs(other - cell) == 1 else VERTICAL
+                starts[direction] |= 1 << (first * LANE_BITS + LANE_FLAG)
 
 
 def has_legal_swap(colors: bytearray) -> bool:
@@ -297,7 +377,7 @@ def swap_makes_line(colors: bytearray, a: int, b: int) -> bool:
     """Whether swapping the gems at neighbours ``a`` and ``b`` lines up 3 or more."""
     work = colors[:]
     work[a], work[b] = work[b], work[a]
-    return bool(find_runs(work, {a // SIZE, b // SIZE}, {a % SIZE, b % SIZE}))
+    return bool(find_runs(work))
 
 
 # -- falling and refilling ---------------------------------------------------------------
@@ -313,21 +393,18 @@ def collapse(colors: bytearray, kinds: bytearray, columns: Iterable[int], rng: R
     """
     dropped: list[int] = []
     for col in columns:
-        write = CELLS - SIZE + col
-        read = write
-        while read >= 0:
-            color = colors[read]
-            if color != EMPTY:
-                if read != write:
-                    colors[write] = color
-                    kinds[write] = kinds[read]
-                write -= SIZE
-            read -= SIZE
-        while write >= 0:
-            colors[write] = rng.below(NUM_COLORS)
-            kinds[write] = PLAIN
-            dropped.append(write)
-            write -= SIZE
+        column = colors[col::SIZE]
+        kept = column.translate(None, _EMPTY_BYTE)
+        missing = SIZE - len(kept)
+        if not missing:
+            continue
+        column_kinds = kinds[col::SIZE]
+        if any(column_kinds):
+            kept_kinds = bytes(k for c, k in zip(column, column_kinds, strict=True) if c != EMPTY)
+            kinds[col::SIZE] = bytes(missing) + kept_kinds
+        new = bytes([rng.below(NUM_COLORS) for _ in range(missing)])
+        colors[col::SIZE] = new[::-1] + kept
+        dropped += range(col + (missing - 1) * SIZE, col - 1, -SIZE)
     return dropped
 
 

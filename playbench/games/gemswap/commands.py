@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from playbench.core.errors import CommandError
+from playbench.core.game import Action
 from playbench.games.gemswap.board import CELL_INDEX, CELL_NAMES, CELLS, SIZE
 
 SWAP = "swap"
@@ -68,6 +69,30 @@ NORMAL_SWAPS, SWAP_TEXTS = _normal_swaps()
 def swap_text(a: int, b: int) -> str:
     """The normal form of the swap of neighbours ``a < b``."""
     return SWAP_TEXTS[a, b]
+
+
+def parse_action(action: object) -> Parsed:
+    """Check a JSON action, ``{"command": text}``. Raises :class:`CommandError`."""
+    if not isinstance(action, dict):
+        raise CommandError(
+            f'an action is an object like {{"command": "swap C4 right"}}, '
+            f"got {type(action).__name__}"
+        )
+    if len(action) != 1 or "command" not in action:
+        raise CommandError(
+            f'an action has exactly one key, "command"; got {sorted(map(str, action))}'
+        )
+    return parse(action["command"])
+
+
+def parse_command(text: object) -> Action:
+    """The action of a command line, its text in normal form."""
+    return {"command": parse(text).text}
+
+
+def command_text(action: object) -> str:
+    """The command line of an action, in normal form: ``parse_command`` inverts it."""
+    return parse_action(action).text
 
 
 def parse(text: object) -> Parsed:

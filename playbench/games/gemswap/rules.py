@@ -1,4 +1,4 @@
-"""Gem Swap rules: the state, and a swap resolved as a chain of small steps.
+"""Gem Swap rules: a new game, the legal actions, and a step as a chain of small steps.
 
 A swap is: check it, move the gems (or fire the colour bomb), then repeat until the
 board is still: find the lines, group them into matches, decide the specials they make,
@@ -6,20 +6,28 @@ set off every special caught in the clear (and every special those blasts hit), 
 the step times its cascade number, clear, place the new specials, let gems fall and
 refill from the state's generator. Then count the move, end the game after the last
 one, and reshuffle a board with no legal swap.
+
+A command the rules turn down raises a :class:`Refusal` (never a string in a union);
+:func:`step` turns it into a refused :class:`Outcome` that costs nothing.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
-from playbench.core.game import JSON
-from playbench.core.rng import Rng
+from playbench.core.errors import CommandError, OptionsError, PlaybenchError
+from playbench.core.fields import options_object
+from playbench.core.game import JSON, Action, Outcome
+from playbench.core.rng import Rng, check_seed
 from playbench.games.gemswap.board import (
     AREA_BOMB,
     CELL_NAMES,
     CELLS,
     COLOR_BOMB,
     COLOR_BOMB_TOKEN,
+    COLOR_LETTERS,
     COLUMN_BLASTER,
     COLUMNS,
     EMPTY,
@@ -32,16 +40,29 @@ from playbench.games.gemswap.board import (
     SIZE,
     collapse,
     color_counts,
+    deal,
     find_runs,
+    has_legal_swap,
     legal_swaps,
+    read_rows,
     reshuffle,
     rows_of,
     swap_makes_line,
     token,
 )
-from playbench.games.gemswap.commands import HINT, MOVES, SELECT, SWAP, Parsed, swap_text
+from playbench.games.gemswap.commands import (
+    HINT,
+    MOVES,
+    SELECT,
+    SWAP,
+    SWAP_TEXTS,
+    Parsed,
+    parse_action,
+    swap_text,
+)
+from playbench.games.gemswap.state import MOVES_PER_GAME, GemState
 
-MOVES_PER_GAME = 30
+OPTION_KEYS = ("board",)
 POINTS_PER_GEM = 10
 HINT_COST = 50
 #: points for creating a special, by kind
@@ -56,57 +77,21 @@ COLOR_BOMB_LINE = 5
 BLASTER_LINE = 4
 AREA_RADIUS = 1
 
-#: the rows and the columns a collapse changed
-Change = tuple[range, list[int]]
+
+class Refusal(PlaybenchError):
+    """A well-formed command the rules turn down now; it costs nothing."""
 
 
-class GemState:
-    """One moment of a game. Treated as immutable once made: ``step`` builds a new one.
+class GameOverError(Refusal):
+    """Every command is refused once the 30th swap is played."""
 
-    ``swaps`` caches the legal swaps of the board (derived data, not serialized).
-    """
 
-    __slots__ = ("colors", "kinds", "moves_made", "rng", "score", "selected", "swaps")
+class NoLineError(Refusal):
+    """A swap that lines up no 3 gems and involves no colour bomb."""
 
-    def __init__(
-        self,
-        colors: bytearray,
-        kinds: bytearray,
-        rng: Rng,
-        score: int = 0,
-        moves_made: int = 0,
-        selected: int | None = None,
-    ) -> None:
-        self.colors = colors
-        self.kinds = kinds
-        self.rng = rng
-        self.score = score
-        self.moves_made = moves_made
-        self.selected = selected
-        self.swaps: list[tuple[int, int]] | None = None
 
-    @property
-    def over(self) -> bool:
-        return self.moves_made >= MOVES_PER_GAME
-
-    def legal_swaps(self) -> list[tuple[int, int]]:
-        if self.swaps is None:
-            self.swaps = [] if self.over else legal_swaps(self.colors)
-        return self.swaps
-
-    def but(self, *, selected: int | None, score: int | None = None) -> GemState:
-        """The same board with another selection or score (the arrays are shared, which
-        is safe: no state's arrays are changed once it is made)."""
-        state = GemState(
-            self.colors,
-            self.kinds,
-            self.rng,
-            self.score if score is None else score,
-            self.moves_made,
-            selected,
-        )
-        state.swaps = self.swaps
-        return state
+class NothingSelectedError(Refusal):
+    """``deselect`` with no cell selected."""
 
 
 @dataclass(slots=True)
@@ -118,38 +103,105 @@ class Turn:
     events: list[JSON] = field(default_factory=list)
 
 
-# -- checks ------------------------------------------------------------------------------
-def swap_problem(state: GemState, a: int, b: int) -> str:
-    """Why the swap of neighbours ``a < b`` is not accepted, or "" when it is."""
+# -- a new game ----------------------------------------------------------------------------
+def new(seed: int, options: Mapping[str, Any] | None = None) -> GemState:
+    """A fresh game: the seed's board, or the ``board`` option (reshuffled when it has no
+    legal swap). Raises :class:`OptionsError` for a bad seed or options."""
+    check_seed(seed)
+    options = options_object(options, OptionsError, "Gem Swap", OPTION_KEYS)
+    rng = Rng.from_seed(seed)
+    if "board" not in options:
+        colors, kinds = deal(rng)
+        return GemState(colors, kinds, rng)
+    try:
+        colors, kinds = read_rows(options["board"])
+    except ValueError as error:
+        raise OptionsError(f"Gem Swap options: {error}") from None
+    if not has_legal_swap(colors):
+        colors, kinds = reshuffle(colors, kinds, rng)
+    return GemState(colors, kinds, rng)
+
+
+# -- actions -------------------------------------------------------------------------------
+def legal_actions(state: GemState) -> list[Action]:
+    """Every legal swap in normal form and board order, then ``hint`` and ``moves``; none
+    once the game is over."""
     if state.over:
-        return "the game is over"
+        return []
+    return [*swap_actions(state), {"command": HINT}, {"command": MOVES}]
+
+
+def swap_actions(state: GemState) -> list[Action]:
+    """Only the swap actions of :func:`legal_actions`, in the same order."""
+    return [{"command": SWAP_TEXTS[swap]} for swap in state.legal_swaps()]
+
+
+def step(state: GemState, action: Action) -> Outcome[GemState]:
+    """The outcome of a JSON action: a refusal (with its reason) for an action that does
+    not parse or that the rules turn down; ``moves`` is a query, answered in its events."""
+    try:
+        command = parse_action(action)
+        turn = apply(state, command)
+    except (CommandError, Refusal) as error:
+        return Outcome.refused(state, str(error))
+    if command.verb == MOVES:
+        return Outcome.answered(turn.state, turn.events)
+    return Outcome(turn.state, True, turn.points, turn.events)
+
+
+def apply(state: GemState, command: Parsed) -> Turn:
+    """The turn a parsed command makes. Raises a :class:`Refusal` saying why not."""
+    if state.over:
+        raise GameOverError(f"the game is over after {MOVES_PER_GAME} moves")
+    verb = command.verb
+    if verb == SWAP:
+        return checked_swap(state, command.a, command.b)
+    if verb == HINT:
+        return _hint(state)
+    if verb == MOVES:
+        return Turn(state, 0, [{"type": "moves", "count": len(state.legal_swaps())}])
+    if verb == SELECT:
+        return _select(state, command.a)
+    if state.selected is None:
+        raise NothingSelectedError("nothing is selected")
+    return Turn(state.but(selected=None), 0, [{"type": "deselect"}])
+
+
+# -- checks ------------------------------------------------------------------------------
+def check_swap(state: GemState, a: int, b: int) -> None:
+    """Raise :class:`NoLineError` unless the swap of neighbours ``a < b`` is legal."""
     colors = state.colors
     if state.swaps is not None:
         legal = (a, b) in state.swaps
     else:
         legal = colors[a] == NO_COLOR or colors[b] == NO_COLOR or swap_makes_line(colors, a, b)
-    if legal:
-        return ""
-    return f"swapping {CELL_NAMES[a]} and {CELL_NAMES[b]} lines up no 3 gems"
+    if not legal:
+        raise NoLineError(f"swapping {CELL_NAMES[a]} and {CELL_NAMES[b]} lines up no 3 gems")
+
+
+def checked_swap(state: GemState, a: int, b: int) -> Turn:
+    """The turn of the swap of neighbours ``a < b``, checked first."""
+    check_swap(state, a, b)
+    return play_swap(state, a, b)
 
 
 # -- the swap ------------------------------------------------------------------------------
 def play_swap(state: GemState, a: int, b: int) -> Turn:
-    """Resolve an accepted swap (see :func:`swap_problem`) into a new state."""
+    """Resolve an accepted swap (see :func:`check_swap`) into a new state."""
     colors = state.colors[:]
     kinds = state.kinds[:]
     rng = state.rng.copy()
     events: list[JSON] = [{"type": "swap", "cells": [CELL_NAMES[a], CELL_NAMES[b]]}]
     if colors[a] == NO_COLOR or colors[b] == NO_COLOR:
         cleared, fired, bonus = _color_bomb_swap(colors, a, b)
-        points, changed = _resolve_step(colors, kinds, rng, 1, cleared, [], fired, bonus, events)
+        points = _resolve_step(colors, kinds, rng, 1, cleared, [], fired, bonus, events)
     else:
         colors[a], colors[b] = colors[b], colors[a]
         kinds[a], kinds[b] = kinds[b], kinds[a]
-        runs = find_runs(colors, {a // SIZE, b // SIZE}, {a % SIZE, b % SIZE})
-        points, changed = _resolve_matches(colors, kinds, rng, 1, runs, (a, b), events)
-    points += _cascade(colors, kinds, rng, changed, events)
-    return _finish_move(state, colors, kinds, rng, points, events)
+        points = _resolve_matches(colors, kinds, rng, 1, find_runs(colors), (a, b), events)
+    same: dict[int, int] = {}
+    points += _cascade(colors, kinds, rng, events, same)
+    return _finish_move(state, colors, kinds, rng, points, events, same)
 
 
 def _color_bomb_swap(colors: bytearray, a: int, b: int) -> tuple[set[int], list[int], int]:
@@ -164,18 +216,22 @@ def _color_bomb_swap(colors: bytearray, a: int, b: int) -> tuple[set[int], list[
 
 
 def _cascade(
-    colors: bytearray, kinds: bytearray, rng: Rng, changed: Change, events: list[JSON]
+    colors: bytearray, kinds: bytearray, rng: Rng, events: list[JSON], same: dict[int, int]
 ) -> int:
-    """Clear the lines the falling gems made, step after step, until the board is still."""
+    """Clear the lines the falling gems made, step after step, until the board is still.
+
+    The board before the swap held no line, so every line found is one the move made.
+    ``same`` ends with the lane masks of the still board (see :func:`find_runs`).
+    """
     points = 0
     step = 1
-    while True:
-        runs = find_runs(colors, *changed)
-        if not runs:
-            return points
+    runs = find_runs(colors, same)
+    while runs:
         step += 1
-        gained, changed = _resolve_matches(colors, kinds, rng, step, runs, (), events)
-        points += gained
+        points += _resolve_matches(colors, kinds, rng, step, runs, (), events)
+        same.clear()
+        runs = find_runs(colors, same)
+    return points
 
 
 def _resolve_matches(
@@ -186,7 +242,7 @@ def _resolve_matches(
     runs: list[tuple[int, tuple[int, ...]]],
     moved: tuple[int, ...],
     events: list[JSON],
-) -> tuple[int, Change]:
+) -> int:
     """Group the lines into matches, decide their specials, and resolve the step."""
     cleared: set[int] = set()
     created: list[tuple[int, int, int]] = []
@@ -208,6 +264,8 @@ def _group_runs(
     runs: list[tuple[int, tuple[int, ...]]],
 ) -> list[list[tuple[int, tuple[int, ...]]]]:
     """Lines sharing a gem form one match (an L, T or +); others stand alone."""
+    if len(runs) == 1:
+        return [list(runs)]
     groups: list[list[tuple[int, tuple[int, ...]]]] = []
     for run in runs:
         cells = set(run[1])
@@ -256,17 +314,20 @@ def _resolve_step(
     fired: list[int],
     bonus: int,
     events: list[JSON],
-) -> tuple[int, Change]:
+) -> int:
     """Set off the specials caught in ``cleared``, score, clear, place, collapse, and
     record the step as a cascade event (with the new gems that dropped in).
 
     ``fired`` are colour bombs already set off by the swap itself, worth ``bonus``.
-    Returns the step's points, already multiplied by ``step``, and the rows and columns
-    the collapse changed (where the next lines can be).
+    Returns the step's points, already multiplied by ``step``.
     """
     set_off: list[JSON] = [{"cell": CELL_NAMES[c], "gem": COLOR_BOMB_TOKEN} for c in fired]
     done = set(fired)
-    queue = sorted(c for c in cleared if kinds[c] != PLAIN and c not in done)
+    queue = (
+        []
+        if kinds.count(PLAIN) == CELLS
+        else sorted(c for c in cleared if kinds[c] != PLAIN and c not in done)
+    )
     common = -1
     while queue:
         cell = queue.pop(0)
@@ -296,20 +357,16 @@ def _resolve_step(
         "points": points,
     }
     events.append(event)
-    lowest = [-1] * SIZE
     for cell in cleared:
         colors[cell] = EMPTY
         kinds[cell] = PLAIN
-        row, col = divmod(cell, SIZE)
-        if row > lowest[col]:
-            lowest[col] = row
     for cell, color, kind in created:
         colors[cell] = color
         kinds[cell] = kind
-    columns = [col for col in range(SIZE) if lowest[col] >= 0]
+    columns = sorted({cell % SIZE for cell in cleared})
     dropped = collapse(colors, kinds, columns, rng)
-    event["dropped"] = [{"cell": CELL_NAMES[c], "gem": token(colors[c], PLAIN)} for c in dropped]
-    return points, (range(max(lowest) + 1), columns)
+    event["dropped"] = [{"cell": CELL_NAMES[c], "gem": COLOR_LETTERS[colors[c]]} for c in dropped]
+    return points
 
 
 def _blast(colors: bytearray, cell: int, kind: int, common: int) -> set[int]:
@@ -335,15 +392,18 @@ def _finish_move(
     rng: Rng,
     points: int,
     events: list[JSON],
+    same: dict[int, int],
 ) -> Turn:
-    """Count the move; end the game after the last one; reshuffle a stuck board."""
+    """Count the move; end the game after the last one; reshuffle a stuck board.
+
+    ``same`` holds lane masks of the still board already computed."""
     moves_made = state.moves_made + 1
     score = state.score + points
     swaps: list[tuple[int, int]] = []
     if moves_made >= MOVES_PER_GAME:
         events.append({"type": "gameOver", "score": score})
     else:
-        swaps = legal_swaps(colors)
+        swaps = legal_swaps(colors, same)
         if not swaps:
             colors, kinds = reshuffle(colors, kinds, rng)
             swaps = legal_swaps(colors)
@@ -353,38 +413,18 @@ def _finish_move(
     return Turn(after, points, events)
 
 
-# -- commands ----------------------------------------------------------------------------
-def apply(state: GemState, command: Parsed) -> Turn | str:
-    """The turn a parsed command makes in a running game, or why it is refused."""
-    verb = command.verb
-    if verb == SWAP:
-        return _checked_swap(state, command.a, command.b)
-    if verb == HINT:
-        return _hint(state)
-    if verb == MOVES:
-        return Turn(state, 0, [{"type": "moves", "count": len(state.legal_swaps())}])
-    if verb == SELECT:
-        return _select(state, command.a)
-    if state.selected is None:
-        return "nothing is selected"
-    return Turn(state.but(selected=None), 0, [{"type": "deselect"}])
-
-
-def _checked_swap(state: GemState, a: int, b: int) -> Turn | str:
-    return swap_problem(state, a, b) or play_swap(state, a, b)
-
-
+# -- hint and select ---------------------------------------------------------------------
 def _hint(state: GemState) -> Turn:
     """Name the legal swap that lines up the most gems (the first in the stable order on
-    ties); cost :data:`HINT_COST`, or what is left of the score."""
+    ties). It costs :data:`HINT_COST` whatever the score, so the score may go below 0."""
     best, most = state.legal_swaps()[0], -1
     for pair in state.legal_swaps():
         gems = gems_lined_up(state, *pair)
         if gems > most:
             best, most = pair, gems
-    cost = min(HINT_COST, state.score)
-    event = {"type": "hint", "swap": swap_text(*best), "gems": most, "cost": cost}
-    return Turn(state.but(selected=state.selected, score=state.score - cost), -cost, [event])
+    event = {"type": "hint", "swap": swap_text(*best), "gems": most, "cost": HINT_COST}
+    after = state.but(selected=state.selected, score=state.score - HINT_COST)
+    return Turn(after, -HINT_COST, [event])
 
 
 def gems_lined_up(state: GemState, a: int, b: int) -> int:
@@ -395,16 +435,16 @@ def gems_lined_up(state: GemState, a: int, b: int) -> int:
         return len(_color_bomb_swap(colors, a, b)[0])
     work = colors[:]
     work[a], work[b] = work[b], work[a]
-    runs = find_runs(work, {a // SIZE, b // SIZE}, {a % SIZE, b % SIZE})
+    runs = find_runs(work)
     return len({cell for _, line in runs for cell in line})
 
 
-def _select(state: GemState, cell: int) -> Turn | str:
+def _select(state: GemState, cell: int) -> Turn:
     """Pick ``cell``; with a neighbour already picked, swap the two; picking the picked
     cell again drops it; picking a cell that is not a neighbour picks that one instead."""
     chosen = state.selected
     if chosen == cell:
         return Turn(state.but(selected=None), 0, [{"type": "deselect"}])
     if chosen is not None and cell in NEIGHBORS[chosen]:
-        return _checked_swap(state, min(chosen, cell), max(chosen, cell))
+        return checked_swap(state, min(chosen, cell), max(chosen, cell))
     return Turn(state.but(selected=cell), 0, [{"type": "select", "cell": CELL_NAMES[cell]}])

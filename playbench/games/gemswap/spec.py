@@ -13,10 +13,11 @@ from playbench.games.gemswap.rules import (
     CREATE_POINTS,
     DOUBLE_BOMB_POINTS,
     HINT_COST,
-    MOVES_PER_GAME,
     POINTS_PER_GEM,
     SET_OFF_POINTS,
 )
+from playbench.games.gemswap.state import MOVES_PER_GAME
+from playbench.games.gemswap.view import PROGRESS_SCORE
 
 AREA_SIDE = 2 * AREA_RADIUS + 1
 
@@ -36,8 +37,12 @@ SCORING = (
     f"{SET_OFF_POINTS[ROW_BLASTER]} (line blaster), {SET_OFF_POINTS[AREA_BOMB]} (area bomb) "
     f"or {SET_OFF_POINTS[COLOR_BOMB]} (color bomb), or {DOUBLE_BOMB_POINTS} for two color "
     "bombs swapped together. Everything in cascade step k is multiplied by k (x1 for the "
-    f"swap itself, x2 for the first cascade, and so on). hint costs {HINT_COST} points; "
-    "the score never goes below 0."
+    f"swap itself, x2 for the first cascade, and so on). hint costs {HINT_COST} points "
+    "every time, whatever the score: a hint bought with fewer than "
+    f"{HINT_COST} points takes the score below 0. Progress is the score over "
+    f"{PROGRESS_SCORE:,}, between 0 and 1 (a score below 0 counts as 0): every run has "
+    f"the same {MOVES_PER_GAME} swaps, so a better-played run scores more and shows "
+    "more progress."
 )
 
 RULES = [
@@ -87,7 +92,9 @@ RULES = [
     "Specials count as their color for matching; color bombs match nothing.",
     f"hint shows the legal swap that lines up the most gems right away (the gems of its "
     "lines, or all the gems a color bomb takes; the first in the legal-action order on "
-    f"ties) and costs {HINT_COST} points. moves counts the legal swaps, for free: those "
+    f"ties) and costs {HINT_COST} points, even when the score is below {HINT_COST} (the "
+    "rules say it costs that much and set no floor, so the score may go below 0; the "
+    "hint is never refused for it). moves counts the legal swaps, for free: those "
     "that would match now and those that involve a color bomb.",
     "select C4 picks a gem; selecting a neighbor then swaps the two (refused, with the "
     "selection kept, when that swap makes no line); selecting the same gem again "

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from playbench.core.game import JSON
 from playbench.games.gemswap.board import CELL_NAMES, COLUMN_LETTERS, ROWS, rows_of, token
-from playbench.games.gemswap.rules import MOVES_PER_GAME, GemState
+from playbench.games.gemswap.state import MOVES_PER_GAME, GemState
 
 #: width of one cell in the text board: the longest gem token (``R-``)
 CELL_WIDTH = 2
@@ -54,11 +54,16 @@ def render(state: GemState) -> str:
     return "\n".join(lines)
 
 
-#: the score of a strong run: progress is the share of it reached, at most 1
+#: the score that counts as a whole game's progress
 PROGRESS_SCORE = 10_000
 
 
 def progress(state: GemState) -> float:
-    """The score over 10,000, at most 1: a run's 30 swaps are the same for everyone, so
-    only the points tell how well they were played."""
-    return min(1.0, state.score / PROGRESS_SCORE)
+    """The score over 10,000, between 0 and 1.
+
+    Every run has the same 30 swaps, so only the points tell how well they were played:
+    a better run scores more and shows more progress. 10,000 is above what strong play
+    reaches (a search bot's runs score about 6,000), so 1 means an exceptional run; a
+    score below 0 (hints bought before any points) counts as 0.
+    """
+    return min(1.0, max(0, state.score) / PROGRESS_SCORE)

@@ -4,17 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from playbench.bots.chimestep import greedy_action
 from playbench.core import get_game
-from playbench.games.chimestep.board import (
-    ADJACENT,
-    DIRECTIONS,
-    NEIGHBOR,
-    OFF,
-    TILE_COUNT,
-    index,
-)
-from playbench.games.chimestep.rules import INTRO_TICKS
+from playbench.core.match import Match
+from playbench.games.chimestep.board import TILE_COUNT, index
 from playbench.games.chimestep.state import State
+from playbench.games.chimestep.tables import INTRO_TICKS
 
 GAME = get_game("chimestep")
 
@@ -83,30 +78,6 @@ def wait(state: State, ticks: int) -> tuple[State, list[dict], int]:
     return run(state, *commands)
 
 
-def greedy_action(state: State) -> dict:
-    """A simple player: toll when an awake Hush is next to it, else hop towards the nearest
-    tile below the target (avoiding awake Hush), else let 4 ticks pass."""
-    view = GAME.observe(state)
-    if view["status"] != "playing":
-        return {"type": "start"} if view["status"] == "waiting" else {"type": "tick", "count": 4}
-    here = index(view["position"]["row"], view["position"]["col"])
-    danger = {index(h["row"], h["col"]) for h in view["hushCells"]}
-    if danger & {here, *ADJACENT[here]} and {"type": "toll"} in GAME.legal_actions(state):
-        return {"type": "toll"}
-    if view["hopCooldown"] or view["bufferedHop"]:
-        return {"type": "tick", "count": max(1, view["hopCooldown"])}
-    flat = [level for tier in view["tiles"] for level in tier]
-    first_step = {here: None}
-    frontier = [here]
-    while frontier:
-        following = []
-        for tile in frontier:
-            for direction, target in enumerate(NEIGHBOR[tile]):
-                if target == OFF or target in first_step or target in danger:
-                    continue
-                first_step[target] = first_step[tile] if first_step[tile] is not None else direction
-                if flat[target] < view["target"]:
-                    return {"type": "hop", "dir": DIRECTIONS[first_step[target]]}
-                following.append(target)
-        frontier = following
-    return {"type": "tick", "count": 4}
+def greedy_from_state(state: State) -> dict:
+    """The greedy baseline's action, from the view of ``state`` alone."""
+    return greedy_action(Match(GAME, state).view())

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from playbench.core import canonical_json
 
-from .helpers import GAME, greedy_action
+from .helpers import GAME, greedy_from_state
 from .test_properties import CANDIDATES, SEEDS, _normal
 
 GOLDEN_SEED = 0
@@ -25,7 +25,7 @@ def _greedy_run(seed, steps, detours=()):
         if GAME.is_over(state):
             return
         detour = detours[number] if number < len(detours) else -1
-        action = CANDIDATES[detour] if detour >= 0 else greedy_action(state)
+        action = CANDIDATES[detour] if detour >= 0 else greedy_from_state(state)
         outcome = GAME.step(state, action)
         yield state, action, outcome
         state = outcome.state

@@ -7,6 +7,7 @@ import pytest
 from playbench.core import CommandError, StateError
 from playbench.core.controls import controls_of
 from playbench.core.match import Match
+from playbench.games.chimestep.rules import ActionError, ParsedAction, parse_action
 from playbench.terminal import TerminalSession
 
 from .helpers import GAME, hush_entry, playing, run
@@ -218,3 +219,28 @@ def test_new_refuses_options():
 
     with pytest.raises(OptionsError, match="no options"):
         GAME.new(1, {"startStage": 3})
+
+
+def test_spec_names_the_terminal_keys_where_the_board_says_send_start():
+    rules = GAME.spec().rules
+    assert "send start" in GAME.render(GAME.new(1))
+    assert rules[-1].startswith("Terminal keys: u or 7 or left arrow: hop upLeft;")
+    assert "space or s: start; t: toll; full stop: tick; n: tick (asks for the count)" in rules[-1]
+    assert rules[-1].endswith(
+        "q quits. While no key is pressed the terminal sends tick 12 times a second."
+    )
+    start = GAME.spec().commands[0]
+    assert start.description == "begin the run (only while waiting; in the terminal, space or s)"
+
+
+def test_spec_writes_the_progress_definition():
+    progress = GAME.spec().rules[-2]
+    assert progress.startswith("Progress (0 to 1, reported beside the score): (stages cleared")
+    assert "/ 30, capped at 1" in progress and "28 x target" in progress
+
+
+def test_parse_action_raises_a_precise_error():
+    assert parse_action({"type": "tick", "count": 99}) == ParsedAction("tick", 30)
+    assert parse_action({"type": "hop", "dir": "downLeft"}) == ParsedAction("hop", 2)
+    with pytest.raises(ActionError, match="hop dir must be one of upLeft"):
+        parse_action({"type": "hop", "dir": "up"})

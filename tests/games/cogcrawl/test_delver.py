@@ -7,7 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from playbench.bots.cogcrawl import (
+from playbench.bots.cogcrawl import run_delver
+from playbench.core import get_game
+from playbench.games.cogcrawl.delver import (
     ATTACK_MOVES,
     DOOR_MOVES_PAST,
     KICKS_PER_TURN,
@@ -15,9 +17,7 @@ from playbench.bots.cogcrawl import (
     REST_SEARCHES,
     Notes,
     delver_reply,
-    run_delver,
 )
-from playbench.core import get_game
 from playbench.games.cogcrawl.glyphs import HEIGHT, WIDTH
 from playbench.games.cogcrawl.protocol import MAX_ACTIONS, plan_turn
 

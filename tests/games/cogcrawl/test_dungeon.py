@@ -7,18 +7,41 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from playbench.games.cogcrawl import dungeon as dg
-from playbench.games.cogcrawl import items as it
-from playbench.games.cogcrawl import monsters as mo
+from playbench.games.cogcrawl.dungeon import (
+    CORRIDOR_B,
+    DOOR_CLOSED_B,
+    FLOOR_B,
+    GOLD_BASE,
+    GOLD_PER_DEPTH,
+    LAVA_B,
+    LAVA_DEPTH,
+    LEVELS,
+    MAX_ROOMS,
+    MIN_INNER_HEIGHT,
+    MIN_INNER_WIDTH,
+    MIN_ROOMS,
+    ORACLE_LEVELS,
+    SIZE,
+    WALKABLE_B,
+    generate,
+    goal_of,
+    next_to_door,
+    oracle_level,
+    passable_plain,
+    passable_with_hidden,
+    reachable,
+)
 from playbench.games.cogcrawl.glyphs import HEIGHT, WIDTH
+from playbench.games.cogcrawl.items import COGHEART_ITEM, GOLD_KIND, is_valid
+from playbench.games.cogcrawl.monsters import HOSTILE, ORACLE, kinds_for_depth
 
 SEEDS = range(40)
-DEPTHS = range(1, dg.LEVELS + 1)
+DEPTHS = range(1, LEVELS + 1)
 
 
 @cache
 def level(seed, depth):
-    return dg.generate(seed, depth)
+    return generate(seed, depth)
 
 
 def text(lvl):
@@ -26,7 +49,7 @@ def text(lvl):
 
 
 def oracle_cells(lvl):
-    return {m.y * WIDTH + m.x for m in lvl.monsters if m.kind == mo.ORACLE}
+    return {m.y * WIDTH + m.x for m in lvl.monsters if m.kind == ORACLE}
 
 
 def check_level(lvl, depth):
@@ -34,28 +57,28 @@ def check_level(lvl, depth):
     assert len(lvl.terrain) == len(lvl.memory) == WIDTH * HEIGHT == 864
     assert lvl.memory == bytearray(b" " * 864)
     assert terrain.count("<") == 1 and terrain[lvl.up] == "<"
-    if depth < dg.LEVELS:
+    if depth < LEVELS:
         assert terrain.count(">") == 1 and terrain[lvl.down] == ">"
     else:
         assert ">" not in terrain and lvl.down is None
-        hearts = [c for c, s in lvl.items.items() if it.COGHEART_ITEM in s]
+        hearts = [c for c, s in lvl.items.items() if COGHEART_ITEM in s]
         assert len(hearts) == 1
-    assert dg.MIN_ROOMS <= len(lvl.rooms) <= dg.MAX_ROOMS
-    if depth < dg.LAVA_DEPTH:
+    assert MIN_ROOMS <= len(lvl.rooms) <= MAX_ROOMS
+    if depth < LAVA_DEPTH:
         assert "}" not in terrain
     blocked = oracle_cells(lvl)
-    everything = dg.reachable(lvl, lvl.up, dg.passable_with_hidden(lvl, blocked))
+    everything = reachable(lvl, lvl.up, passable_with_hidden(lvl, blocked))
     walkable = {
         c
-        for c in range(dg.SIZE)
-        if (lvl.terrain[c] in dg.WALKABLE_B or terrain[c] == "+" or c in lvl.hidden)
+        for c in range(SIZE)
+        if (lvl.terrain[c] in WALKABLE_B or terrain[c] == "+" or c in lvl.hidden)
         and c not in blocked
     }
     assert walkable <= set(everything), "a walkable cell is cut off from <"
     for index in range(len(lvl.rooms)):
         assert any(lvl.owner[c] == index + 1 for c in everything), f"room {index} unreachable"
-    plain = dg.reachable(lvl, lvl.up, dg.passable_plain(lvl, blocked))
-    assert dg.goal_of(lvl) in plain, "< is not joined to the goal without search or kick"
+    plain = reachable(lvl, lvl.up, passable_plain(lvl, blocked))
+    assert goal_of(lvl) in plain, "< is not joined to the goal without search or kick"
 
 
 @pytest.mark.parametrize("depth", DEPTHS)
@@ -64,15 +87,15 @@ def test_every_level_over_many_seeds_has_the_right_shape_and_is_connected(depth)
         check_level(level(seed, depth), depth)
 
 
-@given(seed=st.integers(0, 2**63 - 1), depth=st.integers(1, dg.LEVELS))
+@given(seed=st.integers(0, 2**63 - 1), depth=st.integers(1, LEVELS))
 def test_any_seed_gives_a_sound_level(seed, depth):
-    check_level(dg.generate(seed, depth), depth)
+    check_level(generate(seed, depth), depth)
 
 
 def test_generation_is_a_function_of_seed_and_depth():
-    assert dg.generate(5, 3).to_json() == level(5, 3).to_json()
-    assert dg.generate(6, 3).to_json() != level(5, 3).to_json()
-    assert dg.generate(5, 4).to_json() != level(5, 3).to_json()
+    assert generate(5, 3).to_json() == level(5, 3).to_json()
+    assert generate(6, 3).to_json() != level(5, 3).to_json()
+    assert generate(5, 4).to_json() != level(5, 3).to_json()
 
 
 def test_rooms_lie_on_the_map_and_do_not_overlap():
@@ -81,7 +104,7 @@ def test_rooms_lie_on_the_map_and_do_not_overlap():
         cells = set()
         for x1, y1, x2, y2 in lvl.rooms:
             assert x1 >= 1 and x2 <= WIDTH - 2 and y1 >= 1 and y2 <= HEIGHT - 2
-            assert x2 - x1 - 1 >= dg.MIN_INNER_WIDTH and y2 - y1 - 1 >= dg.MIN_INNER_HEIGHT
+            assert x2 - x1 - 1 >= MIN_INNER_WIDTH and y2 - y1 - 1 >= MIN_INNER_HEIGHT
             rect = {(x, y) for x in range(x1, x2 + 1) for y in range(y1, y2 + 1)}
             assert not rect & cells
             cells |= rect
@@ -94,12 +117,12 @@ def test_hidden_things_show_as_wall_or_rock_and_locked_doors_as_closed():
             lvl = level(seed, depth)
             for cell, glyph in lvl.hidden.items():
                 shown = chr(lvl.terrain[cell])
-                if glyph == dg.DOOR_CLOSED_B:
+                if glyph == DOOR_CLOSED_B:
                     hidden_doors += 1
                     assert shown in "|-"
                 else:
                     hidden_corridors += 1
-                    assert glyph == dg.CORRIDOR_B and shown == " "
+                    assert glyph == CORRIDOR_B and shown == " "
             for cell in lvl.locked:
                 locked += 1
                 assert chr(lvl.terrain[cell]) == "+"
@@ -111,50 +134,50 @@ def test_lava_appears_only_from_level_four_and_only_in_rooms():
     for seed in SEEDS:
         for depth in DEPTHS:
             lvl = level(seed, depth)
-            for cell in range(dg.SIZE):
-                if lvl.terrain[cell] == dg.LAVA_B:
+            for cell in range(SIZE):
+                if lvl.terrain[cell] == LAVA_B:
                     pools[depth] += 1
                     assert lvl.owner[cell]
     assert pools[1] == pools[2] == pools[3] == 0
-    assert all(pools[d] > 0 for d in range(dg.LAVA_DEPTH, dg.LEVELS + 1))
+    assert all(pools[d] > 0 for d in range(LAVA_DEPTH, LEVELS + 1))
 
 
 def test_the_oracle_is_on_one_level_of_two_to_five_away_from_doors():
     for seed in SEEDS:
         where = [d for d in DEPTHS if oracle_cells(level(seed, d))]
-        assert where == [dg.oracle_level(seed)]
-        assert where[0] in dg.ORACLE_LEVELS
+        assert where == [oracle_level(seed)]
+        assert where[0] in ORACLE_LEVELS
         lvl = level(seed, where[0])
         (cell,) = oracle_cells(lvl)
-        assert lvl.terrain[cell] == dg.FLOOR_B and lvl.owner[cell]
-        assert not dg.next_to_door(lvl, cell)
+        assert lvl.terrain[cell] == FLOOR_B and lvl.owner[cell]
+        assert not next_to_door(lvl, cell)
 
 
 def test_the_oracle_level_spreads_over_seeds():
-    assert {dg.oracle_level(seed) for seed in SEEDS} == set(dg.ORACLE_LEVELS)
+    assert {oracle_level(seed) for seed in SEEDS} == set(ORACLE_LEVELS)
 
 
 def test_monsters_fit_their_depth_and_keep_away_from_the_up_room():
     for seed in SEEDS:
         for depth in DEPTHS:
             lvl = level(seed, depth)
-            allowed = mo.kinds_for_depth(depth)
+            allowed = kinds_for_depth(depth)
             places = set()
             up_room = lvl.owner[lvl.up]
             for monster in lvl.monsters:
                 cell = monster.y * WIDTH + monster.x
                 assert cell not in places
                 places.add(cell)
-                assert lvl.terrain[cell] == dg.FLOOR_B
-                if monster.kind != mo.ORACLE:
+                assert lvl.terrain[cell] == FLOOR_B
+                if monster.kind != ORACLE:
                     assert monster.kind in allowed and monster.hp >= 1
                     assert lvl.owner[cell] != up_room
 
 
 def test_every_depth_has_hostile_kinds_and_there_are_at_least_ten():
-    assert len(mo.HOSTILE) >= 10
+    assert len(HOSTILE) >= 10
     for depth in DEPTHS:
-        assert mo.kinds_for_depth(depth)
+        assert kinds_for_depth(depth)
 
 
 def test_items_lie_on_room_floor_and_gold_grows_with_depth():
@@ -162,8 +185,8 @@ def test_items_lie_on_room_floor_and_gold_grows_with_depth():
         for depth in DEPTHS:
             lvl = level(seed, depth)
             for cell, stack in lvl.items.items():
-                assert lvl.terrain[cell] == dg.FLOOR_B and lvl.owner[cell]
+                assert lvl.terrain[cell] == FLOOR_B and lvl.owner[cell]
                 for item in stack:
-                    assert it.is_valid(item)
-                    if item[0] == it.GOLD_KIND:
-                        assert dg.GOLD_BASE <= item[1] <= dg.GOLD_BASE + dg.GOLD_PER_DEPTH * depth
+                    assert is_valid(item)
+                    if item[0] == GOLD_KIND:
+                        assert GOLD_BASE <= item[1] <= GOLD_BASE + GOLD_PER_DEPTH * depth

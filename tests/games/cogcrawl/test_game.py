@@ -9,9 +9,12 @@ from hypothesis import strategies as st
 
 from playbench.core import CommandError, OptionsError, Rng, StateError, canonical_json, get_game
 from playbench.core.match import Match
-from playbench.games.cogcrawl import dungeon as dg
-from playbench.games.cogcrawl import rules as ru
+from playbench.games.cogcrawl.constants import LEVEL_BONUS, WEAK_AT
 from playbench.games.cogcrawl.controls import CONTROLS
+from playbench.games.cogcrawl.dungeon import WALKABLE_B, xy_of
+from playbench.games.cogcrawl.items import CONFUSION, POTION_KIND
+from playbench.games.cogcrawl.monsters import HOSTILE
+from playbench.games.cogcrawl.state import EMPTY_PLAN, PLAYING
 from playbench.terminal import TerminalSession
 
 GAME = get_game("cogcrawl")
@@ -30,7 +33,6 @@ OBSERVATION_KEYS = {
     "messages",
     "last_plan",
     "notes",
-    "say",
     "fallback",
     "retry",
     "run",
@@ -60,7 +62,7 @@ def test_a_parse_failure_is_refused_and_counted_once():
 
 
 def test_a_second_failure_in_the_turn_plays_the_delver():
-    from playbench.bots.cogcrawl import delver_reply
+    from playbench.games.cogcrawl.delver import delver_reply
 
     failed = GAME.step(GAME.new(3), {"reply": "{not json"}).state
     fallback = GAME.step(failed, {"reply": "```json\n{}\n```"})
@@ -93,13 +95,6 @@ def test_a_good_reply_after_one_failure_clears_the_retry():
     assert observed["last_plan"]["executed"] == [{"do": "search"}]
 
 
-def test_a_non_object_action_is_refused_without_counting():
-    state = GAME.new(3)
-    for bad in (None, 5, "search", [{"do": "search"}]):
-        outcome = GAME.step(state, bad)
-        assert not outcome.ok and outcome.state is state
-
-
 def test_dropped_entries_and_notes_come_back_in_the_observation():
     state = GAME.step(
         GAME.new(3),
@@ -112,7 +107,7 @@ def test_dropped_entries_and_notes_come_back_in_the_observation():
     observed = GAME.observe(state)
     assert observed["last_plan"]["executed"] == [{"do": "search"}]
     assert [d["index"] for d in observed["last_plan"]["dropped"]] == [0, 2]
-    assert observed["notes"] == "DL1: nothing yet" and observed["say"] == "looking around"
+    assert observed["notes"] == "DL1: nothing yet" and "say" not in observed
 
 
 # -- the observation and the screen ------------------------------------------------------------
@@ -145,7 +140,7 @@ def test_the_observation_has_the_interface_fields():
         {"letter": "d", "name": "food ration", "kind": "food"},
     ]
     assert observed["run"] == {"state": "playing", "score": 0, "progress": 0.1, "deepest": 1}
-    assert observed["last_plan"] == ru.EMPTY_PLAN
+    assert observed["last_plan"] == EMPTY_PLAN
 
 
 def test_the_observation_never_shows_hidden_things():
@@ -155,15 +150,14 @@ def test_the_observation_never_shows_hidden_things():
         level.memory[:] = level.terrain
         observed = GAME.observe(state)
         for cell, glyph in level.hidden.items():
-            x, y = dg.xy_of(cell)
+            x, y = xy_of(cell)
             assert observed["map"][y][x] != chr(glyph)
 
 
 def test_the_docstring_counts_the_monster_kinds():
-    from playbench.games.cogcrawl import monsters as mo
 
     doc = " ".join(type(GAME).__doc__.split())
-    assert f"{len(mo.HOSTILE)} monster kinds by depth plus the Oracle" in doc
+    assert f"{len(HOSTILE)} monster kinds by depth plus the Oracle" in doc
 
 
 def test_render_shows_messages_the_map_and_two_status_lines():
@@ -176,10 +170,9 @@ def test_render_shows_messages_the_map_and_two_status_lines():
 
 
 def test_confusion_shows_in_the_status_as_on_the_screen():
-    from playbench.games.cogcrawl import items as it
 
     state = GAME.new(7)
-    state.pack["e"] = (it.POTION_KIND, it.CONFUSION)
+    state.pack["e"] = (POTION_KIND, CONFUSION)
     after = GAME.step(state, {"actions": [{"do": "quaff", "item": "e"}]}).state
     assert GAME.observe(after)["status"]["confused"] is True
     assert GAME.render(after).split("\n")[-2].endswith(" Conf")
@@ -187,7 +180,7 @@ def test_confusion_shows_in_the_status_as_on_the_screen():
 
 def test_render_shows_hunger_on_the_status_line():
     state = GAME.new(7)
-    state.nutrition = ru.WEAK_AT
+    state.nutrition = WEAK_AT
     assert GAME.render(state).split("\n")[19].endswith(" Weak")
 
 
@@ -307,7 +300,7 @@ def test_the_same_seed_and_replies_give_the_same_run():
 
 def descend(state, levels):
     for _ in range(levels):
-        state.x, state.y = dg.xy_of(state.level.down)
+        state.x, state.y = xy_of(state.level.down)
         state = play(state, "down", "s")
     return state
 
@@ -336,7 +329,7 @@ def test_a_step_shares_unvisited_work_but_never_changes_its_input():
     [
         (lambda d: d.update(game="gemswap"), '"game"'),
         (lambda d: d.update(version=2), '"version"'),
-        (lambda d: d.update(x=48), "x 48"),
+        (lambda d: d.update(x=48), "x must be an integer from 0 to 47, got 48"),
         (lambda d: d.update(run="sleeping"), "run must be"),
         (lambda d: d["pack"].update(A=["food", 0]), "pack letter"),
         (lambda d: d["pack"].update(e=["potion", 99]), "bad item"),
@@ -475,8 +468,8 @@ def test_invariants_hold_under_any_replies(start, replies):
         level = new.level
         cells = [(m.x, m.y) for m in level.monsters]
         assert len(set(cells)) == len(cells) and (new.x, new.y) not in cells
-        if new.run == ru.PLAYING:
-            assert level.terrain[new.cell] in dg.WALKABLE_B
+        if new.run == PLAYING:
+            assert level.terrain[new.cell] in WALKABLE_B
         assert len(new.last_plan["executed"]) <= 40
         state = new
 
@@ -494,9 +487,41 @@ def test_lone_surrogates_in_notes_are_replaced_so_the_state_hashes():
 
 def test_events_and_reward_of_a_turn():
     state = GAME.new(8)
-    state.x, state.y = dg.xy_of(state.level.down)
+    state.x, state.y = xy_of(state.level.down)
     outcome = GAME.step(state, GAME.parse_command("down"))
     assert outcome.events == [{"type": "level", "dl": 2}]
-    assert outcome.reward == ru.LEVEL_BONUS
+    assert outcome.reward == LEVEL_BONUS
     left = GAME.step(GAME.new(8), GAME.parse_command("up"))
     assert left.events == [{"type": "left"}] and left.reward == 0
+
+
+# -- seed fidelity: non-object replies count, say goes to the spectators ---------------------
+
+
+@pytest.mark.parametrize("bad", [[{"do": "search"}], "search", 5, None])
+def test_a_reply_that_is_not_a_json_object_counts_toward_retry_and_fallback(bad):
+    first = GAME.step(GAME.new(3), bad)
+    assert not first.ok and first.counted and first.state.retry
+    assert "a reply must be a JSON object" in first.reason
+    second = GAME.step(first.state, bad)
+    assert second.ok and second.state.fallback and second.state.turn == 1
+
+
+def test_an_object_reply_over_4096_bytes_counts_as_a_parse_failure():
+    reply = {"actions": [{"do": "search"}], "say": "x" * 4096}
+    outcome = GAME.step(GAME.new(3), reply)
+    assert not outcome.ok and outcome.counted and outcome.state.retry
+    assert "more than 4096" in outcome.reason
+
+
+def test_say_is_never_fed_back_to_the_seat_but_reaches_the_events():
+    outcome = GAME.step(GAME.new(3), {"actions": [{"do": "search"}], "say": "rat first"})
+    assert outcome.events[0] == {"type": "say", "text": "rat first"}
+    observed = GAME.observe(outcome.state)
+    assert "rat first" not in json.dumps(observed) and "say" not in observed
+    assert "rat first" not in GAME.render(outcome.state)
+
+
+def test_a_turn_without_say_has_no_say_event():
+    outcome = GAME.step(GAME.new(3), {"actions": [{"do": "search"}]})
+    assert [e for e in outcome.events if e["type"] == "say"] == []

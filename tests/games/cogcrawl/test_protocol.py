@@ -533,9 +533,11 @@ def test_travel_to_a_monster_stops_next_to_it():
     assert travel_path(MEMORY, (1, 13), (3, 13), {(3, 13)}) == ["e"]
 
 
-def test_travel_is_cut_to_forty_moves():
-    assert travel_path(MEMORY, (0, 16), (47, 16), set()) == ["e"] * MACRO_PRIMITIVE_CAP
-    assert travel_path(MEMORY, (7, 16), (47, 16), set()) == ["e"] * MACRO_PRIMITIVE_CAP
+def test_travel_path_is_the_whole_path_and_the_plan_keeps_forty_moves():
+    assert travel_path(MEMORY, (0, 16), (47, 16), set()) == ["e"] * 47
+    assert travel_path(MEMORY, (7, 16), (47, 16), set()) == ["e"] * 40
+    result = plan({"actions": [{"do": "travel", "x": 47, "y": 16}]}, position=(0, 16))
+    assert len(result.primitives) == MACRO_PRIMITIVE_CAP == 40
 
 
 def test_travel_off_the_map_is_unreachable():
@@ -547,12 +549,14 @@ def test_queue_is_cut_at_forty_and_the_surplus_counted():
         {"actions": [{"do": "travel", "x": 47, "y": 16}, {"do": "travel", "x": 0, "y": 16}]},
         position=(0, 16),
     )
+    # the first travel keeps 40 of its 47 moves (7 cut); the second's 40 are all past the
+    # queue's 40
     assert result.primitives == moves(*["e"] * QUEUE_CAP)
-    assert result.truncated == MACRO_PRIMITIVE_CAP
+    assert QUEUE_CAP == 40 and result.truncated == 7 + 40
     result = plan(
         {"actions": [{"do": "travel", "x": 47, "y": 16}, {"do": "wait"}]}, position=(0, 16)
     )
-    assert len(result.primitives) == QUEUE_CAP and result.truncated == 1
+    assert len(result.primitives) == QUEUE_CAP and result.truncated == 7 + 1
 
 
 def test_travel_starts_where_the_moves_before_it_leave_the_cog():
@@ -664,3 +668,46 @@ def test_travel_paths_follow_the_rules(memory, start, target, monsters):
     if len(path) < MACRO_PRIMITIVE_CAP:
         tx, ty = target
         assert (x, y) == target or max(abs(x - tx), abs(y - ty)) == 1
+
+
+# -- seed fidelity: object replies are capped too, a travel cut is reported --------------
+
+
+def compact_size(reply):
+    return len(json.dumps(reply, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+def object_of(size, rune="a"):
+    """A reply object whose compact JSON is exactly ``size`` bytes (``rune`` of 1 or 2 bytes)."""
+    reply = {"actions": [{"do": "search"}], "notes": ""}
+    room = size - compact_size(reply)
+    width = len(rune.encode())
+    reply["notes"] = rune * (room // width) + "a" * (room % width)
+    assert compact_size(reply) == size
+    return reply
+
+
+def test_an_object_reply_of_4096_bytes_of_compact_json_is_read():
+    reply = object_of(4096)
+    assert read_reply(reply) is reply
+    assert read_reply(object_of(4096, "é")) is not None
+
+
+@pytest.mark.parametrize("rune", ["a", "é"])
+def test_an_object_reply_over_4096_bytes_of_compact_json_is_a_parse_failure(rune):
+    with pytest.raises(ParseFailure, match="4097 bytes as compact JSON, more than 4096"):
+        read_reply(object_of(4097, rune))
+
+
+def test_a_reply_that_is_no_json_object_is_a_parse_failure():
+    for value in ([{"do": "search"}], "search", 5, None, True):
+        with pytest.raises(ParseFailure, match="a reply must be a JSON object"):
+            read_reply(value)
+
+
+def test_a_travel_cut_at_forty_moves_reports_the_cut_in_truncated():
+    # 47 moves east along the corridor on y 16: 40 are queued and 7 reported cut
+    result = plan({"actions": [{"do": "travel", "x": 47, "y": 16}]}, position=(0, 16))
+    assert result.primitives == moves(*["e"] * 40)
+    assert result.truncated == 7
+    assert plan({"actions": [{"do": "travel", "x": 40, "y": 16}]}, position=(0, 16)).truncated == 0

@@ -4,11 +4,50 @@ combat, potions, stairs, lava, turn limits, regeneration and how a turn's queue 
 import pytest
 
 from playbench.core import get_game
-from playbench.games.cogcrawl import dungeon as dg
-from playbench.games.cogcrawl import items as it
-from playbench.games.cogcrawl import monsters as mo
-from playbench.games.cogcrawl import rules as ru
-from playbench.games.cogcrawl.dungeon import SIZE, WIDTH, Level
+from playbench.games.cogcrawl import combat
+from playbench.games.cogcrawl.actions import compass
+from playbench.games.cogcrawl.clock import regen_period
+from playbench.games.cogcrawl.constants import (
+    BASE_AC,
+    COGHEART_BONUS,
+    D20,
+    FAINT_ODDS,
+    FAINT_TURNS,
+    FAINTING_AT,
+    HP_PER_XL_DIE,
+    LEVEL_BONUS,
+    MAX_MESSAGES,
+    ORACLE_FEE,
+    SLEEP_TURNS,
+    START_HP,
+    STARVED_BELOW,
+    TO_HIT_BASE,
+    TURN_LIMIT,
+    WEAK_AT,
+    XL_FIRST_STEP,
+)
+from playbench.games.cogcrawl.dungeon import FLOOR_B, SIZE, WIDTH, Level, generate, xy_of
+from playbench.games.cogcrawl.items import (
+    APPEARANCES,
+    ARMOUR_KIND,
+    COGHEART_ITEM,
+    DAGGER,
+    FOOD_KIND,
+    FOOD_RATION,
+    FOODS,
+    GOLD_KIND,
+    HEALING,
+    MAGIC_MAPPING,
+    OBJECT_DETECTION,
+    POTION_KIND,
+    SLEEPING,
+    WEAPON_KIND,
+    WEAPONS,
+)
+from playbench.games.cogcrawl.monsters import KINDS, ORACLE, Monster
+from playbench.games.cogcrawl.sight import see, visible_monsters
+from playbench.games.cogcrawl.start import new_state
+from playbench.games.cogcrawl.state import DEAD, LEFT, OUT_OF_TURNS, PLAYING, WON, hunger_of
 
 GAME = get_game("cogcrawl")
 
@@ -22,12 +61,12 @@ ROOM = [
 
 
 def kind(name):
-    return next(i for i, k in enumerate(mo.KINDS) if k.name == name)
+    return next(i for i, k in enumerate(KINDS) if k.name == name)
 
 
 def build(rows, cog, *, rooms=None, monsters=(), items=None, hidden=None, locked=(), seed=0):
     """A state on a one-level dungeon drawn by ``rows``; the cog stands at ``cog``."""
-    state = ru.new_state(seed)
+    state = new_state(seed)
     terrain = bytearray(b" " * SIZE)
     for y, row in enumerate(rows):
         for x, glyph in enumerate(row):
@@ -48,11 +87,11 @@ def build(rows, cog, *, rooms=None, monsters=(), items=None, hidden=None, locked
         {},
         {y * WIDTH + x for x, y in locked},
         {y * WIDTH + x: stack for (x, y), stack in (items or {}).items()},
-        [mo.Monster(i, k, x, y, hp) for i, (k, x, y, hp) in enumerate(monsters)],
+        [Monster(i, k, x, y, hp) for i, (k, x, y, hp) in enumerate(monsters)],
     )
     state.levels = {1: level}
     state.x, state.y = cog
-    ru.see(state)
+    see(state)
     return state
 
 
@@ -109,7 +148,7 @@ def test_kicks_break_a_locked_door_open_within_a_few_tries():
     assert state.messages[-1] == "WHAMM! The door crashes open!"
 
 
-@pytest.mark.parametrize("nutrition", [ru.WEAK_AT, 1, ru.FAINTING_AT, -50])
+@pytest.mark.parametrize("nutrition", [WEAK_AT, 1, FAINTING_AT, -50])
 def test_kicking_is_impossible_while_weak_or_fainting(nutrition):
     state = build(ROOM, (5, 2), locked=[(6, 2)])
     state.nutrition = nutrition
@@ -122,7 +161,7 @@ def test_kicking_is_impossible_while_weak_or_fainting(nutrition):
 
 def test_kick_is_offered_toward_an_adjacent_door_when_not_weak():
     state = build(ROOM, (5, 2), locked=[(6, 2)])
-    state.nutrition = ru.WEAK_AT + 1
+    state.nutrition = WEAK_AT + 1
     assert {"actions": [{"do": "kick", "dir": "e"}]} in GAME.legal_actions(state)
 
 
@@ -166,7 +205,7 @@ def test_a_hidden_corridor_cell_shows_as_rock_until_found():
     rows = ["-----", "|...|", "|...'# #", "-----"]
     state = build(rows, (5, 2), rooms=((0, 0, 4, 3),), hidden={(6, 2): "#"})
     state.x = 5
-    ru.see(state)
+    see(state)
     assert GAME.observe(state)["map"][2][6] == " "
     state = act(state, move("e"))
     assert state.last_plan["interrupted"] == "move e failed: solid rock is in the way"
@@ -188,14 +227,14 @@ def test_searching_uses_no_chance():
 
 def oracle_room(gold):
     rows = ["---------", "|.......|", "|.......|", "|.......|", "|......>|", "---------"]
-    state = build(rows, (2, 1), monsters=[(mo.ORACLE, 3, 1, 1)])
+    state = build(rows, (2, 1), monsters=[(ORACLE, 3, 1, 1)])
     state.gold = gold
     return state
 
 
 def test_the_oracle_refuses_at_no_cost_with_less_than_fifty_gold():
-    state = act(oracle_room(ru.ORACLE_FEE - 1), {"do": "chat", "dir": "e"})
-    assert state.gold == ru.ORACLE_FEE - 1
+    state = act(oracle_room(ORACLE_FEE - 1), {"do": "chat", "dir": "e"})
+    assert state.gold == ORACLE_FEE - 1
     assert state.dungeon_turn == 0
     assert (
         state.last_plan["interrupted"] == "chat e failed: the Oracle wants 50 gold and you have 49"
@@ -241,7 +280,7 @@ def test_the_oracle_blocks_a_move_and_never_acts():
     ],
 )
 def test_compass_sectors(dx, dy, expected):
-    assert ru.compass(dx, dy) == expected
+    assert compass(dx, dy) == expected
 
 
 def test_legal_actions_offer_chat_not_move_toward_the_oracle():
@@ -267,7 +306,7 @@ def test_legal_actions_offer_chat_not_move_toward_the_oracle():
     ],
 )
 def test_hunger_thresholds(nutrition, state):
-    assert ru.hunger_of(nutrition) == state
+    assert hunger_of(nutrition) == state
 
 
 @pytest.mark.parametrize(
@@ -284,9 +323,9 @@ def test_hunger_changes_are_announced(start, message):
 
 def test_starving_below_minus_two_hundred_kills():
     state = build(ROOM, (3, 2))
-    state.nutrition = ru.STARVED_BELOW
+    state.nutrition = STARVED_BELOW
     after = act(state, {"do": "wait"})
-    assert after.run == ru.DEAD
+    assert after.run == DEAD
     assert after.messages == ["You die from starvation.", "You die..."]
     assert GAME.is_over(after)
 
@@ -295,7 +334,7 @@ def test_eating_a_ration_takes_five_turns_and_frees_its_letter():
     state = build(ROOM, (3, 2))
     state.nutrition = 100
     after = act(state, {"do": "eat", "item": "c"})
-    assert after.dungeon_turn == it.FOODS[it.FOOD_RATION].turns == 5
+    assert after.dungeon_turn == FOODS[FOOD_RATION].turns == 5
     assert after.nutrition == 100 + 800 - 5
     assert "c" not in after.pack and "d" in after.pack
     assert GAME.observe(after)["status"]["hunger"] == "Not hungry"
@@ -312,10 +351,10 @@ def test_eating_what_is_not_food_fails():
 
 def test_quaffing_identifies_the_kind_for_the_rest_of_the_run():
     state = build(ROOM, (3, 2))
-    state.pack["e"] = (it.POTION_KIND, it.HEALING)
-    state.pack["f"] = (it.POTION_KIND, it.HEALING)
+    state.pack["e"] = (POTION_KIND, HEALING)
+    state.pack["f"] = (POTION_KIND, HEALING)
     state.hp, state.max_hp = 3, 40
-    looks = it.APPEARANCES[state.appearances[it.HEALING]]
+    looks = APPEARANCES[state.appearances[HEALING]]
     names = {p["letter"]: p["name"] for p in GAME.observe(state)["pack"]}
     assert names["e"] == names["f"] == f"{looks} potion"
     copy = state.rng.copy()
@@ -329,16 +368,16 @@ def test_quaffing_identifies_the_kind_for_the_rest_of_the_run():
 
 def test_healing_past_full_raises_max_hp_by_one():
     state = build(ROOM, (3, 2))
-    state.pack["e"] = (it.POTION_KIND, it.HEALING)
+    state.pack["e"] = (POTION_KIND, HEALING)
     after = act(state, {"do": "quaff", "item": "e"})
-    assert after.max_hp == after.hp == ru.START_HP + 1
+    assert after.max_hp == after.hp == START_HP + 1
 
 
 def test_sleeping_potion_costs_its_sleep_turns():
     state = build(ROOM, (3, 2))
-    state.pack["e"] = (it.POTION_KIND, it.SLEEPING)
+    state.pack["e"] = (POTION_KIND, SLEEPING)
     copy = state.rng.copy()
-    sleep = copy.randint(*ru.SLEEP_TURNS)
+    sleep = copy.randint(*SLEEP_TURNS)
     after = act(state, {"do": "quaff", "item": "e"})
     assert after.dungeon_turn == 1 + sleep
 
@@ -346,7 +385,7 @@ def test_sleeping_potion_costs_its_sleep_turns():
 def test_magic_mapping_remembers_every_cell_of_the_level():
     rows = ["-----    -----", "|...|####|...|", "-----    -----"]
     state = build(rows, (1, 1), rooms=((0, 0, 4, 2), (9, 0, 13, 2)))
-    state.pack["e"] = (it.POTION_KIND, it.MAGIC_MAPPING)
+    state.pack["e"] = (POTION_KIND, MAGIC_MAPPING)
     assert GAME.observe(state)["map"][1][5:14] == " " * 9
     after = act(state, {"do": "quaff", "item": "e"})
     assert GAME.observe(after)["map"][1].rstrip() == "|@..|####|...|"
@@ -355,9 +394,9 @@ def test_magic_mapping_remembers_every_cell_of_the_level():
 def test_object_detection_shows_far_items():
     rows = ["-----    -----", "|...|    |...|", "-----    -----"]
     state = build(
-        rows, (1, 1), rooms=((0, 0, 4, 2), (9, 0, 13, 2)), items={(11, 1): ((it.GOLD_KIND, 7),)}
+        rows, (1, 1), rooms=((0, 0, 4, 2), (9, 0, 13, 2)), items={(11, 1): ((GOLD_KIND, 7),)}
     )
-    state.pack["e"] = (it.POTION_KIND, it.OBJECT_DETECTION)
+    state.pack["e"] = (POTION_KIND, OBJECT_DETECTION)
     assert GAME.observe(state)["items"] == []
     after = act(state, {"do": "quaff", "item": "e"})
     assert GAME.observe(after)["items"] == [
@@ -367,12 +406,12 @@ def test_object_detection_shows_far_items():
 
 def test_wield_and_wear_take_a_turn_and_change_the_status():
     state = build(ROOM, (3, 2))
-    state.pack["e"] = (it.WEAPON_KIND, 5)
-    state.pack["f"] = (it.ARMOUR_KIND, 2)
+    state.pack["e"] = (WEAPON_KIND, 5)
+    state.pack["f"] = (ARMOUR_KIND, 2)
     after = act(state, {"do": "wield", "item": "e"}, {"do": "wear", "item": "f"})
     status = GAME.observe(after)["status"]
     assert status["wielded"] == "long sword" and status["worn"] == "ring mail"
-    assert status["ac"] == ru.BASE_AC - 3
+    assert status["ac"] == BASE_AC - 3
     assert after.dungeon_turn == 2
 
 
@@ -386,8 +425,8 @@ def test_wielding_the_wielded_weapon_fails():
 
 def expected_blow(state, monster, weak):
     copy = state.rng.copy()
-    to_hit = ru.TO_HIT_BASE + state.xl + monster.ac + it.WEAPONS[it.DAGGER].to_hit
-    if to_hit <= copy.randint(1, ru.D20):
+    to_hit = TO_HIT_BASE + state.xl + monster.ac + WEAPONS[DAGGER].to_hit
+    if to_hit <= copy.randint(1, D20):
         return 0
     damage = copy.randint(1, 4)
     return max(1, damage // 2) if weak else damage
@@ -398,25 +437,25 @@ def test_blows_follow_the_to_hit_and_damage_rules(weak):
     for seed in range(12):
         state = build(ROOM, (3, 2), monsters=[(kind("troll"), 4, 2, 100)], seed=seed)
         state.hp = 500
-        state.nutrition = ru.WEAK_AT if weak else 900
-        damage = expected_blow(state, mo.KINDS[kind("troll")], weak)
+        state.nutrition = WEAK_AT if weak else 900
+        damage = expected_blow(state, KINDS[kind("troll")], weak)
         after = act(state, move("e"))
         assert after.level.monsters[0].hp == 100 - damage
 
 
 def test_killing_gives_experience_to_xp_and_score_and_raises_the_level():
     state = build(ROOM, (3, 2), monsters=[(kind("sewer rat"), 4, 2, 1)])
-    state.xp = ru.XL_FIRST_STEP - 1
+    state.xp = XL_FIRST_STEP - 1
     state.hp = state.max_hp = 100
     for _ in range(40):
         state = act(state, move("e"))
         if not state.level.monsters:
             break
     assert state.level.monsters == []
-    gained = mo.KINDS[kind("sewer rat")].experience
+    gained = KINDS[kind("sewer rat")].experience
     assert gained == 1 + 0 + 2 * 1
-    assert state.xp == ru.XL_FIRST_STEP - 1 + gained and state.score == gained
-    assert state.xl == 2 and 100 < state.max_hp <= 100 + ru.HP_PER_XL_DIE
+    assert state.xp == XL_FIRST_STEP - 1 + gained and state.score == gained
+    assert state.xl == 2 and 100 < state.max_hp <= 100 + HP_PER_XL_DIE
     assert "Welcome to experience level 2." in state.messages
 
 
@@ -462,7 +501,7 @@ def test_messages_overflow_keeps_the_newest_seven_and_counts_the_rest():
     state = oracle_room(500)
     after = act(state, *[{"do": "chat", "dir": "e"}] * 10)
     assert after.gold == 0
-    assert len(after.messages) == ru.MAX_MESSAGES
+    assert len(after.messages) == MAX_MESSAGES
     assert after.messages[0] == "(3 older messages dropped)"
     assert all(m.startswith("The Oracle takes 50 gold") for m in after.messages[1:])
 
@@ -470,7 +509,7 @@ def test_messages_overflow_keeps_the_newest_seven_and_counts_the_rest():
 def test_hit_points_regenerate_on_the_xl_period():
     state = build(ROOM, (3, 2))
     state.hp = 10
-    period = ru.regen_period(1)
+    period = regen_period(1)
     assert period == 15
     state.dungeon_turn = period - 2
     after = act(state, {"do": "wait"})
@@ -481,10 +520,10 @@ def test_hit_points_regenerate_on_the_xl_period():
 
 def test_the_turn_limit_ends_the_run():
     state = build(ROOM, (3, 2))
-    state.dungeon_turn = ru.TURN_LIMIT - 1
+    state.dungeon_turn = TURN_LIMIT - 1
     after = act(state, {"do": "wait"}, {"do": "wait"})
-    assert after.run == ru.OUT_OF_TURNS
-    assert after.dungeon_turn == ru.TURN_LIMIT
+    assert after.run == OUT_OF_TURNS
+    assert after.dungeon_turn == TURN_LIMIT
     assert after.last_plan["executed"] == [{"do": "wait"}]
 
 
@@ -500,7 +539,7 @@ def test_an_empty_reply_waits_one_turn():
 def test_stepping_into_lava_kills():
     rows = ["------", "|.}..|", "------"]
     state = act(build(rows, (1, 1)), move("e"), {"do": "wait"})
-    assert state.run == ru.DEAD and state.hp == 0
+    assert state.run == DEAD and state.hp == 0
     assert state.last_plan["executed"] == [move("e")]
     assert GAME.observe(state)["run"]["state"] == "dead"
     assert GAME.legal_actions(state) == []
@@ -513,7 +552,7 @@ def test_legal_actions_never_step_into_lava():
 
 
 def test_gold_adds_to_purse_and_score():
-    state = build(ROOM, (3, 2), items={(3, 2): ((it.GOLD_KIND, 37),)})
+    state = build(ROOM, (3, 2), items={(3, 2): ((GOLD_KIND, 37),)})
     after = act(state, {"do": "pickup"}, {"do": "pickup"})
     assert after.gold == after.score == 37
     assert after.last_plan["interrupted"] == "pickup failed: there is nothing here to pick up"
@@ -521,17 +560,17 @@ def test_gold_adds_to_purse_and_score():
 
 
 def test_items_take_the_lowest_free_letter():
-    state = build(ROOM, (3, 2), items={(3, 2): ((it.WEAPON_KIND, 1), (it.FOOD_KIND, 3))})
+    state = build(ROOM, (3, 2), items={(3, 2): ((WEAPON_KIND, 1), (FOOD_KIND, 3))})
     del state.pack["c"]
     after = act(state, {"do": "pickup"})
-    assert after.pack["c"] == (it.WEAPON_KIND, 1) and after.pack["e"] == (it.FOOD_KIND, 3)
+    assert after.pack["c"] == (WEAPON_KIND, 1) and after.pack["e"] == (FOOD_KIND, 3)
 
 
 def test_the_cogheart_wins_with_a_thousand_points():
-    state = build(ROOM, (3, 2), items={(3, 2): (it.COGHEART_ITEM,)})
+    state = build(ROOM, (3, 2), items={(3, 2): (COGHEART_ITEM,)})
     state.deepest = 10
     after = act(state, {"do": "pickup"})
-    assert after.run == ru.WON and after.score == ru.COGHEART_BONUS
+    assert after.run == WON and after.score == COGHEART_BONUS
     assert GAME.observe(after)["run"]["progress"] == 1.0
 
 
@@ -539,21 +578,21 @@ def test_up_on_level_one_leaves_the_dungeon():
     state = GAME.new(4)
     state.score = 12
     after = act(state, {"do": "up"})
-    assert after.run == ru.LEFT and after.score == 12
+    assert after.run == LEFT and after.score == 12
     assert GAME.is_over(after)
 
 
 def test_stairs_bonus_is_paid_once_per_new_level():
     state = GAME.new(8)
     first = state.level
-    state.x, state.y = dg.xy_of(first.down)
+    state.x, state.y = xy_of(first.down)
     state = act(state, {"do": "down"})
-    assert (state.dl, state.deepest, state.score) == (2, 2, ru.LEVEL_BONUS)
-    assert (state.x, state.y) == dg.xy_of(state.level.up)
+    assert (state.dl, state.deepest, state.score) == (2, 2, LEVEL_BONUS)
+    assert (state.x, state.y) == xy_of(state.level.up)
     state = act(state, {"do": "up"})
-    assert state.dl == 1 and (state.x, state.y) == dg.xy_of(first.down)
+    assert state.dl == 1 and (state.x, state.y) == xy_of(first.down)
     state = act(state, {"do": "down"})
-    assert state.score == ru.LEVEL_BONUS and state.deepest == 2
+    assert state.score == LEVEL_BONUS and state.deepest == 2
     assert GAME.observe(state)["run"]["progress"] == 0.2
 
 
@@ -591,7 +630,7 @@ def test_travel_never_attacks_a_monster_that_steps_into_its_path():
 def test_a_travel_is_never_walked_from_a_cell_off_its_path(monkeypatch):
     # the travel is planned from (3, 2), where the third move would leave the cog if the
     # jackal stayed put; it comes closer instead, so that move is an attack from (2, 2)
-    monkeypatch.setattr(ru, "MONSTER_TO_HIT_BASE", -ru.D20)
+    monkeypatch.setattr(combat, "MONSTER_TO_HIT_BASE", -D20)
     rows = ["------------", "|..........|", "|..........|", "|..........|", "------------"]
     state = build(rows, (1, 2), monsters=[(kind("jackal"), 4, 2, 50)])
     after = act(state, move("e"), move("e"), move("e"), {"do": "travel", "x": 6, "y": 3})
@@ -623,11 +662,11 @@ def test_a_confused_stagger_never_leads_a_travel_off_its_path():
 def test_fainting_makes_the_cog_lose_turns():
     for seed in range(60):
         state = build(ROOM, (3, 2), seed=seed)
-        state.nutrition = ru.FAINTING_AT + 1
+        state.nutrition = FAINTING_AT + 1
         copy = state.rng.copy()
-        if copy.below(ru.FAINT_ODDS) != 0:
+        if copy.below(FAINT_ODDS) != 0:
             continue
-        lost = copy.randint(*ru.FAINT_TURNS)
+        lost = copy.randint(*FAINT_TURNS)
         after = act(state, {"do": "wait"})
         assert after.dungeon_turn == 1 + lost
         assert after.messages[:2] == [
@@ -645,7 +684,7 @@ def test_a_confused_cog_never_staggers_into_lava():
         state = build(rows, (2, 2), seed=seed)
         state.confused = 1000
         after = act(state, move("n"))
-        assert after.run == ru.PLAYING
+        assert after.run == PLAYING
         if after.last_plan["interrupted"]:
             balked += 1
             assert after.last_plan["interrupted"] == (
@@ -673,10 +712,10 @@ def test_legal_actions_in_a_fixed_order():
 
 def test_legal_actions_offer_pickup_stairs_and_pack_uses_when_they_apply():
     rows = ["-------", "|.<...|", "-------"]
-    state = build(rows, (2, 1), items={(2, 1): ((it.GOLD_KIND, 3),)})
-    state.pack["e"] = (it.POTION_KIND, it.HEALING)
-    state.pack["f"] = (it.WEAPON_KIND, 1)
-    state.pack["g"] = (it.ARMOUR_KIND, 1)
+    state = build(rows, (2, 1), items={(2, 1): ((GOLD_KIND, 3),)})
+    state.pack["e"] = (POTION_KIND, HEALING)
+    state.pack["f"] = (WEAPON_KIND, 1)
+    state.pack["g"] = (ARMOUR_KIND, 1)
     offered = [a["actions"][0] for a in GAME.legal_actions(state)]
     assert offered[offered.index({"do": "wait"}) + 1 :] == [
         {"do": "pickup"},
@@ -705,13 +744,13 @@ def test_no_diagonal_attack_into_a_doorway_either_way():
 
 def far_floor_in_room(level, cell):
     """A free floor cell in the room of ``cell``, not next to it."""
-    x, y = dg.xy_of(cell)
+    x, y = xy_of(cell)
     return next(
         (
             c
             for c in range(SIZE)
             if level.owner[c] == level.owner[cell]
-            and level.terrain[c] == dg.FLOOR_B
+            and level.terrain[c] == FLOOR_B
             and c not in level.items
             and max(abs(c % WIDTH - x), abs(c // WIDTH - y)) > 1
         ),
@@ -723,16 +762,25 @@ def test_a_monster_in_view_on_arrival_interrupts_the_queue():
     lichen = kind("lichen")
     for seed in range(40):
         state = GAME.new(seed)
-        above, below = state.level, dg.generate(seed, 2)
+        above, below = state.level, generate(seed, 2)
         there, here = far_floor_in_room(above, above.down), far_floor_in_room(below, below.up)
         if there is not None and here is not None:
             break
-    above.monsters = [mo.Monster(0, lichen, *dg.xy_of(there), 1)]
-    state.x, state.y = dg.xy_of(above.down)
-    assert [m.ident for m in ru.visible_monsters(state)] == [0]
-    below.monsters = [mo.Monster(0, lichen, *dg.xy_of(here), 1)]
+    above.monsters = [Monster(0, lichen, *xy_of(there), 1)]
+    state.x, state.y = xy_of(above.down)
+    assert [m.ident for m in visible_monsters(state)] == [0]
+    below.monsters = [Monster(0, lichen, *xy_of(here), 1)]
     state.levels[2] = below
     after = act(state, {"do": "down"}, {"do": "search"})
     assert after.dl == 2
     assert after.last_plan["executed"] == [{"do": "down"}]
     assert after.last_plan["interrupted"] == "a lichen came into view"
+
+
+def test_a_travel_cut_at_forty_moves_runs_forty_and_reports_the_rest_in_truncated():
+    # a hall 45 cells wide: 44 moves from one end to the other, 40 run and 4 are cut
+    rows = ["-" * 47, "|" + "." * 45 + "|", "-" * 47]
+    state = act(build(rows, (1, 1)), {"do": "travel", "x": 45, "y": 1})
+    assert state.last_plan["executed"] == [move("e")] * 40
+    assert state.last_plan["truncated"] == 4
+    assert (state.x, state.y) == (41, 1)

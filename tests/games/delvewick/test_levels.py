@@ -21,10 +21,15 @@ SEED_TABLE = [
     ("Deep Seam", 12, 76),
     ("The Gemheart", 13, 80),
 ]
-#: golden result of playing the 8 shipped solutions in one run
-FULL_RUN_SCORE = 4280
-FULL_RUN_TICKS = 400
-FULL_RUN_FINGERPRINT = "45955bfd0e91cede"
+#: golden result of playing the 8 shipped solutions in one run (found by the beam search
+#: of ``bots/delvewick.py``; the solutions shipped before it scored 4280 at tick 400)
+FULL_RUN_SCORE = 4715
+FULL_RUN_TICKS = 377
+FULL_RUN_FINGERPRINT = "3921b9c6f0819d54"
+#: the points each shipped solution banks on its level (level 8 with the +250 finale)
+LEVEL_POINTS = (345, 295, 445, 430, 480, 770, 730, 1220)
+#: the points of the solutions shipped before the beam search, which each level keeps
+OLD_LEVEL_POINTS = (335, 295, 410, 345, 450, 615, 720, 1110)
 MAX_WIDTH, MAX_HEIGHT = 40, 22
 
 
@@ -46,6 +51,16 @@ def test_geodes_appear_from_geode_hollow_on():
     counts = ["".join(lv.rows).count("G") for lv in LEVELS]
     assert counts[:3] == [0, 0, 0]
     assert all(count > 0 for count in counts[3:])
+
+
+def test_each_solution_banks_its_points_and_at_least_the_old_solutions_points():
+    banked = tuple(
+        play(GAME.new(0, {"startLevel": lv.number}), lv.solution)[0].score for lv in LEVELS
+    )
+    assert banked == LEVEL_POINTS
+    assert all(new >= old for new, old in zip(banked, OLD_LEVEL_POINTS, strict=True))
+    assert sum(banked) == FULL_RUN_SCORE
+    assert sum(OLD_LEVEL_POINTS) == 4280
 
 
 @pytest.mark.parametrize("level", LEVELS, ids=lambda lv: lv.name)

@@ -52,9 +52,9 @@ def test_a_custom_level_is_played_as_given():
     [
         ({"speed": 2}, r"unknown options \['speed'\]"),
         ({"startLevel": 2, "level": GOOD}, "either startLevel or level"),
-        ({"level": "pit"}, "level must be an object"),
+        ({"level": "pit"}, "Delvewick options: level must be a JSON object, got a string"),
         ({"level": {"name": "pit", "quota": 1, "oil": 9}}, r"missing \['rows'\]"),
-        ({"level": {**GOOD, "exit": [1, 3]}}, r"unknown keys \['exit'\]"),
+        ({"level": {**GOOD, "exit": [1, 3]}}, r"unexpected \['exit'\]"),
         (with_level(rows=["#####", "#M*X#", "####"]), "not rectangular"),
         (with_level(rows=["#####", "#M*X.", "#####"]), "not framed in bedrock"),
         (with_level(rows=["#####", "%M*X#", "#####"]), "not framed in bedrock"),
@@ -65,12 +65,12 @@ def test_a_custom_level_is_played_as_given():
         (with_level(rows=["#####", "#M?X#", "#####"]), "unknown glyph '\\?' at row 1, col 2"),
         (with_level(rows=["#####", "#MEX#", "#####"]), "unknown glyph 'E'"),
         (with_level(rows=["#####", "#MoX#", "#####"]), "unknown glyph 'o'"),
-        (with_level(quota=0), "quota must be at least 1, got 0"),
-        (with_level(oil=0), "oil must be at least 1, got 0"),
-        (with_level(oil=-3), "oil must be at least 1, got -3"),
+        (with_level(quota=0), "level: quota must be an integer from 1 to 999, got 0"),
+        (with_level(oil=0), "level: oil must be an integer from 1 to 9999, got 0"),
+        (with_level(oil=-3), "oil must be an integer from 1 to 9999, got -3"),
         (with_level(quota="4"), "quota must be an integer"),
         (with_level(name=""), "name must be a non-empty string"),
-        (with_level(rows="#####"), "rows must be a non-empty list"),
+        (with_level(rows="#####"), "level: rows must be a list, got a string"),
         (with_level(rows=[]), "rows must be a non-empty list"),
         (with_level(rows=["#####", 5, "#####"]), "rows must all be strings"),
         (with_level(rows=["##", "##"]), "must be 3..64 wide"),
@@ -82,5 +82,5 @@ def test_bad_options_are_refused_naming_the_problem(options, message):
 
 
 def test_options_must_be_an_object():
-    with pytest.raises(OptionsError, match="options must be an object"):
+    with pytest.raises(OptionsError, match="Delvewick options must be a JSON object, got an array"):
         GAME.new(0, ["startLevel", 2])

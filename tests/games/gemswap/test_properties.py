@@ -93,7 +93,7 @@ def test_json_round_trip_through_text(seed, picks):
 
 
 @given(seeds, choices)
-def test_score_is_the_sum_of_rewards_and_never_negative(seed, picks):
+def test_score_is_the_sum_of_rewards_and_each_hint_costs_50(seed, picks):
     state = GAME.new(seed)
     total = 0
     chooser = Rng.from_seed(seed, 1)
@@ -105,10 +105,11 @@ def test_score_is_the_sum_of_rewards_and_never_negative(seed, picks):
         outcome = GAME.step(state, action)
         total += outcome.reward
         state = outcome.state
-        assert GAME.score(state) == total >= 0
+        assert GAME.score(state) == total
         cascade_points = sum(e["points"] for e in outcome.events if e["type"] == "cascade")
-        hint_cost = sum(e["cost"] for e in outcome.events if e["type"] == "hint")
-        assert outcome.reward == cascade_points - hint_cost
+        hints = [e for e in outcome.events if e["type"] == "hint"]
+        assert all(e["cost"] == 50 for e in hints)
+        assert outcome.reward == cascade_points - 50 * len(hints)
 
 
 @given(seeds, st.integers(min_value=4, max_value=7), st.integers(min_value=0, max_value=8))
@@ -241,3 +242,29 @@ def test_each_step_scores_its_gems_and_specials_times_its_number(seed, picks):
             bonus += sum(CREATE_POINTS[special_kind(x["gem"])] for x in event["created"])
             assert event["points"] == (10 * len(event["cleared"]) + bonus) * event["step"]
         state = outcome.state
+
+
+def naive_runs(colors) -> list:
+    """Lines of 3+ found cell by cell: rows first, then columns."""
+    found = []
+    for orientation, lines in ((gems.HORIZONTAL, gems.ROWS), (gems.VERTICAL, gems.COLUMNS)):
+        for line in lines:
+            start = 0
+            while start < gems.SIZE:
+                end = start
+                while end < gems.SIZE and colors[line[end]] == colors[line[start]]:
+                    end += 1
+                if end - start >= 3 and colors[line[start]] < gems.NUM_COLORS:
+                    found.append((orientation, line[start:end]))
+                start = end
+    return found
+
+
+@given(
+    st.lists(
+        st.sampled_from([0, 1, 2, gems.NO_COLOR, gems.EMPTY]), min_size=gems.CELLS, max_size=64
+    )
+)
+def test_find_runs_equals_a_cell_by_cell_scan(cells):
+    colors = bytearray(cells)
+    assert gems.find_runs(colors) == naive_runs(colors)

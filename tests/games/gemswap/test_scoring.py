@@ -239,19 +239,27 @@ def test_hint_costs_50_and_names_the_biggest_swap():
     assert GAME.observe(outcome.state)["movesMade"] == 1
 
 
-def test_hint_never_takes_the_score_below_zero():
+def test_hint_costs_50_at_a_score_of_0_and_the_score_goes_below_zero():
     state = start(0, C4="R", D4="R", F4="R")
     outcome = play(state, "hint")
-    assert outcome.events == [{"type": "hint", "swap": "swap E4 right", "gems": 3, "cost": 0}]
-    assert outcome.reward == 0
-    assert GAME.score(outcome.state) == 0
+    assert outcome.events == [{"type": "hint", "swap": "swap E4 right", "gems": 3, "cost": 50}]
+    assert outcome.reward == -50
+    assert GAME.score(outcome.state) == -50
+    assert GAME.observe(outcome.state)["score"] == -50
 
 
-def test_hint_partly_paid_when_the_score_is_below_50():
+def test_hint_costs_the_full_50_when_the_score_is_below_50():
     state = GAME.from_json({**GAME.to_json(start(0, C4="R", D4="R", F4="R")), "score": 20})
     outcome = play(state, "hint")
-    assert outcome.events[0]["cost"] == 20
-    assert GAME.score(outcome.state) == 0
+    assert outcome.events[0]["cost"] == 50
+    assert GAME.score(outcome.state) == -30
+
+
+def test_a_score_below_zero_survives_json_and_counts_as_no_progress():
+    state = play(start(0, C4="R", D4="R", F4="R"), "hint", "hint").state
+    again = GAME.from_json(GAME.to_json(state))
+    assert GAME.score(again) == -100
+    assert GAME.progress(again) == 0.0
 
 
 def test_moves_counts_the_matching_swaps_for_free():

@@ -1,0 +1,352 @@
+"""The server probed as an adversary would, on loopback only, every loop bounded.
+
+    python benchmarks/abuse.py [--tamper 10000] [--fuzz 20000] [--kills 3] [--quick]
+
+Starts ``playbench serve`` on 127.0.0.1 with a temporary data folder (rate limits off, so
+the probes measure the rules and not the limiter) and reports:
+
+- tampered sealed states accepted by ``/action``, of ``--tamper`` edited states (one
+  character of a real sealed state replaced, removed or added);
+- answers of 500 or more in a fuzz of ``--fuzz`` requests over every route (bodies of
+  random JSON, wrong types, huge numbers, odd text; bad tokens and puzzle answers);
+- disk bytes per refused request: the database file's growth (its write-ahead log folded
+  in) over 2,000 refused commands of 1,023 bytes each, beside as many 3-byte ones;
+- acknowledged acts lost when the server is killed with SIGKILL while 8 clients act
+  (``--kills`` runs): every act answered 200 must be in the log after a restart;
+- the p50 latency of one keep-alive connection with one worker and with two.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import signal
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+from playbench.core import get_game
+
+HOST = "127.0.0.1"
+STARTUP_SECONDS = 30.0
+SLUGS = ("delvewick", "gem-swap", "chimestep", "cogcrawl")
+ROUTES = (
+    ("GET", "/api/games"),
+    ("GET", "/api/games/{slug}/init"),
+    ("POST", "/api/games/{slug}/init"),
+    ("POST", "/api/games/{slug}/action"),
+    ("POST", "/games/{slug}/api/new"),
+    ("GET", "/games/{slug}/api/state"),
+    ("POST", "/games/{slug}/api/act"),
+    ("POST", "/games/{slug}/api/finish"),
+    ("GET", "/api/leaderboard/{slug}"),
+    ("GET", "/api/v1/agent-check"),
+)
+WEIRD_TEXT = ("", " ", "\x00", "\ud7ff", "é" * 300, "{", "[]", "null", "-0", "1e999", "🦔")
+
+
+class Server:
+    """``playbench serve`` in a subprocess on a free loopback port."""
+
+    def __init__(self, data: Path, workers: int = 1) -> None:
+        self.data = data
+        self.workers = workers
+        self.port = _free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.port}"
+
+    def start(self) -> Server:
+        env = {
+            **os.environ,
+            "PLAYBENCH_RATE_PER_ADDRESS": "0",
+            "PLAYBENCH_RATE_PER_SESSION": "0",
+        }
+        command = [
+            sys.executable, "-m", "playbench.cli", "serve", "--host", HOST,
+            "--port", str(self.port), "--data", str(self.data),
+            "--workers", str(self.workers), "--log-level", "warning", "--no-access-log",
+        ]  # fmt: skip
+        self.process = subprocess.Popen(
+            command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )  # fmt: skip
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/api/games", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("the server did not start")
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group: the master and its workers."""
+        if self.process is not None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+            self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+            self.process = None
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def solve(puzzle: dict) -> int:
+    a, rest = puzzle["question"].removeprefix("What is ").removesuffix("?").split(" + ")
+    b, c = rest.split(" * ")
+    return int(a) + int(b) * int(c)
+
+
+def check_headers(view: dict, token: str) -> dict[str, str]:
+    puzzle = view["agentCheck"]
+    return {
+        "Authorization": f"Bearer {token}",
+        "X-Agent-Check": puzzle["token"],
+        "X-Agent-Answer": str(solve(puzzle)),
+    }
+
+
+# -- tampered states ------------------------------------------------------------------------
+def tampered_accepted(client: httpx.Client, count: int, rng: random.Random) -> int:
+    accepted = 0
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=."
+    states = {}
+    for slug in SLUGS:
+        init = client.get(f"/api/games/{slug}/init?seed=5").json()
+        states[slug] = (init["state"], init["legalActions"][0])
+    for index in range(count):
+        slug = SLUGS[index % len(SLUGS)]
+        sealed, action = states[slug]
+        where = rng.randrange(len(sealed))
+        kind = rng.randrange(3)
+        if kind == 0:
+            new = rng.choice(alphabet.replace(sealed[where], ""))
+            edited = sealed[:where] + new + sealed[where + 1 :]
+        elif kind == 1:
+            edited = sealed[:where] + sealed[where + 1 :]
+        else:
+            edited = sealed[:where] + rng.choice(alphabet) + sealed[where:]
+        reply = client.post(f"/api/games/{slug}/action", json={"state": edited, "action": action})
+        accepted += reply.status_code == 200
+    return accepted
+
+
+# -- fuzz -------------------------------------------------------------------------------------
+def random_json(rng: random.Random, depth: int = 0):
+    kind = rng.randrange(9 if depth < 3 else 6)
+    if kind == 0:
+        return None
+    if kind == 1:
+        return rng.choice((True, False))
+    if kind == 2:
+        return rng.choice((0, -1, 1, 2**53, 2**64, -(2**70), 7))
+    if kind == 3:
+        return rng.choice((0.5, -1e308, 1e-300, 3.0))
+    if kind in (4, 5):
+        return rng.choice((*WEIRD_TEXT, "wait", "left", "swap C4 right", "tick 4", "move n"))
+    if kind in (6, 7):
+        keys = ("seed", "options", "player", "state", "action", "command", "commands",
+                "rating", "review", "agent_check", "agent_answer", "level", "x")  # fmt: skip
+        return {rng.choice(keys): random_json(rng, depth + 1) for _ in range(rng.randrange(4))}
+    return [random_json(rng, depth + 1) for _ in range(rng.randrange(4))]
+
+
+def fuzz_5xx(client: httpx.Client, count: int, rng: random.Random) -> tuple[int, dict[int, int]]:
+    tokens = {}
+    for slug in SLUGS:
+        tokens[slug] = client.post(f"/games/{slug}/api/new", json={"seed": 3}).json()["token"]
+    statuses: dict[int, int] = {}
+    server_errors = 0
+    for _ in range(count):
+        method, template = rng.choice(ROUTES)
+        slug = rng.choice((*SLUGS, "nope", "%00", "a" * 70))
+        path = template.format(slug=slug)
+        headers = {}
+        if rng.random() < 0.6:
+            token = tokens.get(slug, "x") if rng.random() < 0.7 else rng.choice(("x", "-", "%00"))
+            headers["Authorization"] = f"Bearer {token}"
+        if rng.random() < 0.4:
+            headers["X-Agent-Check"] = rng.choice(("abc", "a.b.c.d", "x" * 90))
+            headers["X-Agent-Answer"] = rng.choice(("5", "+5", "05", "5_0", "", "NaN"))
+        params = {"seed": rng.choice(("1", "-1", "x", "9" * 30))} if rng.random() < 0.2 else None
+        if method == "GET":
+            reply = client.get(path, headers=headers, params=params)
+        elif rng.random() < 0.1:
+            raw = rng.choice((b"{", b"\xff\xfe", b"[" * 5000, b'{"a":' * 3000, b"null"))
+            reply = client.post(
+                path, content=raw, headers={**headers, "content-type": "application/json"}
+            )
+        else:
+            reply = client.post(path, json=random_json(rng), headers=headers)
+        statuses[reply.status_code] = statuses.get(reply.status_code, 0) + 1
+        server_errors += reply.status_code >= 500
+    return server_errors, statuses
+
+
+# -- disk per refused request -------------------------------------------------------------------
+def database_bytes(data: Path) -> int:
+    """The database file's size once its write-ahead log is folded in and emptied."""
+    path = data / "playbench.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return path.stat().st_size
+
+
+def disk_per_refusal(data: Path, client: httpx.Client, count: int) -> tuple[float, float]:
+    """Bytes the database grows per refused request: long commands, then short ones."""
+    figures = []
+    for command in ("dig" + " x" * 510, "dig"):
+        reply = client.post("/games/delvewick/api/new", json={"seed": 1}).json()
+        token, view = reply["token"], reply
+        client.post("/games/delvewick/api/act", json={"command": "wait"},
+                    headers=check_headers(view, token))  # fmt: skip
+        view = client.get(
+            "/games/delvewick/api/state", headers={"Authorization": f"Bearer {token}"}
+        ).json()
+        before = database_bytes(data)
+        for _ in range(count):
+            view = client.post("/games/delvewick/api/act", json={"command": command},
+                               headers=check_headers(view, token)).json()  # fmt: skip
+        figures.append((database_bytes(data) - before) / count)
+    return figures[0], figures[1]
+
+
+def _act_until_stopped(url: str, seed: int, acked: dict[str, list[str]], stop) -> None:
+    """Play Chimestep ticks, noting every act the server acknowledged, until stopped."""
+    with httpx.Client(base_url=url, timeout=5) as client:
+        try:
+            reply = client.post("/games/chimestep/api/new", json={"seed": seed}).json()
+        except httpx.HTTPError:
+            return
+        token, view = reply["token"], reply
+        acked[token] = []
+        while not stop.is_set():
+            command = "start" if view["observation"]["status"] == "waiting" else "tick"
+            try:
+                answer = client.post(
+                    "/games/chimestep/api/act",
+                    json={"command": command},
+                    headers=check_headers(view, token),
+                )
+            except httpx.HTTPError:
+                return
+            if answer.status_code != 200:
+                return
+            view = answer.json()
+            acked[token].append(command)
+
+
+# -- kill -9 --------------------------------------------------------------------------------------
+def acts_lost(kills: int, seconds: float) -> tuple[int, int]:
+    """Acknowledged acts missing after SIGKILL and restart, over ``kills`` runs."""
+    lost = acknowledged = 0
+    for _ in range(kills):
+        data = Path(tempfile.mkdtemp(prefix="playbench-abuse-"))
+        server = Server(data).start()
+        acked: dict[str, list[str]] = {}
+        stop = threading.Event()
+
+        threads = [
+            threading.Thread(target=_act_until_stopped, args=(server.url, i, acked, stop))
+            for i in range(8)
+        ]
+        for thread in threads:
+            thread.start()
+        time.sleep(seconds)
+        server.kill()
+        stop.set()
+        for thread in threads:
+            thread.join()
+        server = Server(data).start()
+        with httpx.Client(base_url=server.url, timeout=5) as client:
+            for token, commands in acked.items():
+                state = client.get("/games/chimestep/api/state",
+                                   headers={"Authorization": f"Bearer {token}"}).json()  # fmt: skip
+                acknowledged += len(commands)
+                lost += max(0, len(commands) - state["accepted"])
+        server.stop()
+        shutil.rmtree(data, ignore_errors=True)
+    return lost, acknowledged
+
+
+# -- latency of one connection ------------------------------------------------------------------
+def one_connection_p50(workers: int, requests: int) -> float:
+    data = Path(tempfile.mkdtemp(prefix="playbench-abuse-"))
+    server = Server(data, workers=workers).start()
+    try:
+        with httpx.Client(base_url=server.url) as client:
+            init = client.get("/api/games/delvewick/init?seed=1").json()
+            body = {"state": init["state"], "action": {"type": "wait"}}
+            times = []
+            for _ in range(requests):
+                start = time.perf_counter()
+                client.post("/api/games/delvewick/action", json=body)
+                times.append(time.perf_counter() - start)
+        return statistics.median(times) * 1000
+    finally:
+        server.stop()
+        shutil.rmtree(data, ignore_errors=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tamper", type=int, default=10_000)
+    parser.add_argument("--fuzz", type=int, default=20_000)
+    parser.add_argument("--kills", type=int, default=3)
+    parser.add_argument("--refusals", type=int, default=2_000)
+    parser.add_argument("--quick", action="store_true", help="a tenth of every count")
+    args = parser.parse_args()
+    scale = 10 if args.quick else 1
+    rng = random.Random(20261130)
+    get_game("delvewick")
+    data = Path(tempfile.mkdtemp(prefix="playbench-abuse-"))
+    server = Server(data).start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=10) as client:
+            tampered = tampered_accepted(client, args.tamper // scale, rng)
+            print(f"tampered states accepted: {tampered} of {args.tamper // scale}")
+            errors, statuses = fuzz_5xx(client, args.fuzz // scale, rng)
+            shown = ", ".join(f"{code}: {n}" for code, n in sorted(statuses.items()))
+            print(f"fuzz: {errors} answers of 5xx in {args.fuzz // scale} requests ({shown})")
+            long, short = disk_per_refusal(data, client, args.refusals // scale)
+            print(
+                f"disk per refused request: {long:.0f} bytes for a 1,023-byte command, "
+                f"{short:.0f} bytes for a 3-byte one"
+            )
+    finally:
+        server.stop()
+        shutil.rmtree(data, ignore_errors=True)
+    lost, acked = acts_lost(args.kills, 3.0)
+    print(f"kill -9: {lost} of {acked} acknowledged acts lost over {args.kills} runs")
+    one, two = one_connection_p50(1, 2000 // scale), one_connection_p50(2, 2000 // scale)
+    print(f"one keep-alive connection p50: {one:.2f} ms with 1 worker, {two:.2f} ms with 2")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,130 @@
+"""The Gem Swap state and its JSON codec.
+
+A state is the board (two flat ``bytearray``, see :mod:`board`), the generator that
+drops new gems in, the score, the swaps played and the selected cell. Its JSON form is
+``{"game", "board", "rng", "score", "movesMade", "selected"}``; every field is checked
+with the shared checks of :mod:`playbench.core.fields`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playbench.core.errors import StateError
+from playbench.core.fields import MAX_COUNT, int_field, need, need_keys, need_object, str_field
+from playbench.core.game import JSON
+from playbench.core.rng import Rng
+from playbench.games.gemswap.board import (
+    CELL_INDEX,
+    CELL_NAMES,
+    has_legal_swap,
+    legal_swaps,
+    read_rows,
+    rows_of,
+)
+
+SLUG = "gem-swap"
+MOVES_PER_GAME = 30
+STATE_KEYS = ("game", "board", "rng", "score", "movesMade", "selected")
+#: how a state names itself in error messages
+WHAT = "Gem Swap state"
+
+
+class GemState:
+    """One moment of a game. Treated as immutable once made: ``step`` builds a new one.
+
+    ``swaps`` caches the legal swaps of the board (derived data, not serialized).
+    """
+
+    __slots__ = ("colors", "kinds", "moves_made", "rng", "score", "selected", "swaps")
+
+    def __init__(
+        self,
+        colors: bytearray,
+        kinds: bytearray,
+        rng: Rng,
+        score: int = 0,
+        moves_made: int = 0,
+        selected: int | None = None,
+    ) -> None:
+        self.colors = colors
+        self.kinds = kinds
+        self.rng = rng
+        self.score = score
+        self.moves_made = moves_made
+        self.selected = selected
+        self.swaps: list[tuple[int, int]] | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.moves_made >= MOVES_PER_GAME
+
+    def legal_swaps(self) -> list[tuple[int, int]]:
+        if self.swaps is None:
+            self.swaps = [] if self.over else legal_swaps(self.colors)
+        return self.swaps
+
+    def but(self, *, selected: int | None, score: int | None = None) -> GemState:
+        """The same board with another selection or score (the arrays are shared, which
+        is safe: no state's arrays are changed once it is made)."""
+        other = GemState(
+            self.colors,
+            self.kinds,
+            self.rng,
+            self.score if score is None else score,
+            self.moves_made,
+            selected,
+        )
+        other.swaps = self.swaps
+        return other
+
+
+def encode(state: GemState) -> JSON:
+    """The JSON form of a state."""
+    return {
+        "game": SLUG,
+        "board": rows_of(state.colors, state.kinds),
+        "rng": state.rng.to_json(),
+        "score": state.score,
+        "movesMade": state.moves_made,
+        "selected": None if state.selected is None else CELL_NAMES[state.selected],
+    }
+
+
+def decode(data: Any) -> GemState:
+    """A state from its JSON form. Raises :class:`StateError` naming the first problem.
+
+    The score may be below 0: each ``hint`` costs 50 points, whatever the score.
+    """
+    data = need_object(data, StateError, WHAT)
+    need_keys(data, StateError, WHAT, STATE_KEYS)
+    game = str_field(data, "game", StateError, WHAT)
+    need(game == SLUG, StateError, WHAT, f"this state belongs to {game!r}, not {SLUG!r}")
+    try:
+        colors, kinds = read_rows(data["board"])
+    except ValueError as error:
+        raise StateError(f"{WHAT}: {error}") from None
+    score = int_field(data, "score", StateError, WHAT, -MAX_COUNT, MAX_COUNT)
+    moves_made = int_field(data, "movesMade", StateError, WHAT, 0, MOVES_PER_GAME)
+    selected = data["selected"]
+    need(
+        selected is None or (isinstance(selected, str) and selected in CELL_INDEX),
+        StateError,
+        WHAT,
+        f"selected must be a cell like 'C4' or null, got {selected!r}",
+    )
+    state = GemState(
+        colors,
+        kinds,
+        Rng.from_json(data["rng"]),
+        score,
+        moves_made,
+        None if selected is None else CELL_INDEX[selected],
+    )
+    need(
+        state.over or has_legal_swap(colors),
+        StateError,
+        WHAT,
+        "the board has no legal swap, which a running game never has",
+    )
+    return state
