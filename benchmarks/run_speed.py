@@ -1,7 +1,8 @@
 """Run speed: episodes per second of ``playbench run``, and the harness's cost per step
 against a bare ``Match`` loop driving the same agent, side by side in one run.
 
-    python benchmarks/run_speed.py [--agent bot] [--seeds 0-9] [--rounds 3] [--game SLUG ...]
+    python benchmarks/run_speed.py [--agent bot] [--seeds 0-9] [--rounds 3] [--max-steps N]
+                                   [--game SLUG ...]
 
 Per game, in alternating rounds over the same seeds:
 
@@ -36,17 +37,15 @@ from playbench.runner.episode import EpisodeSpec, Task, play_local
 from playbench.runner.run import RunRequest, execute, prepare
 from playbench.runner.seeds import parse_seeds
 
-MAX_STEPS = 100_000
 
-
-def bare(agent, slug: str, seeds: list[int]) -> tuple[int, float]:
+def bare(agent, slug: str, seeds: list[int], max_steps: int) -> tuple[int, float]:
     steps = 0
     start = time.process_time()
     for seed in seeds:
         agent.reset(seed)
         match = Match.start(slug, seed)
         count = 0
-        while not match.over and count < MAX_STEPS:
+        while not match.over and count < max_steps:
             match.play(agent.act(match.view()))
             count += 1
         steps += len(match.log)
@@ -75,6 +74,7 @@ def main() -> None:
     parser.add_argument("--agent", default="bot", help="bot or random")
     parser.add_argument("--seeds", default="0-9")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--max-steps", type=int, default=100_000, help="cut each episode")
     parser.add_argument("--game", action="append", help="game slug (default: every game)")
     args = parser.parse_args()
     seeds = parse_seeds(args.seeds)
@@ -89,7 +89,7 @@ def main() -> None:
     )
     with tempfile.TemporaryDirectory() as scratch:
         for slug in slugs:
-            spec = EpisodeSpec(slug, args.agent)
+            spec = EpisodeSpec(slug, args.agent, max_steps=args.max_steps)
             try:
                 agent = make_agent(args.agent, spec.make_agent().game)
             except AgentError as error:
@@ -99,7 +99,7 @@ def main() -> None:
             episodes_per_second = []
             steps = 0
             for number in range(args.rounds):
-                steps, seconds = bare(agent, slug, seeds)
+                steps, seconds = bare(agent, slug, seeds, args.max_steps)
                 rounds["bare"].append(seconds / steps)
                 done, seconds = harness(agent, spec, seeds)
                 assert done == steps, (done, steps)
