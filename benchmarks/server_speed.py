@@ -1,18 +1,28 @@
-"""Server speed: the stateless action route beside a bare ASGI endpoint, in one run.
+"""Server speed: the arena's routes beside a bare ASGI endpoint on three server stacks.
 
-    python benchmarks/server_speed.py [--seconds 10] [--rounds 2] [--connections 64] [--record]
+    python benchmarks/server_speed.py [--seconds 5] [--rounds 1] [--connections 64] [--record]
 
-Starts ``playbench serve`` (one worker, access log off) on 127.0.0.1 with a temporary
-data folder, and drives it with ``wrk`` (Debian: ``apt-get install -y wrk``) at 64
-concurrent connections. The workload is ``POST /api/games/delvewick/action`` with a sealed
-mid-level state (level 4, a few moves in): open the seal, step, seal again, answer. The
-reference is a bare ASGI endpoint mounted on the same uvicorn process (only because the
-benchmark sets ``PLAYBENCH_BENCH_BARE``) that answers the very bytes the action route
-answered. Each round runs both, back to back (the order alternates); the round with the
-median ratio is reported with requests per second, p50 and p99 latency and the server's
-CPU time per request (from ``/proc``: it shows the cost apart from the machine's load),
-and the ratio of requests per second (target >= 0.25).
-Only loopback traffic; every run is bounded by ``--seconds``.
+Needs ``wrk`` (Debian/Ubuntu: ``apt-get install -y wrk``). Everything runs on 127.0.0.1,
+every load run is bounded by ``--seconds``, and each server is stopped after its runs.
+
+What one run measures, side by side:
+
+1. The reference: a bare ASGI app (defined here, no framework) answering the very bytes
+   that the Delvewick action route answers, on each stack: uvicorn with h11, uvicorn
+   with httptools and uvloop, and granian. The fastest is the reference.
+2. ``POST /api/games/delvewick/action`` with a mid-level state (level 4, a few moves in),
+   served by ``playbench serve --server STACK`` with one worker on each stack, as a ratio
+   of the reference's requests/s (target 0.5, floor 0.3).
+3. The same route and ratio for gem-swap, chimestep and cogcrawl (a Cogcrawl state 200
+   delver turns in, five levels deep), on the default stack.
+4. Delvewick's action route with ``--workers 2``: its p99 latency (target under 10 ms).
+5. Session ``act`` at 64 connections on SQLite (WAL, ``synchronous=FULL``): acts per
+   second and p99. Each act answers the agent-check puzzle of an earlier answer. After
+   the run the server is killed (SIGKILL) and the database is read: every act that wrk
+   saw acknowledged (200) must be in a session's log.
+
+Each row gives requests/s, p50 and p99 latency (ms) and the server's CPU time per request
+(all its processes, from ``/proc``: a figure that the machine's other load moves little).
 """
 
 from __future__ import annotations
@@ -22,208 +32,531 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
-from fastapi.testclient import TestClient
-
-from playbench.core import Rng, get_game
-from playbench.server import Settings, create_app
-from playbench.server.middleware import BARE_PATH
-from playbench.server.sealing import generate_key
-from playbench.server.settings import ENV_BENCH_BARE, ENV_DATA, ENV_SECRET
-
-SLUG = "delvewick"
-START_LEVEL = 4
-SEED = 7
-MOVES_IN = 12
-TARGET = 0.25
 HOST = "127.0.0.1"
-STARTUP_SECONDS = 20.0
+STACKS = ("h11", "uvicorn", "granian")
+STACK_NAMES = {
+    "h11": "uvicorn + h11",
+    "uvicorn": "uvicorn + httptools + uvloop",
+    "granian": "granian",
+}
+DEFAULT_STACK = "granian"
+SEED = 7
+DELVEWICK_LEVEL = 4
+MOVES_IN = 12
+COGCRAWL_TURNS = 200
+ACT_SESSIONS = 256
+ACT_COMMAND = "wait"
+ACT_GAME = "delvewick"
+RATIO_TARGET, RATIO_FLOOR = 0.5, 0.3
+P99_TARGET_MS = 10.0
+STARTUP_SECONDS = 30.0
 WRK_THREADS = 1
-RESULTS = Path(__file__).with_name("RESULTS.md")
-LUA = """wrk.method = "POST"
+WRK_TIMEOUT_SECONDS = 10
+ENV_BARE_FILE = "PLAYBENCH_BENCH_BARE_FILE"
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "RESULTS.md"
+
+POST_LUA = """wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 local file = io.open("{path}", "rb")
 wrk.body = file:read("*a")
 file:close()
 """
 
+#: session act: one session per request in turn, each act answering a puzzle that an
+#: earlier answer carried (any fresh puzzle will do; each is spent once)
+ACT_LUA = """local tokens = {{}}
+for line in io.lines("{tokens}") do tokens[#tokens + 1] = line end
+local puzzles = {{}}
+for line in io.lines("{puzzles}") do puzzles[#puzzles + 1] = line end
+local next_session = 0
+local body = '{{"command":"{command}"}}'
+request = function()
+  next_session = next_session % #tokens + 1
+  local puzzle = table.remove(puzzles, 1) or "none 0"
+  local token, answer = puzzle:match("(%S+) (%S+)")
+  return wrk.format("POST", "/games/{slug}/api/act", {{
+    ["Content-Type"] = "application/json",
+    ["Authorization"] = "Bearer " .. tokens[next_session],
+    ["X-Agent-Check"] = token,
+    ["X-Agent-Answer"] = answer,
+  }}, body)
+end
+response = function(status, headers, body)
+  local token, a, b, c = body:match(
+    '"agentCheck":{{"token":"([^"]+)","question":"What is (%d+) %+ (%d+) %* (%d+)%?"')
+  if token then puzzles[#puzzles + 1] = token .. " " .. (a + b * c) end
+end
+"""
 
-def mid_level_request(secret: str, data: Path) -> tuple[bytes, bytes]:
-    """A request body with a mid-level state, and the bytes the action route answers to it."""
-    game = get_game(SLUG)
-    chooser = Rng.from_seed(SEED, 1)
+
+# -- the reference: a bare ASGI app ------------------------------------------------------
+def _bare_body() -> bytes:
+    path = os.environ.get(ENV_BARE_FILE)
+    return Path(path).read_bytes() if path else b"{}"
+
+
+BARE_BODY = _bare_body()
+BARE_HEADERS = [
+    (b"content-type", b"application/json"),
+    (b"content-length", str(len(BARE_BODY)).encode()),
+]
+
+
+async def bare_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """Reads the request body and answers fixed bytes: a server stack's own cost."""
+    if scope["type"] == "lifespan":
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+    more = True
+    while more:
+        message = await receive()
+        more = message.get("more_body", False)
+    await send({"type": "http.response.start", "status": 200, "headers": BARE_HEADERS})
+    await send({"type": "http.response.body", "body": BARE_BODY})
+
+
+def serve_bare(stack: str, port: int) -> None:
+    """Serve :func:`bare_app` on ``stack`` (run in its own process by the benchmark)."""
+    if stack == "granian":
+        from granian.constants import Interfaces, Loops
+        from granian.log import LogLevels
+        from granian.server import Server
+
+        Server(
+            "server_speed:bare_app",
+            address=HOST,
+            port=port,
+            interface=Interfaces.ASGI,
+            loop=Loops.uvloop,
+            working_dir=HERE,
+            log_level=LogLevels.warning,
+        ).serve()
+        return
+    import uvicorn
+
+    http, loop = {"h11": ("h11", "asyncio"), "uvicorn": ("httptools", "uvloop")}[stack]
+    uvicorn.run(
+        bare_app, host=HOST, port=port, http=http, loop=loop, access_log=False, log_level="warning"
+    )
+
+
+# -- the workloads -----------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Workload:
+    slug: str
+    request: bytes
+    answer: bytes
+
+
+def workloads(secret: str, data: Path) -> dict[str, Workload]:
+    """A request for each game's action route (a state some moves in) and its answer."""
+    from fastapi.testclient import TestClient
+
+    from playbench.bots.cogcrawl import delver_reply
+    from playbench.core import Rng
+    from playbench.core.match import Match
+    from playbench.server import Settings, create_app
+
     app = create_app(Settings(data_dir=data, secrets=(secret,)))
+    sealer = app.state.services.sealer
+    found: dict[str, Workload] = {}
     with TestClient(app) as client:
-        body = client.post(
-            f"/api/games/{SLUG}/init", json={"seed": SEED, "options": {"startLevel": START_LEVEL}}
-        ).json()
-        for _ in range(MOVES_IN):
-            action = chooser.choice(body["legalActions"])
+
+        def workload(slug: str, state: str, action: Any) -> Workload:
+            request = json.dumps({"state": state, "action": action}).encode()
+            answer = client.post(
+                f"/api/games/{slug}/action",
+                content=request,
+                headers={"Content-Type": "application/json"},
+            )
+            assert answer.status_code == 200 and answer.json()["ok"], answer.text
+            return Workload(slug, request, answer.content)
+
+        for slug, options in (
+            ("delvewick", {"startLevel": DELVEWICK_LEVEL}),
+            ("gem-swap", {}),
+            ("chimestep", {}),
+        ):
+            chooser = Rng.from_seed(SEED, 1)
+            url = f"/api/games/{slug}/action"
             body = client.post(
-                f"/api/games/{SLUG}/action", json={"state": body["state"], "action": action}
+                f"/api/games/{slug}/init", json={"seed": SEED, "options": options}
             ).json()
-        assert body["ok"] and not body["gameOver"], "the walk must stay inside the level"
-        request = json.dumps(
-            {"state": body["state"], "action": chooser.choice(body["legalActions"])}
-        ).encode()
-        answer = client.post(
-            f"/api/games/{SLUG}/action",
-            content=request,
-            headers={"Content-Type": "application/json"},
-        )
-        assert answer.status_code == 200 and answer.json()["ok"]
-    assert game.slug == SLUG
-    return request, answer.content
+            for _ in range(MOVES_IN):
+                action = chooser.choice(body["legalActions"])
+                body = client.post(url, json={"state": body["state"], "action": action}).json()
+                assert body["ok"] and not body["gameOver"], "the walk must stay in the game"
+            found[slug] = workload(slug, body["state"], chooser.choice(body["legalActions"]))
+
+        match = Match.start("cogcrawl", SEED)
+        for _ in range(COGCRAWL_TURNS):
+            match.play(delver_reply(match.view()["observation"]))
+        assert not match.over, "the delver must still be alive mid-dungeon"
+        sealed = sealer.seal("cogcrawl", match.game.to_json(match.state))
+        found["cogcrawl"] = workload("cogcrawl", sealed, delver_reply(match.view()["observation"]))
+    return found
 
 
+# -- servers and load ----------------------------------------------------------------------
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind((HOST, 0))
         return sock.getsockname()[1]
 
 
-def wait_until_up(url: str, server: subprocess.Popen) -> None:
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"playbench serve exited with {server.returncode}")
-        try:
-            with urllib.request.urlopen(url, timeout=1):
+class Server:
+    """A server process on a free port, up until :meth:`stop` (SIGTERM, or SIGKILL)."""
+
+    def __init__(self, command: list[str], env: dict[str, str], probe: str) -> None:
+        self.port = free_port()
+        self.root = f"http://{HOST}:{self.port}"
+        command = [part.replace("{port}", str(self.port)) for part in command]
+        self.process = subprocess.Popen(command, env=env, start_new_session=True)
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise SystemExit(f"{command} exited with {self.process.returncode}")
+            try:
+                with urllib.request.urlopen(self.root + probe, timeout=1):
+                    return
+            except urllib.error.HTTPError:
                 return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"playbench serve did not answer within {STARTUP_SECONDS} s")
+            except OSError:
+                time.sleep(0.2)
+        self.stop()
+        raise SystemExit(f"{command} did not answer within {STARTUP_SECONDS} s")
+
+    def stop(self, kill: bool = False) -> None:
+        os.killpg(self.process.pid, signal.SIGKILL if kill else signal.SIGTERM)
+        try:
+            self.process.wait(timeout=STARTUP_SECONDS)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU of the server and every process it started (Linux /proc)."""
+        parents: dict[int, int] = {}
+        times: dict[int, float] = {}
+        tick = os.sysconf("SC_CLK_TCK")
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(fields[1])
+            times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+        total = 0.0
+        for pid, spent in times.items():
+            walker = pid
+            while walker > 1 and walker != self.process.pid:
+                walker = parents.get(walker, 0)
+            if walker == self.process.pid:
+                total += spent
+        return total
 
 
-def server_cpu_seconds(pid: int) -> float | None:
-    """User + system CPU time of a process (Linux ``/proc``), else None."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+@dataclass(frozen=True, slots=True)
+class Run:
+    rps: float
+    p50: float
+    p99: float
+    cpu_us: float
+    requests: int
+    non_2xx: int
+    socket_errors: int
 
 
-def wrk(url: str, script: Path, seconds: int, connections: int, pid: int) -> dict[str, float]:
-    """One wrk run: requests/s, p50 and p99 latency (ms), server CPU per request (us)."""
-    command = [
-        "wrk",
-        f"-t{WRK_THREADS}",
-        f"-c{connections}",
-        f"-d{seconds}s",
-        "--latency",
-        "-s",
-        str(script),
-        url,
-    ]
-    cpu_before = server_cpu_seconds(pid)
-    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
-    cpu_after = server_cpu_seconds(pid)
-    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
-    if errors or "Socket errors" in output:
-        raise SystemExit(f"wrk saw errors against {url}:\n{output}")
-    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
-    count = int(re.search(r"(\d+) requests in", output).group(1))
-    cpu = float("nan")
-    if cpu_before is not None and cpu_after is not None and count:
-        cpu = (cpu_after - cpu_before) / count * 1e6
-    return {"rps": rate, "p50": _latency(output, "50%"), "p99": _latency(output, "99%"), "cpu": cpu}
+def wrk(server: Server, path: str, script: Path, seconds: int, connections: int) -> Run:
+    command = ["wrk", f"-t{WRK_THREADS}", f"-c{connections}", f"-d{seconds}s", "--latency"]
+    command += ["--timeout", f"{WRK_TIMEOUT_SECONDS}s"]
+    command += ["-s", str(script), server.root + path]
+    before = server.cpu_seconds()
+    output = subprocess.run(
+        command, capture_output=True, text=True, check=True, timeout=seconds + 30
+    ).stdout
+    spent = server.cpu_seconds() - before
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    socket_errors = re.search(
+        r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output
+    )
+    requests = int(re.search(r"(\d+) requests in", output).group(1))
+    return Run(
+        rps=float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)),
+        p50=_latency(output, "50%"),
+        p99=_latency(output, "99%"),
+        cpu_us=spent / max(requests, 1) * 1e6,
+        requests=requests,
+        non_2xx=int(bad.group(1)) if bad else 0,
+        socket_errors=sum(map(int, socket_errors.groups())) if socket_errors else 0,
+    )
 
 
 def _latency(output: str, percentile: str) -> float:
-    """A latency line of ``wrk --latency`` in milliseconds."""
     value, unit = re.search(rf"^\s+{percentile}\s+([\d.]+)(us|ms|s)\s*$", output, re.M).groups()
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
+def post_script(folder: Path, name: str, body: bytes) -> Path:
+    (folder / f"{name}.json").write_bytes(body)
+    script = folder / f"{name}.lua"
+    script.write_text(POST_LUA.format(path=folder / f"{name}.json"))
+    return script
+
+
+def median(runs: list[Run]) -> Run:
+    return sorted(runs, key=lambda run: run.rps)[len(runs) // 2]
+
+
+def measured(
+    server: Server, path: str, script: Path, args: argparse.Namespace, check: bool = True
+) -> Run:
+    wrk(server, path, script, 1, args.connections)
+    runs = [wrk(server, path, script, args.seconds, args.connections) for _ in range(args.rounds)]
+    run = median(runs)
+    if check and (run.non_2xx or run.socket_errors):
+        raise SystemExit(f"{path}: {run.non_2xx} error answers, {run.socket_errors} socket errors")
+    sys.stderr.write(f"{path}: {run}\n")
+    return run
+
+
+# -- the session act run ---------------------------------------------------------------------
+def session_act(folder: Path, env: dict[str, str], stack: str, args: argparse.Namespace) -> dict:
+    """Acts per second and p99 on SQLite, then the acknowledged acts checked in the log."""
+    server = Server(playbench_serve(stack, 1), env, "/api/games")
+    try:
+        tokens = []
+        for _ in range(ACT_SESSIONS):
+            new = _post_json(f"{server.root}/games/{ACT_GAME}/api/new", {"seed": SEED})
+            tokens.append(new["token"])
+        puzzles = []
+        for _ in range(args.connections * 2):
+            with urllib.request.urlopen(f"{server.root}/api/v1/agent-check") as reply:
+                puzzles.append(_solved(json.load(reply)))
+        (folder / "tokens.txt").write_text("\n".join(tokens) + "\n")
+        (folder / "puzzles.txt").write_text("\n".join(puzzles) + "\n")
+        script = folder / "act.lua"
+        script.write_text(
+            ACT_LUA.format(
+                tokens=folder / "tokens.txt",
+                puzzles=folder / "puzzles.txt",
+                command=ACT_COMMAND,
+                slug=ACT_GAME,
+            )
+        )
+        run = wrk(server, f"/games/{ACT_GAME}/api/act", script, args.seconds, args.connections)
+    finally:
+        server.stop(kill=True)
+    acknowledged = run.requests - run.non_2xx
+    with sqlite3.connect(Path(env["PLAYBENCH_DATA"]) / "playbench.db") as db:
+        stored = db.execute("SELECT count(*) FROM actions").fetchone()[0]
+    return {"run": run, "acknowledged": acknowledged, "stored": stored}
+
+
+def _post_json(url: str, body: dict) -> dict:
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request) as reply:
+        return json.load(reply)
+
+
+def _solved(puzzle: dict) -> str:
+    a, b, c = (int(n) for n in re.findall(r"\d+", puzzle["question"]))
+    return f"{puzzle['token']} {a + b * c}"
+
+
+def playbench_serve(stack: str, workers: int) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "playbench.cli",
+        "serve",
+        "--server",
+        stack,
+        "--host",
+        HOST,
+        "--port",
+        "{port}",
+        "--workers",
+        str(workers),
+        "--log-level",
+        "warning",
+    ]
+
+
+# -- the whole run -------------------------------------------------------------------------
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=int, default=10, help="length of each wrk run")
-    parser.add_argument("--rounds", type=int, default=3, help="paired rounds (odd: a median)")
+    parser.add_argument("--seconds", type=int, default=5, help="length of each wrk run")
+    parser.add_argument("--rounds", type=int, default=1, help="runs per row (median shown)")
     parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--stacks", default=",".join(STACKS), help="stacks to compare")
+    parser.add_argument("--skip-act", action="store_true", help="leave out session act")
+    parser.add_argument("--act-only", action="store_true", help="only session act")
     parser.add_argument("--record", action="store_true", help=f"append to {RESULTS.name}")
+    parser.add_argument("--bare-server", nargs=2, metavar=("STACK", "PORT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.bare_server:
+        serve_bare(args.bare_server[0], int(args.bare_server[1]))
+        return 0
     if shutil.which("wrk") is None:
         sys.stderr.write("wrk is not installed: on Debian/Ubuntu run `apt-get install -y wrk`\n")
         return 2
+    stacks = [stack for stack in args.stacks.split(",") if stack]
+    from playbench.server.sealing import generate_key
 
     with tempfile.TemporaryDirectory(prefix="playbench-bench-") as tmp:
         folder = Path(tmp)
         secret = generate_key()
-        request, answer = mid_level_request(secret, folder / "data")
-        (folder / "request.json").write_bytes(request)
-        (folder / "answer.json").write_bytes(answer)
-        script = folder / "post.lua"
-        script.write_text(LUA.format(path=folder / "request.json"))
-
-        port = free_port()
-        env = {
-            **os.environ,
-            ENV_SECRET: secret,
-            ENV_DATA: str(folder / "data"),
-            ENV_BENCH_BARE: str(folder / "answer.json"),
-        }
-        serve = [sys.executable, "-m", "playbench.cli", "serve", "--host", HOST]
-        serve += ["--port", str(port), "--workers", "1", "--no-access-log"]
-        serve += ["--log-level", "warning"]
-        server = subprocess.Popen(serve, env=env)
-        try:
-            root = f"http://{HOST}:{port}"
-            wait_until_up(f"{root}/api/games", server)
-            targets = {"action": f"{root}/api/games/{SLUG}/action", "bare": f"{root}{BARE_PATH}"}
-            for url in targets.values():
-                wrk(url, script, 1, args.connections, server.pid)
-            rounds = []
-            for number in range(args.rounds):
-                order = list(targets) if number % 2 == 0 else list(reversed(targets))
-                runs = {
-                    name: wrk(targets[name], script, args.seconds, args.connections, server.pid)
-                    for name in order
-                }
-                rounds.append(runs)
-        finally:
-            server.terminate()
-            server.wait(timeout=STARTUP_SECONDS)
-
-    rounds.sort(key=lambda runs: runs["action"]["rps"] / runs["bare"]["rps"])
-    median = rounds[len(rounds) // 2]
-    ratios = [runs["action"]["rps"] / runs["bare"]["rps"] for runs in rounds]
-    ratio = ratios[len(rounds) // 2]
+        loads = workloads(secret, folder / "prep")
+        env = {**os.environ, "PLAYBENCH_SECRET": secret, "PLAYBENCH_DATA": str(folder / "data")}
+        lines, verdicts = report_rows(folder, env, loads, stacks, args)
     command = "python benchmarks/server_speed.py " + " ".join(sys.argv[1:])
-    labels = {"action": f"POST /api/games/{SLUG}/action", "bare": "bare ASGI endpoint, same bytes"}
-    header = f"{'endpoint':<34} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'server CPU us/req':>18}"
-    lines = [header]
-    for key, label in labels.items():
-        run = median[key]
-        lines.append(
-            f"{label:<34} {run['rps']:>9.0f} {run['p50']:>8.2f} {run['p99']:>8.2f} "
-            f"{run['cpu']:>18.0f}"
-        )
-    lines += [
-        f"ratio {ratio:.2f} (target >= {TARGET}): the median of {args.rounds} paired rounds "
-        f"(all: {', '.join(f'{r:.2f}' for r in sorted(ratios))})",
-        f"response {len(answer)} bytes, request {len(request)} bytes; {args.connections} "
-        f"connections, wrk -t{WRK_THREADS}, {args.seconds} s per run",
-    ]
     print("\n".join(lines))
     if args.record:
         record(command.strip(), lines)
-    return 0 if ratio >= TARGET else 1
+    return 0 if all(verdicts) else 1
+
+
+def report_rows(
+    folder: Path,
+    env: dict[str, str],
+    loads: dict[str, Workload],
+    stacks: list[str],
+    args: argparse.Namespace,
+) -> tuple[list[str], list[bool]]:
+    lines: list[str] = []
+    verdicts: list[bool] = []
+    if not args.act_only:
+        lines, verdicts = route_rows(folder, env, loads, stacks, args)
+    if not args.skip_act:
+        acts_env = {**env, "PLAYBENCH_DATA": str(folder / "acts")}
+        act = session_act(folder, acts_env, DEFAULT_STACK, args)
+        run = act["run"]
+        lines.append(
+            f"session act ({ACT_GAME} {ACT_COMMAND!r}, SQLite synchronous=FULL, {DEFAULT_STACK}): "
+            f"{run.rps:.0f} acts/s, p50 {run.p50:.2f} ms, p99 {run.p99:.2f} ms, "
+            f"{run.cpu_us:.0f} us CPU/act, {run.non_2xx} error answers, {run.socket_errors} "
+            f"socket errors (timeouts); acknowledged "
+            f"{act['acknowledged']}, stored after SIGKILL {act['stored']}"
+        )
+        verdicts.append(act["stored"] >= act["acknowledged"])
+    lines.append(
+        f"{args.connections} connections, wrk -t{WRK_THREADS}, {args.seconds} s a run, "
+        f"median of {args.rounds}"
+    )
+    return lines, verdicts
+
+
+def route_rows(
+    folder: Path,
+    env: dict[str, str],
+    loads: dict[str, Workload],
+    stacks: list[str],
+    args: argparse.Namespace,
+) -> tuple[list[str], list[bool]]:
+    delvewick = loads["delvewick"]
+    action = "/api/games/{slug}/action"
+    rows: list[tuple[str, Run, str]] = []
+    bare: dict[str, dict[str, Run]] = {}
+    routes: dict[str, Run] = {}
+    for stack in stacks:
+        bare[stack] = {}
+        games = list(loads) if stack == DEFAULT_STACK else ["delvewick"]
+        for slug in games:
+            script = post_script(folder, f"answer-{slug}", loads[slug].answer)
+            server = Server(
+                [sys.executable, str(Path(__file__).resolve()), "--bare-server", stack, "{port}"],
+                {**env, ENV_BARE_FILE: str(folder / f"answer-{slug}.json")},
+                "/",
+            )
+            try:
+                bare[stack][slug] = measured(server, "/", script, args)
+            finally:
+                server.stop()
+        server = Server(playbench_serve(stack, 1), env, "/api/games")
+        try:
+            for slug in games:
+                script = post_script(folder, f"request-{slug}", loads[slug].request)
+                run = measured(server, action.format(slug=slug), script, args)
+                routes[f"{stack}:{slug}"] = run
+        finally:
+            server.stop()
+    reference_stack = max(bare, key=lambda stack: bare[stack]["delvewick"].rps)
+    reference = bare[reference_stack]["delvewick"]
+    for stack in stacks:
+        rows.append((f"bare ASGI, {STACK_NAMES[stack]}", bare[stack]["delvewick"], ""))
+    verdicts = []
+    for stack in stacks:
+        run = routes[f"{stack}:delvewick"]
+        ratio = run.rps / reference.rps
+        rows.append((f"delvewick action, {STACK_NAMES[stack]}", run, f"{ratio:.2f}"))
+        if stack == DEFAULT_STACK:
+            verdicts.append(ratio >= RATIO_FLOOR)
+    if DEFAULT_STACK in stacks:
+        for slug in loads:
+            if slug == "delvewick":
+                continue
+            run = routes[f"{DEFAULT_STACK}:{slug}"]
+            own = bare[DEFAULT_STACK][slug]
+            rows.append((f"bare ASGI, {slug} answer, {DEFAULT_STACK}", own, ""))
+            rows.append((f"{slug} action, {DEFAULT_STACK}", run, f"{run.rps / reference.rps:.2f}"))
+        script = post_script(folder, "request-delvewick", delvewick.request)
+        server = Server(playbench_serve(DEFAULT_STACK, 2), env, "/api/games")
+        try:
+            two = measured(server, action.format(slug="delvewick"), script, args)
+        finally:
+            server.stop()
+        rows.append((f"delvewick action, {DEFAULT_STACK}, 2 workers", two, ""))
+        verdicts.append(two.p99 < P99_TARGET_MS)
+    header = (
+        f"{'endpoint, stack':<50} {'req/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
+        f"{'CPU us/req':>10} {'ratio':>6}"
+    )
+    lines = [header]
+    for label, run, ratio in rows:
+        lines.append(
+            f"{label:<50} {run.rps:>8.0f} {run.p50:>7.2f} {run.p99:>7.2f} {run.cpu_us:>10.0f} "
+            f"{ratio:>6}"
+        )
+    lines.append(
+        f"ratio: requests/s over the reference, bare ASGI on {STACK_NAMES[reference_stack]} "
+        f"(target {RATIO_TARGET}, floor {RATIO_FLOOR}); 2 workers: p99 target under "
+        f"{P99_TARGET_MS:.0f} ms"
+    )
+    sizes = ", ".join(
+        f"{slug} {len(load.request)}/{len(load.answer)}" for slug, load in loads.items()
+    )
+    lines.append(f"request/answer bytes: {sizes}")
+    return lines, verdicts
 
 
 def record(command: str, lines: list[str]) -> None:
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    cores = os.cpu_count()
     text = (
-        f"\n## Server speed\n\n`{command}` ({stamp}, {cores} cores, one uvicorn worker, "
+        f"\n## Server stacks and routes\n\n`{command}` ({stamp}, {os.cpu_count()} cores, "
         f"Python {sys.version.split()[0]})\n\n```\n" + "\n".join(lines) + "\n```\n"
     )
     with RESULTS.open("a") as handle:

@@ -16,6 +16,18 @@ from playbench.core import PlaybenchError, all_games, get_game
 from playbench.core.match import Match
 from playbench.core.rng import MAX_SEED
 
+#: HTTP server stacks of ``serve``: granian (Rust), uvicorn with httptools and uvloop, and
+#: uvicorn on its pure-Python h11 parser; benchmarks/server_speed.py measures all three
+#: (granian and uvicorn spent about the same CPU per action request, but uvicorn's p99
+#: reached seconds under overload where granian's stayed under 0.4 s)
+SERVERS = ("granian", "uvicorn", "h11")
+DEFAULT_SERVER = "granian"
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
+#: connections the kernel queues before the server accepts them (a burst of agents)
+BACKLOG = 2048
+#: an agent calls once per move, seconds apart while it thinks: keep its connection open
+KEEP_ALIVE_SECONDS = 30
+
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
     options: dict[str, Any] = {}
@@ -29,6 +41,16 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     if args.level is not None:
         options["startLevel"] = args.level
     return options
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -52,24 +74,36 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
+    from playbench.server import stacks
     from playbench.server.services import build_services
-    from playbench.server.settings import ENV_DATA, ENV_DATABASE, Settings
+    from playbench.server.settings import (
+        ENV_PRUNE_AFTER_HOURS,
+        ENV_PRUNE_EVERY_MINUTES,
+        ENV_RATE_PER_ADDRESS,
+        ENV_RATE_PER_SESSION,
+    )
 
-    if args.data:
-        os.environ[ENV_DATA] = args.data
-    if args.database:
-        os.environ[ENV_DATABASE] = args.database
+    for value, name in (
+        (args.rate_per_address, ENV_RATE_PER_ADDRESS),
+        (args.rate_per_session, ENV_RATE_PER_SESSION),
+        (args.prune_after_hours, ENV_PRUNE_AFTER_HOURS),
+        (args.prune_every_minutes, ENV_PRUNE_EVERY_MINUTES),
+    ):
+        if value is not None:
+            os.environ[name] = str(value)
     # create the data folder, the sealing key and the tables once, before any worker starts
-    build_services(Settings.from_env()).close()
-    uvicorn.run(
-        "playbench.server:app",
-        host=args.host,
-        port=args.port,
-        workers=args.workers,
-        log_level=args.log_level,
-        access_log=not args.no_access_log,
+    build_services(_server_settings(args)).close()
+    stacks.run(
+        stacks.ServeOptions(
+            server=args.server,
+            host=args.host,
+            port=args.port,
+            workers=args.workers,
+            log_level=args.log_level,
+            access_log=args.access_log,
+            backlog=args.backlog,
+            keep_alive_seconds=args.keep_alive,
+        )
     )
     return 0
 
@@ -236,9 +270,45 @@ def build_parser() -> argparse.ArgumentParser:
         "--data", help="data folder for the SQLite database and the key (default ./data)"
     )
     serve.add_argument("--database", help="any SQLAlchemy URL (default SQLite in the data folder)")
-    serve.add_argument("--workers", type=int, default=1, help="worker processes")
-    serve.add_argument("--log-level", default="info", help="uvicorn log level")
-    serve.add_argument("--no-access-log", action="store_true", help="do not log each request")
+    serve.add_argument(
+        "--server",
+        choices=SERVERS,
+        default=DEFAULT_SERVER,
+        help=f"HTTP server stack (default {DEFAULT_SERVER}; h11 is uvicorn's pure-Python parser)",
+    )
+    serve.add_argument("--workers", type=_positive, default=1, help="worker processes")
+    serve.add_argument("--log-level", default="info", choices=LOG_LEVELS, help="server log level")
+    serve.add_argument(
+        "--access-log",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="log each request (off by default: under load it costs more than the route)",
+    )
+    serve.add_argument(
+        "--backlog", type=_positive, default=BACKLOG, help="connections waiting to be accepted"
+    )
+    serve.add_argument(
+        "--keep-alive",
+        type=_positive,
+        default=KEEP_ALIVE_SECONDS,
+        help="seconds an idle keep-alive connection stays open (uvicorn stacks)",
+    )
+    serve.add_argument(
+        "--rate-per-address",
+        metavar="RATE/BURST",
+        help="requests a second and burst per client address (default 200/400; 0: no limit)",
+    )
+    serve.add_argument(
+        "--rate-per-session",
+        metavar="RATE/BURST",
+        help="requests a second and burst per session token (default 100/200; 0: no limit)",
+    )
+    serve.add_argument(
+        "--prune-after-hours", type=float, help="unfinished sessions idle this long are pruned"
+    )
+    serve.add_argument(
+        "--prune-every-minutes", type=float, help="minutes between prunes (0: never)"
+    )
     serve.set_defaults(run=cmd_serve)
 
     run = commands.add_parser("run", help="run an agent over many seeds; results and replays")

@@ -28,8 +28,8 @@ Gem Swap:
     ``colors`` int8 (8, 8): 0 R, 1 G, 2 B, 3 Y, 4 P, 5 O, 6 W, 7 colour bomb; row 1 first.
     ``kinds`` int8 (8, 8): 0 plain, 1 row blaster, 2 column blaster, 3 area bomb,
     4 colour bomb.
-    ``stats`` int64 (4,): moves left, moves made, score, selected cell (-1 none, else
-    row * 8 + column).
+    ``stats`` int64 (4,): moves left, moves made, score (below 0 after hints bought with
+    fewer than 50 points), selected cell (-1 none, else row * 8 + column).
 
 Cogcrawl:
     ``map`` uint8 (18, 48): the character code of each cell of the drawn map (the
@@ -53,15 +53,15 @@ from gymnasium import spaces
 from playbench.core.game import JSON
 from playbench.games.chimestep.board import DIRECTION_INDEX as HOP_INDEX
 from playbench.games.chimestep.board import TIERS
-from playbench.games.chimestep.hush import KIND_INDEX as HUSH_INDEX
 from playbench.games.chimestep.state import STATUSES as CHIMESTEP_STATUSES
+from playbench.games.chimestep.tables import KIND_INDEX as HUSH_INDEX
+from playbench.games.cogcrawl.constants import FAINTING, HUNGRY, NOT_HUNGRY, WEAK
 from playbench.games.cogcrawl.glyphs import HEIGHT as COG_HEIGHT
 from playbench.games.cogcrawl.glyphs import WIDTH as COG_WIDTH
 from playbench.games.cogcrawl.items import CATEGORIES
-from playbench.games.cogcrawl.rules import FAINTING, HUNGRY, NOT_HUNGRY, WEAK
 from playbench.games.delvewick.levels import MAX_HEIGHT, MAX_WIDTH
 from playbench.games.delvewick.levels import MOLE as MOLE_BYTE
-from playbench.games.delvewick.rules import STATUSES as DELVEWICK_STATUSES
+from playbench.games.delvewick.state import STATUSES as DELVEWICK_STATUSES
 from playbench.games.gemswap.board import CELL_INDEX as GEM_CELL_INDEX
 from playbench.games.gemswap.board import (
     COLOR_BOMB,
@@ -231,7 +231,9 @@ GEMSWAP = ObservationCodec(
         {
             "colors": _box(0, NO_COLOR, (SIZE, SIZE), np.int8),
             "kinds": _box(0, COLOR_BOMB, (SIZE, SIZE), np.int8),
-            "stats": _box(-1, MAX_COUNT, (4,), np.int64),
+            "stats": spaces.Box(
+                low=np.array([0, 0, -MAX_COUNT, -1]), high=MAX_COUNT, shape=(4,), dtype=np.int64
+            ),
         }
     ),
     _gemswap,

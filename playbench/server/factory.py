@@ -1,4 +1,5 @@
-"""The ASGI app: one router per resource, the error handlers, the body limit."""
+"""The ASGI app: one router per resource, the error handlers, the body limit, and the
+hot action route's fast path in front."""
 
 from __future__ import annotations
 
@@ -15,8 +16,16 @@ from playbench.mcp.http import PATH as MCP_PATH
 from playbench.mcp.http import McpHttp
 from playbench.server import errors
 from playbench.server.guards import RateLimit, SecurityHeaders
-from playbench.server.middleware import BareEndpoint, BodyLimit
-from playbench.server.routes import agent_check, docs, games, leaderboard, sessions
+from playbench.server.middleware import BodyLimit
+from playbench.server.routes import (
+    agent_check,
+    docs,
+    games,
+    leaderboard,
+    pages,
+    sessions,
+    spectate,
+)
 from playbench.server.services import Services, build_services
 from playbench.server.settings import Settings
 
@@ -43,14 +52,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             services.close()
 
     app = FastAPI(
-        title="playbench arena", version=__version__, description=DESCRIPTION, lifespan=lifespan
+        title="playbench arena",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.services = services
-    for module in (games, sessions, agent_check, leaderboard, docs):
+    for module in (games, sessions, agent_check, leaderboard, spectate, docs, pages):
         app.include_router(module.router)
     app.add_route(MCP_PATH, mcp_door, methods=["GET", "POST", "DELETE"], include_in_schema=False)
     errors.install(app)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes, extra=errors.puzzle_for)
+    app.add_middleware(games.ActionFastPath, sealer=services.sealer, limit=settings.max_body_bytes)
     app.add_middleware(
         RateLimit,
         per_address=settings.rate_per_address,
@@ -72,9 +87,6 @@ async def prune_on_schedule(services: Services) -> None:
 
 
 def create_asgi(settings: Settings | None = None) -> Any:
-    """The app as served: :func:`create_app`, plus the bare endpoint if the benchmark asks."""
-    settings = settings or Settings.from_env()
-    app = create_app(settings)
-    if settings.bench_bare_file is not None:
-        return BareEndpoint(app, settings.bench_bare_file.read_bytes())
-    return app
+    """The app as every server stack runs it (``playbench.server:app``): the same app the
+    tests drive, nothing mounted for benchmarks (they serve their own reference app)."""
+    return create_app(settings)

@@ -1,4 +1,4 @@
-"""Pure ASGI wrappers: the request body limit, and the benchmark's bare endpoint."""
+"""Pure ASGI wrappers: the request body limit."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from typing import Any
 
 Scope = dict[str, Any]
 ASGIApp = Any
+Receive = Callable[[], Awaitable[dict[str, Any]]]
 #: more fields for the 413 answer of a request (the agent-check puzzle on act and finish)
 Extra = Callable[[Scope], Awaitable[dict[str, Any]]]
 
-BARE_PATH = "/__bench/bare"
 TOO_LARGE = 413
 
 
@@ -81,36 +81,18 @@ class BodyLimit:
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break
-        body = b"".join(chunks)
-        delivered = False
-
-        async def replay() -> dict[str, Any]:
-            nonlocal delivered
-            if delivered:
-                return await receive()
-            delivered = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replaying(b"".join(chunks), receive), send)
 
 
-class BareEndpoint:
-    """``POST /__bench/bare`` answers fixed bytes with no framework in the way.
+def replaying(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that hands on ``body``, already read whole, then the connection's."""
+    delivered = False
 
-    Mounted only when the speed benchmark asks for it (``PLAYBENCH_BENCH_BARE``): it is
-    the reference the real routes are measured against on the same server stack.
-    """
+    async def replay() -> dict[str, Any]:
+        nonlocal delivered
+        if delivered:
+            return await receive()
+        delivered = True
+        return {"type": "http.request", "body": body, "more_body": False}
 
-    def __init__(self, app: ASGIApp, body: bytes) -> None:
-        self.app = app
-        self.body = body
-
-    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope["path"] != BARE_PATH:
-            await self.app(scope, receive, send)
-            return
-        more = True
-        while more:
-            message = await receive()
-            more = message.get("more_body", False)
-        await _send_json(send, 200, self.body)
+    return replay

@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from fastapi import Request
 from fastapi.responses import Response
 
@@ -27,6 +28,7 @@ class Services:
     storage: Storage
     signer: PuzzleSigner
     _specs: dict[str, JSON] = field(default_factory=dict)
+    _spec_texts: dict[str, orjson.Fragment] = field(default_factory=dict)
 
     def spec_json(self, game: Game) -> JSON:
         """The game's spec as JSON, built once per game (a spec never changes)."""
@@ -45,6 +47,13 @@ class Services:
         now = time.time() if now is None else now
         cutoff = now - self.settings.prune_after_hours * 3600
         return self.storage.prune(unfinished_before=cutoff, now=now)
+
+    def spec_text(self, game: Game) -> orjson.Fragment:
+        """The game's spec as JSON text, serialized once, for answers to embed as it is."""
+        text = self._spec_texts.get(game.slug)
+        if text is None:
+            text = self._spec_texts[game.slug] = orjson.Fragment(json_bytes(self.spec_json(game)))
+        return text
 
     def close(self) -> None:
         self.storage.close()
@@ -78,17 +87,23 @@ def services_of(request: Request) -> Services:
     return request.app.state.services
 
 
-def json_response(body: Any, status_code: int = 200) -> Response:
-    """Compact UTF-8 JSON, serialized once (the routes build plain dicts).
+def json_bytes(body: Any) -> bytes:
+    """Compact UTF-8 JSON by orjson.
 
-    Text that is not valid Unicode (a lone surrogate a client sent, echoed in a reason)
-    is written as a JSON escape instead.
+    What orjson does not write (text that is not valid Unicode, such as a lone surrogate
+    a client sent and a reason echoes; an integer beyond 64 bits; a key that is not
+    text) the standard module writes, with JSON escapes. Embedded fragments (the cached
+    specs) hold no such text, and only orjson writes them.
     """
     try:
-        content = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
-    except UnicodeEncodeError:
-        content = json.dumps(body, separators=(",", ":")).encode()
-    return Response(content, status_code=status_code, media_type="application/json")
+        return orjson.dumps(body)
+    except orjson.JSONEncodeError:
+        return json.dumps(body, separators=(",", ":")).encode()
+
+
+def json_response(body: Any, status_code: int = 200) -> Response:
+    """A JSON answer serialized once (the routes build plain dicts)."""
+    return Response(json_bytes(body), status_code=status_code, media_type="application/json")
 
 
 def base_url(request: Request) -> str:

@@ -146,6 +146,7 @@ def act(services: Services, game: Game, row: SessionRow, texts: list[str]) -> Ac
             state=state_text,
             score=match.score,
             over=match.over,
+            events=result.events,
         )
         try:
             version = storage.record_step(row, version, record)

@@ -24,8 +24,6 @@ ENV_RATE_PER_SESSION = "PLAYBENCH_RATE_PER_SESSION"
 ENV_PRUNE_AFTER_HOURS = "PLAYBENCH_PRUNE_AFTER_HOURS"
 #: minutes between the server's prunes (0: the server never prunes by itself)
 ENV_PRUNE_EVERY_MINUTES = "PLAYBENCH_PRUNE_EVERY_MINUTES"
-#: path of a file whose bytes a bare ASGI endpoint returns (speed benchmark only)
-ENV_BENCH_BARE = "PLAYBENCH_BENCH_BARE"
 
 DEFAULT_DATA_DIR = "data"
 KEY_FILE = "secret.key"
@@ -79,7 +77,7 @@ class Settings:
 
     data_dir: Path = field(default_factory=lambda: Path(DEFAULT_DATA_DIR))
     database_url: str | None = None
-    #: sealing keys, newest first (Fernet keys: 32 url-safe base64-encoded bytes)
+    #: sealing keys, newest first (each 32 url-safe base64-encoded bytes)
     secrets: tuple[str, ...] = ()
     max_body_bytes: int = MAX_BODY_BYTES
     max_sealed_state_chars: int = MAX_SEALED_STATE_CHARS
@@ -89,13 +87,11 @@ class Settings:
     rate_per_session: Rate = RATE_PER_SESSION
     prune_after_hours: float = PRUNE_AFTER_HOURS
     prune_every_minutes: float = PRUNE_EVERY_MINUTES
-    bench_bare_file: Path | None = None
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
         env = os.environ if environ is None else environ
         secrets = tuple(s.strip() for s in env.get(ENV_SECRET, "").split(",") if s.strip())
-        bare = env.get(ENV_BENCH_BARE)
         return cls(
             data_dir=Path(env.get(ENV_DATA) or DEFAULT_DATA_DIR),
             database_url=env.get(ENV_DATABASE) or None,
@@ -108,7 +104,6 @@ class Settings:
             ),
             prune_after_hours=_number(env, ENV_PRUNE_AFTER_HOURS, PRUNE_AFTER_HOURS),
             prune_every_minutes=_number(env, ENV_PRUNE_EVERY_MINUTES, PRUNE_EVERY_MINUTES),
-            bench_bare_file=Path(bare) if bare else None,
         )
 
     @property

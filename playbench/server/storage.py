@@ -11,14 +11,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+import queue
+import threading
 import time
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Collection
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    Connection,
     Engine,
     Float,
     ForeignKey,
@@ -40,7 +45,11 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 
+T = TypeVar("T")
+
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+#: the most write transactions one SQLite commit carries
+MAX_GROUP = 256
 TOKEN_HASH_CHARS = 64
 SESSION_ID_CHARS = 32
 SLUG_CHARS = 64
@@ -112,6 +121,8 @@ actions = Table(
     Column("ok", Boolean, nullable=False),
     Column("reward", BigInteger, nullable=False),
     Column("reason", JsonText, nullable=False),
+    #: what the action did, as the game told it (JSON list); NULL for older rows
+    Column("events", Text),
     Column("created_at", Float, nullable=False),
 )
 
@@ -161,6 +172,7 @@ class LogEntry:
     seq: int
     command: str | None
     action: Any
+    events: list[Any]
     ok: bool
     reward: int
     reason: str
@@ -190,6 +202,7 @@ class StepRecord:
     state: str
     score: int
     over: bool
+    events: list[Any] = field(default_factory=list)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -201,11 +214,94 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _sqlite_begin(conn: Connection) -> None:
+    conn.exec_driver_sql("BEGIN")
+
+
 def make_engine(url: str) -> Engine:
     engine = create_engine(url)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
+        # SQLAlchemy's recipe for SQLite savepoints: the driver leaves transactions alone
+        # (it would not begin one before a SAVEPOINT) and every transaction says BEGIN
+        event.listen(engine, "begin", _sqlite_begin)
     return engine
+
+
+class GroupCommit:
+    """Group commit for SQLite: one thread applies the write transactions, each in its own
+    savepoint (a failing one is rolled back alone and its caller hears the error), and
+    commits all that arrived while the last commit was syncing, at once. Each caller
+    returns only after the commit that holds its work, so nothing acknowledged is lost;
+    the sync (``synchronous=FULL``) is paid once per batch instead of once per write."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._queue: queue.SimpleQueue[tuple[Callable[[Connection], Any], Future] | None] = (
+            queue.SimpleQueue()
+        )
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def run(self, work: Callable[[Connection], T]) -> T:
+        """Apply ``work`` in the next commit; its value once that commit is durable. The
+        writer thread starts on first use, and again after :meth:`close` (an app that is
+        started twice, as the tests do, writes on)."""
+        done: Future = Future()
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._serve, name="group-commit", daemon=True
+                )
+                self._thread.start()
+            self._queue.put((work, done))
+        return done.result()
+
+    def close(self) -> None:
+        """Commit what is queued, then stop the writer thread."""
+        with self._lock:
+            if self._thread is not None:
+                self._queue.put(None)
+                self._thread.join()
+                self._thread = None
+
+    def _serve(self) -> None:
+        stopping = False
+        while not stopping:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < MAX_GROUP:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stopping = True
+                    break
+                batch.append(more)
+            self._commit(batch)
+
+    def _commit(self, batch: list[tuple[Callable[[Connection], Any], Future]]) -> None:
+        results: list[tuple[Future, Any, BaseException | None]] = []
+        try:
+            with self.engine.begin() as conn:
+                for work, done in batch:
+                    try:
+                        with conn.begin_nested():
+                            results.append((done, work(conn), None))
+                    except Exception as error:
+                        results.append((done, None, error))
+        except Exception as error:
+            for _work, done in batch:
+                done.set_exception(error)
+            return
+        for done, value, error in results:
+            if error is None:
+                done.set_result(value)
+            else:
+                done.set_exception(error)
 
 
 def create_tables(engine: Engine) -> None:
@@ -224,21 +320,30 @@ def create_tables(engine: Engine) -> None:
 #: columns added since the first schema, with the SQL that fills them for older rows:
 #: a standard run of before was ranked, and every accepted command counted as a move
 ADDED_COLUMNS = {
-    "accepted": ("INTEGER NOT NULL DEFAULT 0", "UPDATE sessions SET accepted = moves"),
-    "player": ("TEXT", None),
-    "ranked": (
+    ("sessions", "accepted"): (
+        "INTEGER NOT NULL DEFAULT 0",
+        "UPDATE sessions SET accepted = moves",
+    ),
+    ("sessions", "player"): ("TEXT", None),
+    ("sessions", "ranked"): (
         "BOOLEAN NOT NULL DEFAULT FALSE",
         f"UPDATE sessions SET ranked = (options = '{STANDARD_OPTIONS}')",
     ),
+    ("actions", "events"): ("TEXT", None),
 }
 
 
 def _add_missing_columns(engine: Engine) -> None:
-    present = {column["name"] for column in inspect(engine).get_columns("sessions")}
+    inspector = inspect(engine)
+    present = {
+        (table, column["name"])
+        for table in ("sessions", "actions")
+        for column in inspector.get_columns(table)
+    }
     with engine.begin() as conn:
-        for name, (kind, fill) in ADDED_COLUMNS.items():
-            if name not in present:
-                conn.execute(text(f"ALTER TABLE sessions ADD COLUMN {name} {kind}"))
+        for (table, name), (kind, fill) in ADDED_COLUMNS.items():
+            if (table, name) not in present:
+                conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {kind}"))
                 if fill is not None:
                     conn.execute(text(fill))
 
@@ -270,9 +375,21 @@ class Storage:
     def __init__(self, url: str) -> None:
         self.engine = make_engine(url)
         create_tables(self.engine)
+        #: SQLite has one writer at a time and syncs every commit: writes go through one
+        #: thread that commits together what arrived meanwhile (PostgreSQL writes directly)
+        self._group = GroupCommit(self.engine) if self.engine.dialect.name == "sqlite" else None
 
     def close(self) -> None:
+        if self._group is not None:
+            self._group.close()
         self.engine.dispose()
+
+    def _write(self, work: Callable[[Connection], T]) -> T:
+        """Run ``work`` in a write transaction; return once it is committed."""
+        if self._group is not None:
+            return self._group.run(work)
+        with self.engine.begin() as conn:
+            return work(conn)
 
     # -- sessions ----------------------------------------------------------------------
     def create_session(
@@ -308,8 +425,7 @@ class Storage:
             "created_at": now,
             "updated_at": now,
         }
-        with self.engine.begin() as conn:
-            conn.execute(insert(sessions).values(values))
+        self._write(lambda conn: conn.execute(insert(sessions).values(values)))
         return self.reload(session_id)
 
     def session_by_token(self, slug: str, token_hash: str) -> SessionRow | None:
@@ -359,13 +475,17 @@ class Storage:
             "ok": record.ok,
             "reward": record.reward,
             "reason": record.reason,
+            "events": json.dumps(record.events) if record.events else None,
             "created_at": now,
         }
+
+        def step(conn: Connection) -> None:
+            if conn.execute(change).rowcount != 1:
+                raise VersionConflict(session.id)
+            conn.execute(insert(actions).values(entry))
+
         try:
-            with self.engine.begin() as conn:
-                if conn.execute(change).rowcount != 1:
-                    raise VersionConflict(session.id)
-                conn.execute(insert(actions).values(entry))
+            self._write(step)
         except IntegrityError:
             raise VersionConflict(session.id) from None
         return version + 1
@@ -386,26 +506,19 @@ class Storage:
                 version=session.version + 1,
             )
         )
-        with self.engine.begin() as conn:
+
+        def finishing(conn: Connection) -> None:
             if conn.execute(change).rowcount != 1:
                 raise VersionConflict(session.id)
+
+        self._write(finishing)
         return self.reload(session.id)
 
     def log(self, session_id: str) -> list[LogEntry]:
         query = select(actions).where(actions.c.session_id == session_id).order_by(actions.c.seq)
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
-        return [
-            LogEntry(
-                seq=row.seq,
-                command=row.command,
-                action=json.loads(row.action) if row.action is not None else None,
-                ok=bool(row.ok),
-                reward=row.reward,
-                reason=row.reason,
-            )
-            for row in rows
-        ]
+        return [_log_entry(row) for row in rows]
 
     def leaderboard(self, slug: str, limit: int) -> list[SessionRow]:
         query = (
@@ -446,11 +559,9 @@ class Storage:
     # -- agent-check puzzles -------------------------------------------------------------
     def spend_puzzle(self, token_hash: str, expires_at: float) -> bool:
         """Mark a puzzle used; False when it had been used already."""
+        row = {"token_hash": token_hash, "expires_at": expires_at}
         try:
-            with self.engine.begin() as conn:
-                conn.execute(
-                    insert(spent_puzzles).values(token_hash=token_hash, expires_at=expires_at)
-                )
+            self._write(lambda conn: conn.execute(insert(spent_puzzles).values(row)))
         except IntegrityError:
             return False
         return True
@@ -462,7 +573,8 @@ class Storage:
         stale = select(sessions.c.id).where(
             sessions.c.finished.is_(False), sessions.c.updated_at < unfinished_before
         )
-        with self.engine.begin() as conn:
+
+        def pruning(conn: Connection) -> PruneReport:
             ids = [row.id for row in conn.execute(stale).all()]
             logged = 0
             for start in range(0, len(ids), PRUNE_BATCH):
@@ -474,4 +586,59 @@ class Storage:
             spent = conn.execute(
                 spent_puzzles.delete().where(spent_puzzles.c.expires_at < now)
             ).rowcount
-        return PruneReport(sessions=len(ids), actions=logged, puzzles=spent)
+            return PruneReport(sessions=len(ids), actions=logged, puzzles=spent)
+
+        return self._write(pruning)
+
+    # -- spectators (read only) ----------------------------------------------------------
+    def versions(self, session_ids: Collection[str]) -> dict[str, int]:
+        """The stored version of each known session among ``session_ids`` (one indexed
+        read: how a spectator stream learns, without a publish, that a session moved)."""
+        if not session_ids:
+            return {}
+        query = select(sessions.c.id, sessions.c.version).where(
+            sessions.c.id.in_(list(session_ids))
+        )
+        with self.engine.connect() as conn:
+            return {row.id: row.version for row in conn.execute(query).all()}
+
+    def live_sessions(self, slug: str, since: float, limit: int) -> list[SessionRow]:
+        """Unfinished sessions of ``slug`` still being played (changed at ``since`` or
+        later, not over), the most recently moved first."""
+        query = (
+            select(sessions)
+            .where(
+                sessions.c.slug == slug,
+                sessions.c.finished.is_(False),
+                sessions.c.over.is_(False),
+                sessions.c.updated_at >= since,
+            )
+            .order_by(sessions.c.updated_at.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [_row(row) for row in conn.execute(query).all()]
+
+    def last_entry(self, session_id: str) -> LogEntry | None:
+        """The newest log entry of a session (its last command), if any."""
+        query = (
+            select(actions)
+            .where(actions.c.session_id == session_id)
+            .order_by(actions.c.seq.desc())
+            .limit(1)
+        )
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return _log_entry(row) if row is not None else None
+
+
+def _log_entry(row: Any) -> LogEntry:
+    return LogEntry(
+        seq=row.seq,
+        command=row.command,
+        events=json.loads(row.events) if row.events else [],
+        action=json.loads(row.action) if row.action is not None else None,
+        ok=bool(row.ok),
+        reward=row.reward,
+        reason=row.reason,
+    )

@@ -13,6 +13,7 @@ import uvicorn
 from mcp import Client
 
 from playbench.games.delvewick.levels import LEVELS, SOLUTION_LETTERS
+from tests.games.delvewick.test_levels import LEVEL_POINTS
 
 TOOLS = ["act", "get_rules", "get_view", "legal_commands", "list_games", "new_game"]
 SLUGS = ["chimestep", "cogcrawl", "delvewick", "gem-swap"]
@@ -88,7 +89,7 @@ async def play_through(client: Client) -> None:
             client, "act", match_id=match_id, command=WORDS[SOLUTION_LETTERS.index(letter)]
         )
     assert [event["type"] for event in view["events"]][-2:] == ["levelClear", "levelStart"]
-    assert view["score"] == 335
+    assert view["score"] == LEVEL_POINTS[0]
     assert view["observation"]["level"] == 2
     assert await error_of(client, "act", match_id=match_id, command="dance") == (
         "Error executing tool act: 'dance' was refused: unknown command 'dance'; "

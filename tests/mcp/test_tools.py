@@ -73,7 +73,8 @@ def test_errors_carry_the_reason() -> None:
             "known games: chimestep, cogcrawl, delvewick, gem-swap"
         )
         assert await error_of(client, "new_game", game="delvewick", options={"startLevel": 0}) == (
-            "Error executing tool new_game: startLevel must be an integer from 1 to 8, got 0"
+            "Error executing tool new_game: Delvewick options: startLevel must be an integer "
+            "from 1 to 8, got 0"
         )
         assert "Input should be greater than or equal to 0" in await error_of(
             client, "new_game", game="delvewick", seed=-1

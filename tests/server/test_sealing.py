@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 import base64
+import os
 import zlib
 
 import pytest
 from cryptography.fernet import Fernet
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from playbench.core import all_games, canonical_json, get_game
-from playbench.server.sealing import Sealer, SealError, generate_key, load_or_create_key
-from playbench.server.settings import MAX_BODY_BYTES
+from playbench.server.sealing import (
+    VERSION_BYTE as SEAL_VERSION_BYTE,
+)
+from playbench.server.sealing import (
+    Sealer,
+    SealError,
+    _derive,
+    _key_bytes,
+    generate_key,
+    load_or_create_key,
+)
+from playbench.server.settings import KEY_FILE, MAX_BODY_BYTES
 
 LIMIT_CHARS = 4096
 LIMIT_JSON = 2048
@@ -93,7 +105,72 @@ def test_state_that_unpacks_too_large_is_refused():
         box.open("tally", sealed)
 
 
-def test_a_sealed_payload_that_is_not_compressed_is_refused():
+def forge(key: str, body: bytes, version: bytes = SEAL_VERSION_BYTE) -> str:
+    """A token sealed with ``key`` around any body (what only the server can make)."""
+    nonce = os.urandom(12)
+    sealed = AESGCM(_derive(_key_bytes(key))).encrypt(nonce, body, version)
+    return base64.urlsafe_b64encode(version + nonce + sealed).decode()
+
+
+def legacy(key: str, payload: dict) -> str:
+    """A state as servers before seal version 2 sealed it (zlib in Fernet)."""
+    return Fernet(key).encrypt(zlib.compress(canonical_json(payload).encode())).decode()
+
+
+def test_a_payload_marked_compressed_that_is_not_is_refused():
+    key = generate_key()
+    with pytest.raises(SealError, match="does not decompress"):
+        sealer(key).open("tally", forge(key, b'\x01tally\n{"pos":1}'))
+
+
+def test_an_unknown_codec_is_refused():
+    key = generate_key()
+    with pytest.raises(SealError, match="unknown codec 9"):
+        sealer(key).open("tally", forge(key, b'\x09tally\n{"pos":1}'))
+
+
+def test_a_payload_without_its_game_is_refused():
+    key = generate_key()
+    with pytest.raises(SealError, match="no game inside"):
+        sealer(key).open("tally", forge(key, b'\x00{"pos":1}'))
+
+
+def test_a_token_of_another_version_does_not_verify():
+    key = generate_key()
+    with pytest.raises(SealError, match="does not verify"):
+        sealer(key).open("tally", forge(key, b'\x00tally\n{"pos":1}', version=b"\x03"))
+
+
+def test_small_states_are_sealed_raw_and_large_ones_compressed():
+    box = sealer()
+    small = {"cells": "ab" * 100}
+    large = {"cells": "ab" * 600}
+    raw_small = base64.urlsafe_b64decode(box.seal("tally", small))
+    raw_large = base64.urlsafe_b64decode(box.seal("tally", large))
+    overhead = 1 + 12 + 16 + 1 + len(b"tally\n")
+    assert len(raw_small) == overhead + len(canonical_json(small))
+    assert len(raw_large) < overhead + 100
+    assert box.open("tally", box.seal("tally", large)) == large
+
+
+def test_text_and_numbers_orjson_cannot_carry_open_intact():
+    box = sealer()
+    data = {"name": "\ud800 lone", "big": 2**70, "neg": -(2**70), "emoji": "\U0001f600"}
+    opened = box.open("tally", box.seal("tally", data))
+    assert opened == data and type(opened["big"]) is int
+
+
+def test_a_state_sealed_by_an_earlier_version_still_opens():
+    key = generate_key()
+    old = legacy(key, {"v": 1, "game": "tally", "state": {"pos": 3}})
+    assert sealer(key).open("tally", old) == {"pos": 3}
+    with pytest.raises(SealError, match="sealed for game 'tally', not 'gem-swap'"):
+        sealer(key).open("gem-swap", old)
+    with pytest.raises(SealError, match="does not verify"):
+        sealer().open("tally", old)
+
+
+def test_an_earlier_seal_that_is_not_compressed_is_refused():
     key = generate_key()
     forged = Fernet(key).encrypt(b'{"v":1,"game":"tally","state":{}}').decode()
     with pytest.raises(SealError, match="does not decompress"):
@@ -102,10 +179,8 @@ def test_a_sealed_payload_that_is_not_compressed_is_refused():
 
 def test_unknown_seal_version_is_refused():
     key = generate_key()
-    payload = zlib.compress(canonical_json({"v": 99, "game": "tally", "state": {}}).encode())
-    forged = Fernet(key).encrypt(payload).decode()
     with pytest.raises(SealError, match="unknown seal version"):
-        sealer(key).open("tally", forged)
+        sealer(key).open("tally", legacy(key, {"v": 99, "game": "tally", "state": {}}))
 
 
 @pytest.mark.parametrize("bad", [None, 5, "", ["x"], "ünïcode"])
@@ -128,8 +203,9 @@ def test_key_rotation_newest_seals_all_open():
 def test_bad_key_is_a_clear_error():
     from playbench.core import PlaybenchError
 
-    with pytest.raises(PlaybenchError, match="not a Fernet key"):
-        Sealer(["short"], LIMIT_CHARS, LIMIT_JSON)
+    for bad in ("short", "!" * 44, base64.urlsafe_b64encode(b"x" * 16).decode()):
+        with pytest.raises(PlaybenchError, match="not 32 url-safe base64-encoded bytes"):
+            Sealer([bad], LIMIT_CHARS, LIMIT_JSON)
 
 
 def test_key_file_is_created_once_and_private(tmp_path):
@@ -137,7 +213,7 @@ def test_key_file_is_created_once_and_private(tmp_path):
     key = load_or_create_key(path)
     assert load_or_create_key(path) == key
     assert path.stat().st_mode & 0o777 == 0o600
-    Fernet(key)
+    assert len(base64.urlsafe_b64decode(key)) == 32
 
 
 # -- over HTTP, for every game ----------------------------------------------------------
@@ -158,6 +234,18 @@ def test_tampered_and_truncated_states_are_400(client, slug):
         reply = _act(client, slug, bad)
         assert reply.status_code == 400
         assert "does not verify" in reply.json()["error"]
+
+
+def test_a_state_sealed_by_an_earlier_version_is_played_and_sealed_anew(client):
+    secret = load_or_create_key(client.app.state.services.settings.data_dir / KEY_FILE)
+    tally = get_game("tally")
+    start = tally.new(1)
+    old = legacy(secret, {"v": 1, "game": "tally", "state": tally.to_json(start)})
+    reply = client.post(
+        "/api/games/tally/action", json={"state": old, "action": {"type": "step", "by": 1}}
+    )
+    assert reply.status_code == 200 and reply.json()["observation"]["pos"] == start.pos + 1
+    assert base64.urlsafe_b64decode(reply.json()["state"])[:1] == SEAL_VERSION_BYTE
 
 
 def test_foreign_state_is_400(client, slug):
@@ -233,3 +321,13 @@ def test_body_over_the_limit_on_act_and_finish_still_carries_a_puzzle(client):
         assert reply.status_code == 413
         assert reply.json()["error"] == f"request body is over the limit of {MAX_BODY_BYTES} bytes"
         assert reply.json()["agentCheck"]["question"].startswith("What is ")
+
+
+@pytest.mark.parametrize("size", [30, 31, 32])
+def test_padding_added_after_a_whole_group_is_refused(size):
+    box = sealer()
+    sealed = box.seal("tally", {"pad": "x" * size})
+    assert box.open("tally", sealed) == {"pad": "x" * size}
+    for extra in ("=", "==", "===", "===="):
+        with pytest.raises(SealError, match="does not verify"):
+            box.open("tally", sealed + extra)

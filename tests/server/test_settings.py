@@ -1,4 +1,4 @@
-"""Settings from the environment, key rotation across restarts, the benchmark's endpoint."""
+"""Settings from the environment, key rotation across restarts."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from playbench.server import Settings, create_app, create_asgi
+from playbench.server import Settings, create_app
 from playbench.server.sealing import generate_key
 
 
@@ -22,7 +22,6 @@ def test_settings_from_the_environment():
     assert settings.data_dir == Path("/srv/arena")
     assert settings.url == "postgresql://arena@db/arena"
     assert settings.secrets == (new, old)
-    assert settings.bench_bare_file is None
 
 
 def test_default_settings_use_sqlite_in_the_data_folder():
@@ -55,15 +54,3 @@ def test_with_secret_and_database_no_data_folder_is_made(tmp_path):
     )
     create_app(settings).state.services.close()
     assert not (tmp_path / "unused").exists() and (tmp_path / "arena.db").exists()
-
-
-def test_bare_endpoint_only_when_the_benchmark_asks(tmp_path):
-    answer = tmp_path / "answer.json"
-    answer.write_bytes(b'{"ok":true}')
-    settings = Settings(data_dir=tmp_path / "data", bench_bare_file=answer)
-    with TestClient(create_asgi(settings)) as client:
-        reply = client.post("/__bench/bare", content=b'{"state": "x"}')
-        assert reply.status_code == 200 and reply.content == b'{"ok":true}'
-        assert client.get("/api/games").status_code == 200
-    with TestClient(create_asgi(Settings(data_dir=tmp_path / "data"))) as client:
-        assert client.post("/__bench/bare", content=b"{}").status_code == 404

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from playbench.core import Rng, canonical_json, get_game
 
 FLOW_STEPS = 12
@@ -201,3 +205,48 @@ def test_a_body_sent_as_another_content_type_is_told_to_send_json(client):
         assert reply.json()["error"] == (
             "body: send a JSON object with Content-Type: application/json (got 'text/plain')"
         )
+
+
+# -- the action route's fast path and the framework's route answer alike ----------------
+def _step_both_ways(client, body: bytes):
+    """The same request with Content-Length (the fast path) and chunked (the framework)."""
+    headers = {"Content-Type": "application/json"}
+    fast = client.post("/api/games/tally/action", content=body, headers=headers)
+    framework = client.post("/api/games/tally/action", content=iter([body]), headers=headers)
+    return fast, framework
+
+
+def _opened(client, answer):
+    body = answer.json()
+    if "state" in body:
+        body["state"] = client.app.state.services.sealer.open("tally", body["state"])
+    return answer.status_code, body
+
+
+@pytest.mark.parametrize(
+    "action",
+    [{"type": "step", "by": 1}, {"type": "step", "by": 3}, {"type": "fumble"}, "step", None],
+)
+def test_fast_path_and_framework_answer_alike(client, action):
+    sealed = client.get("/api/games/tally/init?seed=7").json()["state"]
+    body = json.dumps({"state": sealed, "action": action}).encode()
+    fast, framework = _step_both_ways(client, body)
+    assert _opened(client, fast) == _opened(client, framework)
+    assert fast.headers["content-type"] == framework.headers["content-type"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"state": "x", "action": {}, "extra": 1}',
+        b'{"state": "x", "action": {}}',
+        b'{"state": ["x"], "action": {}}',
+        b"[1, 2]",
+        b'{"state": "x", "action": "\\ud800"}',
+        b"",
+    ],
+)
+def test_requests_the_fast_path_leaves_get_the_framework_answer(client, body):
+    fast, framework = _step_both_ways(client, body)
+    assert fast.status_code == framework.status_code and fast.status_code in (400, 422)
+    assert fast.json() == framework.json()

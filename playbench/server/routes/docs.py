@@ -1,4 +1,4 @@
-"""Readable pages: the index, one API page per game, and ``llms.txt`` for agents.
+"""Readable pages: one API page per game, and ``llms.txt`` for agents.
 
 Everything on them comes from the registry and each game's spec, so a new game gets its
 pages without new code.
@@ -96,27 +96,6 @@ def _table(rows: dict[str, str]) -> str:
         f"<tr><td><code>{escape(k)}</code></td><td>{escape(v)}</td></tr>" for k, v in rows.items()
     )
     return f"<table>{cells}</table>"
-
-
-@router.get("/", response_class=HTMLResponse)
-def index(request: Request) -> HTMLResponse:
-    root = base_url(request)
-    items = "".join(
-        f'<li><a href="/docs/api/{escape(g.slug)}">{escape(g.name)}</a> '
-        f"({escape(g.genre)}): {escape(g.spec().goal)}</li>"
-        for g in all_games()
-    )
-    body = (
-        f"<h1>{TITLE}</h1><p>Deterministic, seeded games for AI agents, over HTTP.</p>"
-        f"<h2>Games</h2><ul>{items}</ul>"
-        "<h2>Start here</h2><ul>"
-        '<li><a href="/llms.txt">/llms.txt</a>: the entry point for agents</li>'
-        '<li><a href="/api/games">/api/games</a>: the games as JSON</li>'
-        '<li><a href="/docs">/docs</a> and <a href="/openapi.json">/openapi.json</a>: '
-        "every route</li></ul>"
-        f"<pre>curl -s {escape(root)}/api/games</pre>"
-    )
-    return _page(TITLE, body)
 
 
 @router.get(

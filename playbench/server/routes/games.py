@@ -2,6 +2,13 @@
 
 Each response is built as plain data and serialized once; the declared response models
 document it (and the OpenAPI checks hold the routes to them).
+
+The action route is the hot one (an agent calls it once per move), so a well-formed
+request to it is answered by :class:`ActionFastPath` in front of the framework: the body
+parsed by orjson, the step on the match kernel, the answer written by orjson. Anything
+else (a body that is not ``{"state": <text>, "action": ...}``, a state that does not
+open, a chunked or oversized body) goes on to the FastAPI route, which answers exactly
+as it always has; both paths step through :func:`step_sealed`.
 """
 
 from __future__ import annotations
@@ -10,15 +17,19 @@ import secrets
 from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
 
+import orjson
 from fastapi import APIRouter, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from fastapi.routing import APIRoute
 from pydantic import ValidationError
 
-from playbench.core.game import Game
+from playbench.core.errors import PlaybenchError, UnknownGameError
+from playbench.core.game import JSON, Game
+from playbench.core.match import Match
 from playbench.core.registry import all_games, get_game
 from playbench.core.rng import MAX_SEED
+from playbench.server.middleware import ASGIApp, Receive, Scope, replaying
 from playbench.server.schemas import (
     ActionCreate,
     ActionPublic,
@@ -27,7 +38,8 @@ from playbench.server.schemas import (
     InitCreate,
     InitPublic,
 )
-from playbench.server.services import Services, base_url, json_response, services_of
+from playbench.server.sealing import Sealer
+from playbench.server.services import Services, base_url, json_bytes, json_response, services_of
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorPublic} for code in (400, 404, 413, 422)
@@ -83,7 +95,7 @@ def _start(services: Services, game: Game, seed: int | None, options: Any) -> Re
             "state": services.sealer.seal(game.slug, game.to_json(state)),
             "observation": game.observe(state),
             "legalActions": game.legal_actions(state),
-            "spec": services.spec_json(game),
+            "spec": services.spec_text(game),
             "score": game.score(state),
             "gameOver": game.is_over(state),
         }
@@ -128,25 +140,123 @@ class JsonBodyRoute(APIRoute):
         return handle
 
 
+def step_sealed(sealer: Sealer, game: Game, sealed: object, action: Any) -> JSON:
+    """Open the sealed state, play ``action`` on it, and answer with the state sealed
+    anew when the match moved on or the action was accepted (raises :class:`SealError`
+    or :class:`StateError` when the state does not open)."""
+    match = Match(game, game.from_json(sealer.open(game.slug, sealed)))
+    result = match.play(action)
+    payload: JSON = {"ok": True} if result.ok else {"ok": False, "reason": result.reason}
+    state = match.state
+    if result.ok or result.advanced:
+        payload["state"] = sealer.seal(game.slug, game.to_json(state))
+        payload["observation"] = game.observe(state)
+        payload["score"] = game.score(state)
+        payload["gameOver"] = game.is_over(state)
+        payload["reward"] = result.reward
+        payload["events"] = result.events
+    payload["legalActions"] = game.legal_actions(state)
+    return payload
+
+
 async def action(slug: str, body: ActionCreate, request: Request) -> Response:
-    game = get_game(slug)
     sealer = services_of(request).sealer
-    state = game.from_json(sealer.open(slug, body.state))
-    outcome = game.step(state, body.action)
-    after = outcome.state
-    if outcome.ok:
-        payload: dict[str, Any] = {"ok": True}
-    else:
-        payload = {"ok": False, "reason": outcome.reason}
-    if outcome.ok or after is not state:
-        payload["state"] = sealer.seal(slug, game.to_json(after))
-        payload["observation"] = game.observe(after)
-        payload["score"] = game.score(after)
-        payload["gameOver"] = game.is_over(after)
-        payload["reward"] = outcome.reward
-        payload["events"] = list(outcome.events)
-    payload["legalActions"] = game.legal_actions(after)
-    return json_response(payload)
+    return json_response(step_sealed(sealer, get_game(slug), body.state, body.action))
+
+
+ACTION_PREFIX = "/api/games/"
+ACTION_SUFFIX = "/action"
+ANSWER_HEADERS = [(b"content-type", b"application/json")]
+
+
+class ActionFastPath:
+    """``POST /api/games/{slug}/action`` for a well-formed request, before the framework.
+
+    It answers only a body it reads whole (declared by Content-Length, within the body
+    limit) that orjson parses to exactly ``{"state": <text>, "action": ...}``, whose
+    state opens; everything else is handed, body and all, to the app behind it.
+    """
+
+    def __init__(self, app: ASGIApp, sealer: Sealer, limit: int) -> None:
+        self.app = app
+        self.sealer = sealer
+        self.limit = limit
+        self.games: dict[str, Game] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Any) -> None:
+        path = scope.get("path", "")
+        if (
+            scope["type"] != "http"
+            or scope["method"] != "POST"
+            or not path.startswith(ACTION_PREFIX)
+            or not path.endswith(ACTION_SUFFIX)
+        ):
+            await self.app(scope, receive, send)
+            return
+        game = self._game(path[len(ACTION_PREFIX) : -len(ACTION_SUFFIX)])
+        size = _declared_size(scope)
+        if game is None or size is None or size > self.limit:
+            await self.app(scope, receive, send)
+            return
+        body = await _read_body(receive)
+        answer = self._answer(game, body)
+        if answer is None:
+            await self.app(scope, replaying(body, receive), send)
+            return
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [*ANSWER_HEADERS, (b"content-length", b"%d" % len(answer))],
+            }
+        )
+        await send({"type": "http.response.body", "body": answer})
+
+    def _game(self, slug: str) -> Game | None:
+        game = self.games.get(slug)
+        if game is None:
+            try:
+                game = self.games[slug] = get_game(slug)
+            except UnknownGameError:
+                return None
+        return game
+
+    def _answer(self, game: Game, body: bytes) -> bytes | None:
+        try:
+            request = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            return None
+        if type(request) is not dict or len(request) != 2 or "action" not in request:
+            return None
+        sealed = request.get("state")
+        if type(sealed) is not str:
+            return None
+        try:
+            return json_bytes(step_sealed(self.sealer, game, sealed, request["action"]))
+        except PlaybenchError:
+            return None
+
+
+def _declared_size(scope: Scope) -> int | None:
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
+async def _read_body(receive: Receive) -> bytes:
+    message = await receive()
+    body = message.get("body", b"")
+    if not message.get("more_body", False):
+        return body
+    chunks = [body]
+    while message.get("more_body", False):
+        message = await receive()
+        chunks.append(message.get("body", b""))
+    return b"".join(chunks)
 
 
 router.add_api_route(

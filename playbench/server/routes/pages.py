@@ -1,0 +1,199 @@
+"""The arena's pages for people: play, watch, replay, leaderboards, and /docs offline.
+
+The pages are static files under ``playbench/web`` (plain ES modules, no build step, no
+CDN); they speak only the public APIs and the push feed. The server fills in what it
+knows before the page loads (the game cards of the home page, titles) and serves the
+assets, Swagger UI's included (from the ``swagger-ui-py`` package, with its licence).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import mimetypes
+import re
+from functools import cache
+from html import escape
+from importlib import resources
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse, Response
+
+from playbench.core.controls import controls_of
+from playbench.core.errors import UnknownGameError
+from playbench.core.game import Game
+from playbench.core.registry import all_games, get_game
+from playbench.server.guards import CONTENT_SECURITY_POLICY
+
+WEB = Path(str(resources.files("playbench") / "web"))
+PAGES = WEB / "pages"
+ASSETS = WEB / "assets"
+PALETTE = Path(str(resources.files("playbench") / "gym" / "palette.json"))
+#: the Swagger UI files /docs needs, served from the installed swagger-ui-py package
+SWAGGER_FILES = ("swagger-ui-bundle.js", "swagger-ui.css", "favicon-32x32.png", "LICENSE")
+INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
+SLOT = re.compile(r"\{\{(\w+)\}\}")
+SESSION_ID = re.compile(r"^[0-9a-f]{1,32}$")
+TITLE = "playbench arena"
+
+router = APIRouter(include_in_schema=False)
+
+
+@cache
+def _template(name: str) -> str:
+    return (PAGES / name).read_text(encoding="utf-8")
+
+
+def _page(template: str, status_code: int = 200, **slots: str) -> HTMLResponse:
+    """A page with each ``{{slot}}`` filled in; values are HTML already (escape first)."""
+    html = SLOT.sub(lambda found: slots.get(found.group(1), ""), _template(template))
+    return HTMLResponse(html, status_code=status_code)
+
+
+def _not_found(what: str) -> HTMLResponse:
+    return _page("missing.html", 404, title=escape(TITLE), message=escape(what))
+
+
+def _game(slug: str) -> Game | None:
+    try:
+        return get_game(slug)
+    except UnknownGameError:
+        return None
+
+
+def _card(game: Game) -> str:
+    slug = escape(game.slug)
+    return (
+        f'<article class="card" data-testid="game-card" data-slug="{slug}">'
+        f'<a class="thumb" href="/play/{slug}" aria-label="play {escape(game.name)}">'
+        f'<div class="board-thumb" data-thumb="{slug}"></div></a>'
+        f'<div class="card-body"><h2>{escape(game.name)}</h2>'
+        f'<p class="genre">{escape(game.genre)}</p>'
+        f'<p class="goal">{escape(game.spec().goal)}</p>'
+        f'<nav class="card-links"><a class="button primary" href="/play/{slug}">Play</a>'
+        f'<a class="button" href="/leaderboard/{slug}">Leaderboard</a>'
+        f'<a class="button quiet" href="/docs/api/{slug}">API</a></nav>'
+        f'<div class="live" data-live="{slug}"><span class="muted">nobody is playing</span>'
+        "</div></div></article>"
+    )
+
+
+def _controls_json(game: Game) -> str:
+    """The game's keys and idle clock (the terminal's table), for the page's script."""
+    controls = controls_of(game)
+    body = {"keys": dict(controls.keys), "idle": controls.idle}
+    return json.dumps(body).replace("<", "\\u003c")
+
+
+@router.get("/", response_class=HTMLResponse)
+def index() -> HTMLResponse:
+    cards = "".join(_card(game) for game in all_games())
+    return _page("index.html", title=escape(TITLE), cards=cards)
+
+
+@router.get("/play/{slug}", response_class=HTMLResponse)
+def play(slug: str) -> HTMLResponse:
+    game = _game(slug)
+    if game is None:
+        return _not_found(f"There is no game called {slug!r}.")
+    return _page(
+        "play.html",
+        title=escape(f"{game.name} · {TITLE}"),
+        name=escape(game.name),
+        slug=escape(game.slug),
+        goal=escape(game.spec().goal),
+        controls=_controls_json(game),
+    )
+
+
+@router.get("/leaderboard/{slug}", response_class=HTMLResponse)
+def leaderboard(slug: str) -> HTMLResponse:
+    game = _game(slug)
+    if game is None:
+        return _not_found(f"There is no game called {slug!r}.")
+    return _page(
+        "leaderboard.html",
+        title=escape(f"{game.name} leaderboard · {TITLE}"),
+        name=escape(game.name),
+        slug=escape(game.slug),
+    )
+
+
+@router.get("/watch/{session_id}", response_class=HTMLResponse)
+def watch(session_id: str) -> HTMLResponse:
+    if not SESSION_ID.match(session_id):
+        return _not_found(f"{session_id!r} is no session id.")
+    return _page("watch.html", title=escape(f"Watch {session_id} · {TITLE}"))
+
+
+@router.get("/replay", response_class=HTMLResponse)
+def replay_file() -> HTMLResponse:
+    return _page("replay.html", title=escape(f"Replay · {TITLE}"))
+
+
+@router.get("/replay/{session_id}", response_class=HTMLResponse)
+def replay(session_id: str) -> HTMLResponse:
+    if not SESSION_ID.match(session_id):
+        return _not_found(f"{session_id!r} is no session id.")
+    return _page("replay.html", title=escape(f"Replay {session_id} · {TITLE}"))
+
+
+def _file(root: Path, name: str) -> Response:
+    path = (root / name).resolve()
+    if not path.is_file() or not path.is_relative_to(root.resolve()):
+        return _not_found(f"No file {name!r}.")
+    media_type = mimetypes.guess_type(path.name)[0] or "text/plain"
+    if path.suffix == ".js":
+        media_type = "text/javascript"
+    return FileResponse(path, media_type=media_type, headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/assets/palette.json")
+def palette() -> Response:
+    """The games' colours, the same file the Gymnasium door draws its pictures with."""
+    return _file(PALETTE.parent, PALETTE.name)
+
+
+@router.get("/assets/{name:path}")
+def asset(name: str) -> Response:
+    return _file(ASSETS, name)
+
+
+@router.get("/favicon.ico")
+def favicon() -> Response:
+    return _file(ASSETS, "favicon.svg")
+
+
+def _swagger_root() -> Path:
+    return Path(str(resources.files("swagger_ui") / "static"))
+
+
+@router.get("/docs", response_class=HTMLResponse)
+def swagger() -> HTMLResponse:
+    """Swagger UI from this server's own files; its one inline script is allowed by its
+    hash in the page's content security policy, and nothing else inline is."""
+    page = get_swagger_ui_html(
+        openapi_url="/openapi.json",
+        title=f"{TITLE}: API",
+        swagger_js_url="/docs/assets/swagger-ui-bundle.js",
+        swagger_css_url="/docs/assets/swagger-ui.css",
+        swagger_favicon_url="/docs/assets/favicon-32x32.png",
+    )
+    hashes = " ".join(
+        "'sha256-" + base64.b64encode(hashlib.sha256(script.encode()).digest()).decode() + "'"
+        for script in INLINE_SCRIPT.findall(page.body.decode())
+    )
+    page.headers["content-security-policy"] = CONTENT_SECURITY_POLICY.decode().replace(
+        "script-src 'self'", f"script-src 'self' {hashes}"
+    )
+    return page
+
+
+@router.get("/docs/assets/{name}")
+def swagger_asset(name: str) -> Response:
+    if name not in SWAGGER_FILES:
+        return _not_found(f"No file {name!r}.")
+    return _file(_swagger_root(), name)

@@ -1,0 +1,41 @@
+// Each game's board painter, status fields and state word; a game without a painter of
+// its own is shown as its text board.
+import { chimestepState, chimestepStatus, drawChimestep } from "./chimestep.js";
+import { cogcrawlState, cogcrawlStatus, drawCogcrawl } from "./cogcrawl.js";
+import { delvewickState, delvewickStatus, drawDelvewick } from "./delvewick.js";
+import { drawGemSwap, gemswapState, gemswapStatus } from "./gemswap.js";
+
+function drawText(host, observation, { text } = {}) {
+  const pre = document.createElement("pre");
+  pre.className = "text-board";
+  pre.textContent = text || JSON.stringify(observation, null, 1);
+  host.replaceChildren(pre);
+}
+
+const PAINTERS = {
+  delvewick: { draw: drawDelvewick, status: delvewickStatus, state: delvewickState },
+  chimestep: { draw: drawChimestep, status: chimestepStatus, state: chimestepState },
+  "gem-swap": { draw: drawGemSwap, status: gemswapStatus, state: gemswapState },
+  cogcrawl: { draw: drawCogcrawl, status: cogcrawlStatus, state: cogcrawlState },
+};
+
+const TEXT = {
+  draw: drawText,
+  status: () => [],
+  state: (observation) => observation.status || "",
+};
+
+export function painter(slug) {
+  return PAINTERS[slug] || TEXT;
+}
+
+// A small picture of a board for the home page's cards.
+export function thumbnail(slug, host, observation) {
+  const small = {
+    delvewick: { size: 16 },
+    chimestep: { tileW: 40 },
+    "gem-swap": {},
+    cogcrawl: { size: 16, crop: true },
+  }[slug];
+  painter(slug).draw(host, observation, small || {});
+}

@@ -1,0 +1,322 @@
+// /play/{slug}: a stored session played through the session API. Keys come from the
+// game's controls (the terminal's table); commands queue and go out one request at a
+// time, because each answer carries the agent-check puzzle the next request answers.
+import { Session } from "./api.js";
+import { cellName } from "./boards/gemswap.js";
+import { $, addMessage, describeEvent, messagesOf, showProblem, showView } from "./ui.js";
+
+const slug = document.querySelector("main").dataset.slug;
+const controls = JSON.parse($("controls").textContent);
+const MAX_BATCH = 100;
+const MAX_TICKS = 30;
+const PROMPT = "...";
+const BROWSER_KEYS = {
+  ArrowUp: "KEY_UP",
+  ArrowDown: "KEY_DOWN",
+  ArrowLeft: "KEY_LEFT",
+  ArrowRight: "KEY_RIGHT",
+  Home: "KEY_HOME",
+  End: "KEY_END",
+  PageUp: "KEY_PPAGE",
+  PageDown: "KEY_NPAGE",
+  Enter: "\n",
+};
+const KEY_LABELS = { KEY_UP: "↑", KEY_DOWN: "↓", KEY_LEFT: "←", KEY_RIGHT: "→", " ": "space", "\n": "Enter" };
+const STORE = `playbench:${slug}:token`;
+const NAME = "playbench:player";
+
+const parts = { board: $("board"), score: $("score"), status: $("status"), fields: $("fields") };
+const messages = $("messages");
+const commandBox = $("command");
+let session = null;
+let queue = [];
+let busy = false;
+let previousBoard = null;
+let hintCells = null;
+let pendingKeys = "";
+
+const seedParam = new URLSearchParams(location.search).get("seed");
+
+function canTick() {
+  return session && !session.view.gameOver && session.view.commands.some((c) => c === "tick" || c.startsWith("tick "));
+}
+
+function render(view, drawn = {}) {
+  const drawOptions = {};
+  if (slug === "gem-swap") {
+    drawOptions.previous = drawn.animate ? previousBoard : null;
+    drawOptions.onCell = (name) => enqueue(`select ${name}`);
+    drawOptions.hint = hintCells;
+    previousBoard = view.observation.board;
+  }
+  showView(slug, view, { ...parts, drawOptions });
+  if (slug === "cogcrawl") $("say-panel").hidden = false;
+  const over = view.gameOver && !view.finished;
+  $("finish-panel").hidden = !(view.gameOver || view.finished);
+  $("finish-form").hidden = !over;
+  $("finish-player").value = view.player || "(no name: start a new game with a name to be listed)";
+  const kind = view.ranked ? "Ranked game: the seed stays hidden until you finish." : `Practice on seed ${view.seed}: not ranked.`;
+  $("session-note").innerHTML = "";
+  $("session-note").append(`${kind} Spectators: `);
+  const link = document.createElement("a");
+  link.href = `/watch/${view.sessionId}`;
+  link.textContent = `/watch/${view.sessionId}`;
+  link.id = "watch-link";
+  $("session-note").append(link);
+  parts.board.dataset.session = view.sessionId;
+}
+
+function report(answer, sent) {
+  for (const result of answer.results) {
+    if (!result.ok) addMessage(messages, `refused: ${result.command}: ${result.reason}`, "refused");
+    for (const event of result.events) {
+      if (event.type === "say") $("say").textContent = event.text || "…";
+      if (event.type === "hint" && typeof event.swap === "string") hintCells = hintOf(event.swap);
+      addMessage(messages, describeEvent(event), event.type === "levelClear" ? "good" : "event");
+    }
+  }
+  const skipped = sent.length - answer.results.length;
+  if (skipped > 0) addMessage(messages, `${skipped} queued command(s) dropped after the refusal`, "refused");
+  for (const line of messagesOf(answer.observation)) addMessage(messages, line, "event");
+}
+
+// "swap D6 down" -> the two cells it names.
+function hintOf(text) {
+  const found = /swap ([A-H])(\d) (up|down|left|right)/i.exec(text);
+  if (!found) return null;
+  const c = "ABCDEFGH".indexOf(found[1].toUpperCase());
+  const r = Number(found[2]) - 1;
+  const [dr, dc] = { up: [-1, 0], down: [1, 0], left: [0, -1], right: [0, 1] }[found[3].toLowerCase()];
+  return [cellName(r, c), cellName(r + dr, c + dc)];
+}
+
+function enqueue(command) {
+  if (!session) return;
+  const last = queue[queue.length - 1];
+  if (command === "tick" && last && /^tick( \d+)?$/.test(last)) {
+    const count = Number(last.split(" ")[1] || 1);
+    if (count < MAX_TICKS) {
+      queue[queue.length - 1] = `tick ${count + 1}`;
+      pump();
+      return;
+    }
+  }
+  queue.push(command);
+  pump();
+}
+
+async function pump() {
+  if (busy || !session || queue.length === 0) return;
+  busy = true;
+  const batch = queue.splice(0, MAX_BATCH);
+  try {
+    const before = session.view.observation.movesMade;
+    const answer = await session.act(batch);
+    if (answer.observation.movesMade !== before) hintCells = null;
+    report(answer, batch);
+    render(answer, { animate: true });
+    showProblem("");
+    if (answer.gameOver) queue = [];
+  } catch (error) {
+    addMessage(messages, `refused: ${error.message}`, "refused");
+    showProblem(error.message);
+    if (error.status === 409) await resync();
+  } finally {
+    busy = false;
+    if (queue.length) pump();
+  }
+}
+
+async function resync() {
+  try {
+    session = await Session.resume(slug, session.token);
+    render(session.view);
+  } catch (error) {
+    showProblem(error.message);
+  }
+}
+
+function keyName(event) {
+  return BROWSER_KEYS[event.key] || event.key;
+}
+
+function runControl(command) {
+  if (command.endsWith(PROMPT)) {
+    const start = command.slice(0, -PROMPT.length);
+    if (start === "" && slug === "cogcrawl") {
+      $("raw").focus();
+      return;
+    }
+    commandBox.value = start;
+    commandBox.focus();
+    return;
+  }
+  enqueue(command);
+}
+
+document.addEventListener("keydown", (event) => {
+  if (event.target.closest("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
+  const key = keyName(event);
+  const sequence = pendingKeys + key;
+  if (controls.keys[sequence] !== undefined) {
+    pendingKeys = "";
+    event.preventDefault();
+    runControl(controls.keys[sequence]);
+    return;
+  }
+  if (Object.keys(controls.keys).some((k) => k.length > sequence.length && k.startsWith(sequence))) {
+    pendingKeys = sequence;
+    event.preventDefault();
+    return;
+  }
+  pendingKeys = "";
+  if (controls.keys[key] !== undefined) {
+    event.preventDefault();
+    runControl(controls.keys[key]);
+  }
+});
+
+$("command-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = commandBox.value.trim();
+  if (!text) return;
+  enqueue(text);
+  commandBox.value = "";
+});
+
+$("raw-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = $("raw").value.trim();
+  if (!text.startsWith("{")) {
+    showProblem("a seat reply is a JSON object: it starts with {");
+    return;
+  }
+  enqueue(text);
+});
+
+$("finish-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  $("finish-send").disabled = true;
+  try {
+    const done = await session.finish(Number($("rating").value), $("review").value);
+    const box = $("finished");
+    box.hidden = false;
+    box.replaceChildren();
+    const rank = document.createElement("p");
+    rank.className = "rank";
+    rank.id = "rank";
+    rank.textContent = done.rank === null ? `Finished with ${done.score}: practice, not ranked.` : `Finished with ${done.score}: rank #${done.rank}.`;
+    const links = document.createElement("p");
+    links.innerHTML = `<a class="button" href="/leaderboard/${slug}">Leaderboard</a> <a class="button" href="/replay/${done.sessionId}">Replay</a>`;
+    box.append(rank, links);
+    $("finish-form").hidden = true;
+    session.view = { ...session.view, finished: true, seed: done.seed };
+    sessionStorage.removeItem(STORE);
+  } catch (error) {
+    showProblem(error.message);
+  } finally {
+    $("finish-send").disabled = false;
+  }
+});
+
+$("player-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const name = $("player").value.trim();
+  if (name) localStorage.setItem(NAME, name);
+  else localStorage.removeItem(NAME);
+  start(true);
+});
+
+function buttons() {
+  const host = $("buttons");
+  const add = (label, command, title) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = label;
+    button.dataset.command = command;
+    if (title) button.title = title;
+    button.addEventListener("click", () => runControl(command));
+    host.append(button);
+  };
+  if (slug === "delvewick") add("Wait", "wait", "let the world move (space)");
+  if (slug === "chimestep") {
+    add("Start", "start", "space or s");
+    add("Toll", "toll", "t: the bell damps the Hush");
+  }
+  if (slug === "gem-swap") {
+    add("Hint", "hint", "h: shows a swap, costs points");
+    add("Moves", "moves", "m: how many swaps there are");
+    add("Deselect", "deselect", "d");
+  }
+  if (slug === "cogcrawl") {
+    add("Search", "search", "s");
+    add("Pick up", "pickup", ",");
+    add("Down >", "down", ">");
+    add("Wait", "wait", ".");
+    $("raw-form").hidden = false;
+  }
+  // one entry per command; a two-key sequence (K then a direction) shows once per verb
+  const byCommand = new Map();
+  const sequences = new Map();
+  for (const [key, command] of Object.entries(controls.keys)) {
+    if (key.length > 1 && !key.startsWith("KEY_")) {
+      sequences.set(`${key[0]}|${command.split(" ")[0]}`, [key[0], command.split(" ")[0]]);
+      continue;
+    }
+    const label = KEY_LABELS[key] || key.replace("KEY_", "");
+    byCommand.set(command, [...(byCommand.get(command) || []), label]);
+  }
+  const kbd = (labels) => labels.map((label) => `<kbd>${escapeHtml(label)}</kbd>`).join(" ");
+  const keys = [
+    ...[...byCommand].map(([command, labels]) => `${kbd(labels)} ${escapeHtml(command.replace(PROMPT, "…"))}`),
+    ...[...sequences.values()].map(([first, verb]) => `${kbd([first])} then a direction key: ${escapeHtml(verb)}`),
+  ]
+    .map((entry) => `<span class="key">${entry}</span>`)
+    .join("");
+  $("keys").innerHTML = keys;
+}
+
+function escapeHtml(text) {
+  return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+}
+
+async function start(fresh) {
+  queue = [];
+  hintCells = null;
+  previousBoard = null;
+  messages.replaceChildren();
+  $("finished").hidden = true;
+  try {
+    const token = sessionStorage.getItem(STORE);
+    if (!fresh && token && seedParam === null) {
+      try {
+        session = await Session.resume(slug, token);
+      } catch {
+        session = null;
+      }
+      if (session && session.view.finished) session = null;
+    }
+    if (!session || fresh) {
+      const player = localStorage.getItem(NAME) || undefined;
+      const seed = seedParam === null ? undefined : Number(seedParam);
+      session = await Session.create(slug, { seed, player });
+      sessionStorage.setItem(STORE, session.token);
+    }
+    for (const line of messagesOf(session.view.observation)) addMessage(messages, line, "event");
+    render(session.view);
+    showProblem("");
+    parts.board.focus();
+  } catch (error) {
+    showProblem(`could not start a game: ${error.message}`);
+  }
+}
+
+$("player").value = localStorage.getItem(NAME) || "";
+buttons();
+start(false);
+if (controls.idle) {
+  const [seconds, command] = controls.idle;
+  setInterval(() => {
+    if (canTick() && document.visibilityState === "visible") enqueue(command);
+  }, seconds * 1000);
+}

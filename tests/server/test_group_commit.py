@@ -1,0 +1,86 @@
+"""SQLite group commit: writes from many threads land, each answered after its commit,
+and a write that fails is rolled back alone."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from sqlalchemy import insert, select
+
+from playbench.server.storage import GroupCommit, Storage, spent_puzzles
+
+THREADS = 16
+EACH = 5
+
+
+def _storage(tmp_path) -> Storage:
+    return Storage(f"sqlite:///{tmp_path / 'group.db'}")
+
+
+def _hashes(storage: Storage) -> set[str]:
+    with storage.engine.connect() as conn:
+        return set(conn.execute(select(spent_puzzles.c.token_hash)).scalars())
+
+
+def test_sqlite_writes_go_through_one_group_commit(tmp_path):
+    storage = _storage(tmp_path)
+    assert isinstance(storage._group, GroupCommit)
+    storage.close()
+
+
+def test_concurrent_writes_all_land_once_answered(tmp_path):
+    storage = _storage(tmp_path)
+    wanted = {f"t{thread}-{n}" for thread in range(THREADS) for n in range(EACH)}
+    seen_after_answer: list[bool] = []
+
+    def writer(thread: int) -> None:
+        for n in range(EACH):
+            assert storage.spend_puzzle(f"t{thread}-{n}", 4_000_000_000.0)
+            seen_after_answer.append(not storage.spend_puzzle(f"t{thread}-{n}", 4e9))
+
+    threads = [threading.Thread(target=writer, args=(t,)) for t in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert _hashes(storage) == wanted
+    assert seen_after_answer == [True] * len(wanted)
+    storage.close()
+    reopened = _storage(tmp_path)
+    assert _hashes(reopened) == wanted
+    reopened.close()
+
+
+def test_a_failing_write_is_rolled_back_alone(tmp_path):
+    storage = _storage(tmp_path)
+    group = storage._group
+    row = {"token_hash": "same", "expires_at": 4_000_000_000.0}
+    other = {**row, "token_hash": "other"}
+    group.run(lambda conn: conn.execute(insert(spent_puzzles).values(row)))
+
+    def half_then_fail(conn) -> None:
+        conn.execute(insert(spent_puzzles).values({**row, "token_hash": "half"}))
+        conn.execute(insert(spent_puzzles).values(row))  # the same key again: refused
+
+    with pytest.raises(Exception, match="UNIQUE"):
+        group.run(half_then_fail)
+    group.run(lambda conn: conn.execute(insert(spent_puzzles).values(other)))
+    assert _hashes(storage) == {"same", "other"}
+    storage.close()
+
+
+def test_a_write_returns_its_value(tmp_path):
+    storage = _storage(tmp_path)
+    assert storage._group.run(lambda conn: conn.exec_driver_sql("SELECT 41 + 1").scalar()) == 42
+    storage.close()
+
+
+def test_writes_go_on_after_close(tmp_path):
+    storage = _storage(tmp_path)
+    storage.spend_puzzle("before", 4_000_000_000.0)
+    storage.close()
+    storage.spend_puzzle("after", 4_000_000_000.0)
+    assert _hashes(storage) == {"before", "after"}
+    storage.close()
+    storage.close()

@@ -1,0 +1,75 @@
+"""Browser tests: the arena's pages in Debian's Chromium, driven by Playwright.
+
+The server is ``playbench serve`` with two worker processes on a free port of 127.0.0.1
+and a temporary data folder, so a push must cross workers as it does in production. The
+browser is the system's Chromium (``PLAYBENCH_CHROMIUM``, default ``/usr/bin/chromium``);
+Playwright never downloads one. Without that browser the tests are skipped, except
+under CI, where they fail.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, Route, sync_playwright
+
+from tests.web.serving import CHROMIUM_ARGS, ENV_CHROMIUM, chromium_path, serving
+
+SERVER_WORKERS = 2
+VIEWPORT = {"width": 1300, "height": 900}
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a running ``playbench serve --workers 2``."""
+    with serving(tmp_path_factory.mktemp("web-data"), SERVER_WORKERS) as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    executable = chromium_path()
+    if not executable.exists():
+        message = f"no Chromium at {executable} (set {ENV_CHROMIUM}, or apt-get install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(executable), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser, server: str) -> Iterator[Page]:
+    """A fresh browser context (own cookies and storage) with the server as base URL.
+    A script error on the page fails the test, and so does any request to another host
+    (it is refused, as it would be offline: the pages use no CDN)."""
+    context = browser.new_context(base_url=server, viewport=VIEWPORT)
+    elsewhere: list[str] = []
+
+    def only_the_server(route: Route) -> None:
+        url = route.request.url
+        if url.startswith(f"{server}/") or url.startswith("data:"):
+            route.continue_()
+        else:
+            elsewhere.append(url)
+            route.abort()
+
+    context.route("**/*", only_the_server)
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    context.close()
+    assert errors == [], errors
+    assert elsewhere == [], elsewhere
+
+
+@pytest.fixture
+def api(server: str) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=server, timeout=10.0) as client:
+        yield client

@@ -1,0 +1,117 @@
+"""Screenshots of the arena's pages for the README, each game a few moves in.
+
+    .venv/bin/python -m tests.web.screenshots [--out docs]
+
+Starts its own server on a temporary data folder and drives Debian's Chromium through
+the pages as a person would (keys, clicks, the seat reply box); writes PNG files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import Page, sync_playwright
+
+from playbench.bots.cogcrawl import delver_reply
+from playbench.games.delvewick.levels import LEVELS
+from tests.web.serving import CHROMIUM_ARGS, chromium_path, serving
+
+VIEWPORT = {"width": 1280, "height": 860}
+KEYS = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight", "W": "Space"}
+SETTLE_MS = 700
+DELVER_TURNS = 40
+
+
+def _moves(page: Page, moves: int) -> None:
+    page.wait_for_selector(f'[data-testid=board][data-moves="{moves}"]')
+
+
+def delvewick(page: Page) -> None:
+    page.goto("/play/delvewick?seed=7")
+    _moves(page, 0)
+    page.get_by_test_id("board").focus()
+    steps = LEVELS[0].solution[:21]
+    for letter in steps:
+        page.keyboard.press(KEYS[letter])
+    _moves(page, len(steps))
+
+
+def gem_swap(page: Page) -> None:
+    page.goto("/play/gem-swap?seed=7")
+    _moves(page, 0)
+    page.locator('[data-cell="D2"]').click()
+    page.locator('[data-cell="E2"]').click()
+    _moves(page, 2)
+    page.get_by_role("button", name="Hint").click()
+    _moves(page, 3)
+    page.locator('[data-cell="D6"]').click()
+    _moves(page, 4)
+
+
+def chimestep(page: Page) -> None:
+    page.goto("/play/chimestep?seed=7")
+    _moves(page, 0)
+    page.get_by_test_id("board").focus()
+    page.keyboard.press("Space")
+    page.wait_for_selector("[data-testid=status]:text-is('playing')", timeout=15_000)
+    for key in ("ArrowDown", "ArrowRight", "ArrowDown", "ArrowUp", "ArrowRight", "ArrowDown"):
+        page.keyboard.press(key)
+        page.wait_for_timeout(450)
+
+
+def cogcrawl(page: Page) -> None:
+    """The delver explores through the page's seat reply box, then a reply that says."""
+    page.goto("/play/cogcrawl?seed=7")
+    _moves(page, 0)
+    session_id = page.get_by_test_id("board").get_attribute("data-session")
+    base = page.evaluate("() => location.origin")
+    for move in range(1, DELVER_TURNS + 1):
+        view = httpx.get(f"{base}/api/spectate/sessions/{session_id}").json()
+        assert "observation" in view, (session_id, view)
+        page.locator("#raw").fill(json.dumps(delver_reply(view["observation"])))
+        page.locator("#raw-send").click()
+        _moves(page, move)
+    page.locator("#raw").fill('{"actions": [{"do": "search"}], "say": "mapping the east wing"}')
+    page.locator("#raw-send").click()
+    _moves(page, DELVER_TURNS + 1)
+
+
+SHOTS = {
+    "play-delvewick.png": delvewick,
+    "play-gem-swap.png": gem_swap,
+    "play-chimestep.png": chimestep,
+    "play-cogcrawl.png": cogcrawl,
+    "arena-home.png": lambda page: page.goto("/"),
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", type=Path, default=Path("docs"))
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    with (
+        tempfile.TemporaryDirectory(prefix="playbench-shots-") as data,
+        serving(Path(data), workers=1) as base,
+        sync_playwright() as playwright,
+    ):
+        browser = playwright.chromium.launch(
+            executable_path=str(chromium_path()), args=CHROMIUM_ARGS
+        )
+        for name, act in SHOTS.items():
+            context = browser.new_context(base_url=base, viewport=VIEWPORT)
+            page = context.new_page()
+            act(page)
+            page.wait_for_timeout(SETTLE_MS)
+            page.evaluate("() => { document.activeElement.blur(); window.scrollTo(0, 0); }")
+            page.screenshot(path=str(args.out / name), full_page=True)
+            context.close()
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,81 @@
+"""``playbench serve`` in a child process and the system's Chromium, for the browser
+tests and the screenshots."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+START_SECONDS = 60.0
+ENV_CHROMIUM = "PLAYBENCH_CHROMIUM"
+DEFAULT_CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def chromium_path() -> Path:
+    """Debian's Chromium, or the one ``PLAYBENCH_CHROMIUM`` names (never a download)."""
+    return Path(os.environ.get(ENV_CHROMIUM) or DEFAULT_CHROMIUM)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def serving(data: Path, workers: int) -> Iterator[str]:
+    """The base URL of ``playbench serve`` on a free port of 127.0.0.1 over ``data``,
+    stopped (the whole process group) on exit."""
+    port = free_port()
+    log_path = data / "serve.log"
+    command = [sys.executable, "-m", "playbench.cli", "serve", "--host", "127.0.0.1"]
+    command += ["--port", str(port), "--data", str(data), "--workers", str(workers)]
+    command += ["--no-access-log", "--log-level", "warning"]
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            _wait_ready(process, base, log_path)
+            yield base
+        finally:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+def _wait_ready(process: subprocess.Popen, base: str, log_path: Path) -> None:
+    deadline = time.monotonic() + START_SECONDS
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited: {log_path.read_text()}")
+        try:
+            if httpx.get(f"{base}/api/games", timeout=1.0).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError("the server did not answer within a minute")
+        time.sleep(0.1)
