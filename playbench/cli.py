@@ -1,4 +1,4 @@
-"""The one command: ``playbench play | games | serve | mcp``."""
+"""The one command: ``playbench play | games | serve | run | replay | verify | mcp``."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import os
 import secrets
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from playbench import __version__
@@ -104,6 +105,105 @@ def cmd_serve(args: argparse.Namespace) -> int:
             keep_alive_seconds=args.keep_alive,
         )
     )
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from playbench.agents import LlmSettings
+    from playbench.runner.episode import EpisodeSpec
+    from playbench.runner.run import (
+        DEFAULT_SEEDS,
+        RunError,
+        RunRequest,
+        execute,
+        prepare,
+        results_table,
+    )
+    from playbench.runner.seeds import parse_seeds
+
+    if args.ranked is not None and args.seeds is not None:
+        raise RunError("--ranked lets the server draw the seeds; drop --seeds")
+    seeds = [] if args.ranked is not None else parse_seeds(args.seeds or DEFAULT_SEEDS)
+    llm = None
+    if args.agent == "llm" and args.model:
+        llm = LlmSettings(
+            model=args.model,
+            base_url=args.base_url,
+            api_key_env=args.api_key_env,
+            temperature=args.temperature,
+            max_tokens=args.max_tokens,
+            timeout=args.timeout,
+        )
+    spec = EpisodeSpec(
+        game=args.game,
+        agent=args.agent,
+        llm=llm,
+        options=_options(args) or None,
+        max_steps=args.max_steps,
+        server=args.server,
+        player=args.player,
+    )
+    plan = prepare(
+        RunRequest(
+            spec=spec,
+            seeds=seeds,
+            ranked=args.ranked,
+            out=Path(args.out) if args.out else None,
+            workers=args.workers,
+            backend=args.backend,
+            ray_address=args.ray_address,
+        )
+    )
+    report = execute(plan, Console(stderr=True))
+    out = Console(width=None if sys.stdout.isatty() else 160)
+    if report.summary["episodes"]:
+        out.print(results_table(report.summary))
+    skipped = len(plan.done)
+    already = f" ({skipped} already there)" if skipped else ""
+    out.print(f"{report.written} episodes written to {plan.folder.path}{already}")
+    for failure in report.failures:
+        seed = failure.task.seed if failure.task.seed is not None else "ranked"
+        sys.stderr.write(f"playbench: episode {seed} not written: {failure.message}\n")
+    if report.interrupted:
+        sys.stderr.write("playbench: interrupted; every finished episode is written\n")
+        return 130
+    return 1 if report.failures else 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from playbench.runner.playback import (
+        MAX_SPEED,
+        MIN_SPEED,
+        Playback,
+        print_playback,
+        run_playback,
+    )
+    from playbench.runner.replay import read_replay
+
+    if not MIN_SPEED <= args.speed <= MAX_SPEED:
+        raise PlaybenchError(f"--speed must be between {MIN_SPEED:g} and {MAX_SPEED:g}")
+    playback = Playback.of(read_replay(Path(args.file)))
+    if sys.stdout.isatty():
+        run_playback(playback, args.speed)
+    else:
+        print_playback(playback, sys.stdout)
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from playbench.runner.replay import verify_path
+
+    verdicts = verify_path(Path(args.path))
+    bad = [verdict for verdict in verdicts if not verdict.ok]
+    for verdict in bad:
+        sys.stdout.write(f"MISMATCH {verdict.path}: {verdict.problem}\n")
+    replays = sum(1 for verdict in verdicts if verdict.ok)
+    if bad:
+        sys.stdout.write(f"{len(bad)} mismatch(es); {replays} replay(s) match\n")
+        return 1
+    sys.stdout.write(f"ok: {replays} replay(s) match their final score and fingerprint\n")
     return 0
 
 
@@ -210,6 +310,39 @@ def build_parser() -> argparse.ArgumentParser:
         "--prune-every-minutes", type=float, help="minutes between prunes (0: never)"
     )
     serve.set_defaults(run=cmd_serve)
+
+    run = commands.add_parser("run", help="run an agent over many seeds; results and replays")
+    run.add_argument("game", help="game slug, e.g. delvewick")
+    run.add_argument("--agent", required=True, help="random, bot or llm")
+    run.add_argument("--seeds", help="seeds to play: 0-49, 1,5,9 or a mix (default 0-9)")
+    run.add_argument("--workers", type=int, help="episodes at once (default: one per CPU)")
+    run.add_argument("--backend", default="local", help="local (processes) or ray")
+    run.add_argument("--ray-address", help="join this Ray cluster instead of starting one")
+    run.add_argument("--out", help="run folder (default runs/<game>-<agent>-<UTC time>)")
+    run.add_argument("--max-steps", type=int, default=100_000, help="cut an episode here")
+    run.add_argument("--level", type=int, help="start level (games with levels)")
+    run.add_argument("--options", help="game options as a JSON object")
+    remote = run.add_argument_group("remote play on a playbench server")
+    remote.add_argument("--server", help="the server's URL, e.g. http://127.0.0.1:8000")
+    remote.add_argument("--player", help="the name the server shows (1-40 characters)")
+    remote.add_argument("--ranked", type=int, help="N ranked games on seeds the server draws")
+    llm = run.add_argument_group("the llm agent (any OpenAI-compatible endpoint)")
+    llm.add_argument("--model", help="model name")
+    llm.add_argument("--base-url", help="endpoint, e.g. http://127.0.0.1:8080/v1")
+    llm.add_argument("--api-key-env", default="OPENAI_API_KEY", help="variable that holds the key")
+    llm.add_argument("--temperature", type=float, default=0.0, help="sampling temperature")
+    llm.add_argument("--max-tokens", type=int, default=1024, help="most tokens per reply")
+    llm.add_argument("--timeout", type=float, default=60.0, help="seconds per call")
+    run.set_defaults(run=cmd_run)
+
+    replay = commands.add_parser("replay", help="play a replay file back in the terminal")
+    replay.add_argument("file", help="a replay file, e.g. runs/.../replays/delvewick-0.jsonl")
+    replay.add_argument("--speed", type=float, default=10.0, help="actions per second")
+    replay.set_defaults(run=cmd_replay)
+
+    verify = commands.add_parser("verify", help="re-simulate replays; exit 1 on a mismatch")
+    verify.add_argument("path", help="a replay file or a run folder")
+    verify.set_defaults(run=cmd_verify)
 
     prune = commands.add_parser(
         "prune", help="delete stale unfinished sessions and spent puzzles (finished ones stay)"

@@ -161,7 +161,7 @@ def _key_name(code: int | str) -> str:
     return curses.keyname(code).decode() if code > 255 else chr(code)
 
 
-def _color_pairs() -> dict[str, int]:
+def color_pairs() -> dict[str, int]:
     """Curses attributes by colour name (plain where the terminal has no colours)."""
     if not curses.has_colors():
         return {}
@@ -174,7 +174,8 @@ def _color_pairs() -> dict[str, int]:
     return pairs
 
 
-def _draw(window: Any, session: TerminalSession, pairs: dict[str, int]) -> None:
+def draw(window: Any, session: TerminalSession, pairs: dict[str, int]) -> None:
+    """Draw the session's screen in its colours (``pairs`` from :func:`color_pairs`)."""
     window.erase()
     height, width = window.getmaxyx()
     for row, (line, colors) in enumerate(session.screen_lines()[: height - 1]):
@@ -189,12 +190,12 @@ def run_curses(session: TerminalSession) -> None:
 
     def loop(window: Any) -> None:
         curses.curs_set(0)
-        pairs = _color_pairs()
+        pairs = color_pairs()
         idle = session.controls.idle
         next_idle = time.monotonic() + (idle[0] if idle else 0)
         while not session.quit:
             window.timeout(int(idle[0] * 1000) if idle else -1)
-            _draw(window, session, pairs)
+            draw(window, session, pairs)
             try:
                 code = window.get_wch()
             except curses.error:

@@ -1,0 +1,169 @@
+"""An OpenAI-compatible chat-completions server on 127.0.0.1 that answers from a script.
+
+It speaks the wire format the official ``openai`` client reads: ``POST
+/v1/chat/completions`` answers ``{"id", "object": "chat.completion", "choices":
+[{"message": {"role": "assistant", "content"}}], "usage": {...}}``, ``GET /v1/models``
+lists one model, and an error is an HTTP status with ``{"error": {"message", "type"}}``.
+Each request takes the next answer of the script: a :class:`Reply` (optionally after a
+delay, to make the client time out), a :class:`Status`, or a function of the request
+body that returns one. It records every request body and its ``Authorization`` header.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+MODEL = "script-model"
+
+
+@dataclass(frozen=True)
+class Reply:
+    content: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    delay: float = 0.0
+
+
+@dataclass(frozen=True)
+class Status:
+    code: int
+    message: str = "scripted failure"
+
+
+Answer = Reply | Status | Callable[[dict[str, Any]], "Reply | Status"]
+
+
+class ChatServer:
+    """The server; use :func:`serving` to run it for a test."""
+
+    def __init__(self, script: list[Answer] | None = None) -> None:
+        self.script: list[Answer] = list(script or [])
+        self.requests: list[dict[str, Any]] = []
+        self.authorizations: list[str | None] = []
+        self.lock = threading.Lock()
+        self.stopping = threading.Event()
+        self.http = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.http.daemon_threads = True
+
+    @property
+    def base_url(self) -> str:
+        host, port = self.http.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def add(self, *answers: Answer) -> None:
+        with self.lock:
+            self.script.extend(answers)
+
+    def _next(self, body: dict[str, Any], authorization: str | None) -> Reply | Status:
+        with self.lock:
+            self.requests.append(body)
+            self.authorizations.append(authorization)
+            if not self.script:
+                return Status(500, "the script is exhausted")
+            answer = self.script.pop(0)
+        return answer(body) if callable(answer) else answer
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:
+                return None
+
+            def do_GET(self) -> None:
+                if self.path.rstrip("/") == "/v1/models":
+                    data = {
+                        "object": "list",
+                        "data": [{"id": MODEL, "object": "model", "created": 0, "owned_by": "t"}],
+                    }
+                    self._send(200, data)
+                else:
+                    self._send(404, {"error": {"message": "no such route", "type": "not_found"}})
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", "0"))
+                body = json.loads(self.rfile.read(length) or b"{}")
+                if self.path.rstrip("/") != "/v1/chat/completions":
+                    self._send(404, {"error": {"message": "no such route", "type": "not_found"}})
+                    return
+                answer = server._next(body, self.headers.get("Authorization"))
+                if isinstance(answer, Status):
+                    error = {"error": {"message": answer.message, "type": "server_error"}}
+                    self._send(answer.code, error)
+                    return
+                if answer.delay and server.stopping.wait(answer.delay):
+                    return
+                self._send(200, completion(answer, body.get("model", MODEL)))
+
+            def _send(self, code: int, data: dict[str, Any]) -> None:
+                payload = json.dumps(data).encode()
+                try:
+                    self.send_response(code)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(payload)))
+                    self.end_headers()
+                    self.wfile.write(payload)
+                except (BrokenPipeError, ConnectionResetError):
+                    # the client gave up waiting (a scripted timeout)
+                    self.close_connection = True
+
+        return Handler
+
+
+def completion(reply: Reply, model: str) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-script",
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": reply.content},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {
+            "prompt_tokens": reply.prompt_tokens,
+            "completion_tokens": reply.completion_tokens,
+            "total_tokens": reply.prompt_tokens + reply.completion_tokens,
+        },
+    }
+
+
+@contextmanager
+def serving(script: list[Answer] | None = None) -> Iterator[ChatServer]:
+    server = ChatServer(script)
+    thread = threading.Thread(target=server.http.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.stopping.set()
+        server.http.shutdown()
+        server.http.server_close()
+        thread.join(timeout=5)
+
+
+def user_message(body: dict[str, Any]) -> str:
+    """The last user message of a request."""
+    return next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
+
+
+def legal_commands(body: dict[str, Any]) -> list[str]:
+    """The legal commands the turn prompt of a request lists."""
+    for message in body["messages"]:
+        if message["role"] != "user":
+            continue
+        for block in message["content"].split("\n\n"):
+            if block.startswith("Legal commands now: "):
+                return json.loads(block.removeprefix("Legal commands now: "))
+    raise AssertionError("the request lists no legal commands")
