@@ -38,6 +38,9 @@ INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
 SLOT = re.compile(r"\{\{(\w+)\}\}")
 SESSION_ID = re.compile(r"^[0-9a-f]{1,32}$")
 TITLE = "playbench arena"
+#: every page's head and header, around the page's own body
+FRAME = "frame.html"
+BODY_MARK = "<!-- body -->"
 
 router = APIRouter(include_in_schema=False)
 
@@ -48,9 +51,11 @@ def _template(name: str) -> str:
 
 
 def _page(template: str, status_code: int = 200, **slots: str) -> HTMLResponse:
-    """A page with each ``{{slot}}`` filled in; values are HTML already (escape first)."""
-    html = SLOT.sub(lambda found: slots.get(found.group(1), ""), _template(template))
-    return HTMLResponse(html, status_code=status_code)
+    """A page's body in the shared frame (head, header), each ``{{slot}}`` filled in;
+    values are HTML already (escape first)."""
+    body = SLOT.sub(lambda found: slots.get(found.group(1), ""), _template(template))
+    frame = SLOT.sub(lambda found: slots.get(found.group(1), ""), _template(FRAME))
+    return HTMLResponse(frame.replace(BODY_MARK, body, 1), status_code=status_code)
 
 
 def _not_found(what: str) -> HTMLResponse:
