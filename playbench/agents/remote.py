@@ -23,23 +23,11 @@ import httpx
 from playbench.agents.base import AgentError
 from playbench.core.errors import CommandError
 from playbench.core.game import JSON, Game, canonical_json
-from playbench.core.match import StepResult
+from playbench.core.match import VIEW_FIELDS, StepResult
 
 DEFAULT_HTTP_TIMEOUT = 30.0
 #: the most commands one ``act`` carries (the server takes up to 100)
 MAX_BATCH = 100
-#: the view fields of a session answer that an agent reads
-VIEW_FIELDS = (
-    "game",
-    "observation",
-    "board",
-    "legalActions",
-    "commands",
-    "score",
-    "gameOver",
-    "progress",
-    "moves",
-)
 QUESTION = re.compile(r"what is (.+?)\??\s*$", re.IGNORECASE)
 TOO_MANY = 429
 #: how often one request is sent again after a 429, and the longest wait asked for

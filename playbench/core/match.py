@@ -26,6 +26,19 @@ from playbench.core.fields import json_type
 from playbench.core.game import JSON, Action, Game, Outcome
 from playbench.core.registry import get_game
 
+#: the fields of :meth:`Match.view`, in order: what every door serves
+VIEW_FIELDS = (
+    "game",
+    "observation",
+    "board",
+    "legalActions",
+    "commands",
+    "score",
+    "gameOver",
+    "progress",
+    "moves",
+)
+
 
 @dataclass(frozen=True, slots=True)
 class StepResult:
