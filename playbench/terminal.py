@@ -111,7 +111,8 @@ class TerminalSession:
 
     def footer(self) -> str:
         over = "  [game over]" if self.match.over else ""
-        return f"score {self.match.score}{over}  {self.controls.quit_key} quits"
+        keys = f"{self.controls.help}, " if self.controls.help else ""
+        return f"score {self.match.score}{over}  {keys}{self.controls.quit_key} quits"
 
     def screen_lines(self) -> list[tuple[str, list[str | None]]]:
         """Each line of the screen with the colour name of each of its characters."""

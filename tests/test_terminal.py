@@ -138,3 +138,10 @@ def test_board_lines_are_coloured_and_prose_is_not():
     assert first_row[0] == "#" * 18 and set(first_row[1]) == {"blue"}
     mole_row = lines[3]
     assert mole_row[1][1] == "green" and mole_row[1][2] == "yellow"
+
+
+def test_the_footer_names_the_keys_so_chimestep_says_which_key_starts():
+    s = TerminalSession(Match.start("chimestep", 1))
+    footer = s.screen().splitlines()[-1]
+    assert footer.startswith("score 0  space or s starts, u i j k")
+    assert footer.endswith("n ticks N, q quits")

@@ -31,6 +31,8 @@ class Controls:
     #: lines of the text board that ``board_line`` matches whole
     colors: Mapping[str, str] = field(default_factory=dict)
     board_line: re.Pattern[str] | None = None
+    #: the main keys in one short line, for the foot of a screen
+    help: str = ""
 
     def color_of(self, line: str) -> list[str | None]:
         """The colour name of each character of a line of the text board (None: plain)."""

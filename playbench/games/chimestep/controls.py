@@ -34,5 +34,6 @@ CONTROLS = Controls(
         **dict.fromkeys("0", "blue"),
         **dict.fromkeys("123456789", "cyan"),
     },
+    help="space or s starts, u i j k (7 9 1 3, arrows) hop, t tolls, n ticks N",
     board_line=re.compile(r"[ .@0-9TSMtsm]+"),
 )

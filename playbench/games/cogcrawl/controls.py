@@ -44,5 +44,9 @@ CONTROLS = Controls(
         '"': "magenta",
         **dict.fromkeys("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", "red"),
     },
+    help=(
+        "h j k l y u b n move, > < stairs, , picks up, s searches, e q w W eat quaff "
+        "wield wear, K or C then a key kick or chat, _ travels, { raw reply"
+    ),
     board_line=re.compile(f"[ -~]{{{WIDTH}}}"),
 )

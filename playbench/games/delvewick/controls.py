@@ -31,5 +31,6 @@ CONTROLS = Controls(
         "E": "green",
         "M": "green",
     },
+    help="arrows or WASD move, space waits",
     board_line=re.compile(f"[{re.escape(BOARD_GLYPHS)}]+"),
 )

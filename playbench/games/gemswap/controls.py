@@ -24,5 +24,6 @@ CONTROLS = Controls(
         "W": "white",
         "@": "white",
     },
+    help="s swaps, c selects, d deselects, h hint, m moves, : any command",
     board_line=re.compile(r" ?\d [RGBYPOW@ |+-]+"),
 )
