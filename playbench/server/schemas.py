@@ -198,6 +198,9 @@ class ActPublic(SessionView):
 
 
 class FinishCreate(AgentAnswer):
+    player: Player | None = Field(
+        None, description="the name to show on the leaderboard (replaces the one from new)"
+    )
     rating: StrictInt = Field(ge=1, le=10)
     review: Text = Field("", max_length=MAX_REVIEW_CHARS)
 

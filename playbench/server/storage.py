@@ -504,7 +504,11 @@ class Storage:
             raise VersionConflict(session.id) from None
         return version + 1
 
-    def finish(self, session: SessionRow, rating: int, review: str) -> SessionRow:
+    def finish(
+        self, session: SessionRow, rating: int, review: str, player: str | None = None
+    ) -> SessionRow:
+        """Mark the session finished with its rating and review (and a player name, when
+        one is given now)."""
         change = (
             update(sessions)
             .where(
@@ -516,6 +520,7 @@ class Storage:
                 finished=True,
                 rating=rating,
                 review=review,
+                player=session.player if player is None else player,
                 finished_at=time.time(),
                 version=session.version + 1,
             )

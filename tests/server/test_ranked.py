@@ -128,3 +128,20 @@ CREATE TABLE sessions (
     finished_at FLOAT
 );
 """
+
+
+def test_finish_may_name_the_player(client, monkeypatch, database):
+    drawn_seeds(monkeypatch, 3)
+    player = Player(client, "tally", seed=None)
+    player.act(*WINNING)
+    done = player.post("finish", {"rating": 8, "player": "Ada L."}).json()
+    assert done["player"] == "Ada L."
+    (entry,) = client.get("/api/leaderboard/tally").json()["entries"]
+    assert entry["player"] == "Ada L."
+
+
+def test_finish_refuses_a_bad_player_name(client, database):
+    player = Player(client, "tally", seed=None)
+    player.act(*WINNING)
+    reply = player.post("finish", {"rating": 8, "player": "\x07"})
+    assert reply.status_code == 422 and "player" in reply.text

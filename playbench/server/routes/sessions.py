@@ -129,7 +129,7 @@ def finish(
     if not row.over:
         raise ApiError(409, "the game is not over yet: finish once it has ended", puzzle=True)
     try:
-        done = services.storage.finish(row, body.rating, body.review)
+        done = services.storage.finish(row, body.rating, body.review, body.player)
     except VersionConflict:
         raise ApiError(409, CONFLICT, puzzle=True) from None
     match = sessions.replay(game, done, services.storage.log(done.id))

@@ -99,8 +99,10 @@ export class Session {
     return answer;
   }
 
-  finish(rating, review) {
-    return this.send("finish", { rating, review });
+  finish(rating, review, player) {
+    const body = { rating, review };
+    if (player) body.player = player;
+    return this.send("finish", body);
   }
 }
 

@@ -54,7 +54,7 @@ function render(view, drawn = {}) {
   const over = view.gameOver && !view.finished;
   $("finish-panel").hidden = !(view.gameOver || view.finished);
   $("finish-form").hidden = !over;
-  $("finish-player").value = view.player || "(no name: start a new game with a name to be listed)";
+  if (!$("finish-player").value) $("finish-player").value = view.player || "";
   const kind = view.ranked ? "Ranked game: the seed stays hidden until you finish." : `Practice on seed ${view.seed}: not ranked.`;
   $("session-note").innerHTML = "";
   $("session-note").append(`${kind} Spectators: `);
@@ -198,7 +198,8 @@ $("finish-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   $("finish-send").disabled = true;
   try {
-    const done = await session.finish(Number($("rating").value), $("review").value);
+    const name = $("finish-player").value.trim();
+    const done = await session.finish(Number($("rating").value), $("review").value, name);
     const box = $("finished");
     box.hidden = false;
     box.replaceChildren();
