@@ -41,10 +41,14 @@ def timed(seconds: float, batch: Callable[[], int]) -> tuple[int, float]:
     return units, time.perf_counter() - start
 
 
-def frozenlake(seconds: float) -> tuple[int, float]:
+def frozenlake(seconds: float, wrapped: bool = False) -> tuple[int, float]:
+    """FrozenLake-v1's steps per second: bare, or through ``gymnasium.make``'s wrappers
+    (``wrapped``, the same wrappers as the playbench envs)."""
     import gymnasium as gym
 
-    env = gym.make("FrozenLake-v1").unwrapped
+    env = gym.make("FrozenLake-v1")
+    if not wrapped:
+        env = env.unwrapped
     env.reset(seed=0)
     env.action_space.seed(0)
     sample, step, reset = env.action_space.sample, env.step, env.reset
@@ -190,25 +194,6 @@ def measure(slug: str, seconds: float, rounds: int) -> None:
     )
 
 
-def frozenlake_made(seconds: float) -> tuple[int, float]:
-    """FrozenLake-v1 through ``gymnasium.make`` (the same wrappers as the envs below)."""
-    import gymnasium as gym
-
-    env = gym.make("FrozenLake-v1")
-    env.reset(seed=0)
-    env.action_space.seed(0)
-    sample, step, reset = env.action_space.sample, env.step, env.reset
-
-    def batch() -> int:
-        for _ in range(1000):
-            _, _, terminated, truncated, _ = step(sample())
-            if terminated or truncated:
-                reset()
-        return 1000
-
-    return timed(seconds, batch)
-
-
 NEW_GAME = "new"
 
 
@@ -301,7 +286,7 @@ def measure_gym(slug: str, seconds: float, rounds: int) -> None:
         add("env", steps, elapsed)
         add("engine", *replay(game, start, record, looks=False))
         add("looking", *replay(game, start, record, looks=True))
-        add("frozenlake", *frozenlake_made(seconds / rounds))
+        add("frozenlake", *frozenlake(seconds / rounds, wrapped=True))
     rate = {side: steps / elapsed for side, (steps, elapsed) in totals.items()}
     env = rate["env"]
     print(
