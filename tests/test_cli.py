@@ -30,3 +30,16 @@ def test_games_lists_every_registered_game(capsys):
 def test_a_subcommand_is_required():
     with pytest.raises(SystemExit):
         build_parser().parse_args([])
+
+
+def test_run_names_the_missing_key_variable_from_api_key_env(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("NO_SUCH_KEY_VAR", raising=False)
+    out = tmp_path / "run"
+    argv = ["run", "gem-swap", "--agent", "llm", "--model", "m", "--seeds", "0"]
+    argv += ["--base-url", "http://127.0.0.1:9", "--api-key-env", "NO_SUCH_KEY_VAR"]
+    assert main([*argv, "--out", str(out)]) == 2
+    assert capsys.readouterr().err == (
+        "playbench: no API key: set NO_SUCH_KEY_VAR "
+        "(or name the variable that holds it with --api-key-env)\n"
+    )
+    assert not out.exists()
