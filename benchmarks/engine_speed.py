@@ -1,12 +1,17 @@
 """Engine speed: each game's rules core beside Gymnasium's FrozenLake-v1, in one run.
 
     python benchmarks/engine_speed.py [--seconds 3] [--game SLUG ...] [--gym]
+    python benchmarks/engine_speed.py --game SLUG --batches N
 
 Every workload runs for the same wall time in this process, alternating with the
 FrozenLake reference, and prints units per second and the ratio to FrozenLake's steps
 per second. The default workload plays uniformly random legal actions (the choice is
 part of the measured loop, as it is for FrozenLake's ``action_space.sample``) and starts
 a new run when one ends; a game may name its own unit below.
+
+``--batches N`` runs exactly N batches of each workload instead, with no reference and no
+clock, and prints the units done: a fixed amount of work for an instruction counter
+(``valgrind --tool=callgrind``; subtract a run of ``--batches 0`` for the start-up).
 
 ``--gym`` measures the Gymnasium door instead: each env through ``gymnasium.make`` (every
 default wrapper on), the raw engine playing the very same actions, and FrozenLake-v1
@@ -28,7 +33,8 @@ from collections.abc import Callable
 
 from playbench.core import Game, Rng, all_games, get_game
 
-Workload = Callable[[float], tuple[int, float]]
+#: one batch of a workload: does a fixed amount of play and returns the units it did
+Batch = Callable[[], int]
 
 
 def timed(seconds: float, batch: Callable[[], int]) -> tuple[int, float]:
@@ -80,7 +86,7 @@ class Runs:
         return self.state
 
 
-def random_play(game: Game) -> Workload:
+def random_play(game: Game) -> Batch:
     """Random legal actions, counted one unit per accepted step."""
     chooser = Rng.from_seed(0)
     runs = Runs(game)
@@ -91,13 +97,13 @@ def random_play(game: Game) -> Workload:
             runs.state = game.step(state, chooser.choice(game.legal_actions(state))).state
         return 200
 
-    return lambda seconds: timed(seconds, batch)
+    return batch
 
 
 CHIMESTEP_MAX_TICKS = 30
 
 
-def chimestep_ticks(game: Game) -> Workload:
+def chimestep_ticks(game: Game) -> Batch:
     """Random legal play of Chimestep, counted in game ticks.
 
     Each step picks uniformly among the legal actions (start while waiting, the four hops,
@@ -118,10 +124,10 @@ def chimestep_ticks(game: Game) -> Workload:
             runs.state = game.step(state, action).state
         return runs.finished_ticks + runs.state.tick - before
 
-    return lambda seconds: timed(seconds, batch)
+    return batch
 
 
-def gem_swap_swaps(game: Game) -> Workload:
+def gem_swap_swaps(game: Game) -> Batch:
     """Random legal swaps of Gem Swap, counted one unit per swap.
 
     Each step picks uniformly among the legal swap actions only (``hint`` and ``moves``
@@ -138,10 +144,10 @@ def gem_swap_swaps(game: Game) -> Workload:
             runs.state = game.step(state, chooser.choice(legal)).state
         return 200
 
-    return lambda seconds: timed(seconds, batch)
+    return batch
 
 
-def cogcrawl_primitives(game: Game) -> Workload:
+def cogcrawl_primitives(game: Game) -> Batch:
     """Cogcrawl played by its delver, counted in dungeon primitives.
 
     Each seat turn the delver reads the observation and replies; the rules validate the
@@ -165,11 +171,11 @@ def cogcrawl_primitives(game: Game) -> Workload:
                 observation = game.observe(runs.current())
         return primitives
 
-    return lambda seconds: timed(seconds, batch)
+    return batch
 
 
 #: games whose natural unit is not one random step: slug -> (unit name, workload factory)
-SPECIAL_WORKLOADS: dict[str, tuple[str, Callable[[Game], Workload]]] = {
+SPECIAL_WORKLOADS: dict[str, tuple[str, Callable[[Game], Batch]]] = {
     "gem-swap": ("swaps", gem_swap_swaps),
     "chimestep": ("ticks", chimestep_ticks),
     "cogcrawl": ("primitives", cogcrawl_primitives),
@@ -179,11 +185,11 @@ SPECIAL_WORKLOADS: dict[str, tuple[str, Callable[[Game], Workload]]] = {
 def measure(slug: str, seconds: float, rounds: int) -> None:
     game = get_game(slug)
     unit, factory = SPECIAL_WORKLOADS.get(slug, ("steps", random_play))
-    workload = factory(game)
+    batch = factory(game)
     ours = ref = 0.0
     our_units = ref_steps = 0
     for _ in range(rounds):
-        n, t = workload(seconds / rounds)
+        n, t = timed(seconds / rounds, batch)
         our_units, ours = our_units + n, ours + t
         n, t = frozenlake(seconds / rounds)
         ref_steps, ref = ref_steps + n, ref + t
@@ -192,6 +198,13 @@ def measure(slug: str, seconds: float, rounds: int) -> None:
         f"{slug:<10} {our_rate:>12,.0f} {unit + '/s':<13} FrozenLake-v1 {ref_rate:>12,.0f} steps/s"
         f"   ratio {our_rate / ref_rate:.3f}"
     )
+
+
+def count(slug: str, batches: int) -> None:
+    """Run exactly ``batches`` batches of the game's workload and print the units done."""
+    unit, factory = SPECIAL_WORKLOADS.get(slug, ("steps", random_play))
+    batch = factory(get_game(slug))
+    print(f"{slug:<10} {sum(batch() for _ in range(batches)):>12,} {unit}")
 
 
 NEW_GAME = "new"
@@ -302,10 +315,18 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=4, help="alternations per game")
     parser.add_argument("--game", action="append", help="only these slugs")
     parser.add_argument("--gym", action="store_true", help="the Gymnasium door against the engine")
+    parser.add_argument(
+        "--batches", type=int, help="run this many batches of each workload, untimed"
+    )
     args = parser.parse_args()
+    slugs = args.game or [game.slug for game in all_games()]
+    if args.batches is not None:
+        for slug in slugs:
+            count(slug, args.batches)
+        return
     if args.gym:
         print(GYM_HEADER)
-    for slug in args.game or [game.slug for game in all_games()]:
+    for slug in slugs:
         (measure_gym if args.gym else measure)(slug, args.seconds, args.rounds)
 
 

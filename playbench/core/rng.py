@@ -64,6 +64,22 @@ class Rng:
             if value < limit:
                 return value % n
 
+    def below_each(self, n: int, count: int) -> list[int]:
+        """``count`` uniform integers in ``0 .. n-1``: exactly the numbers, and the state
+        after, of ``count`` calls of :meth:`below`, drawn in one call."""
+        if n <= 0:
+            raise ValueError(f"below_each() needs a positive bound, got {n}")
+        limit = (1 << 64) - ((1 << 64) % n)
+        state, mix = self.state, _mix
+        drawn: list[int] = []
+        while len(drawn) < count:
+            state = (state + GOLDEN_GAMMA) & MASK64
+            z = mix(state)
+            if z < limit:
+                drawn.append(z % n)
+        self.state = state
+        return drawn
+
     def randint(self, low: int, high: int) -> int:
         """A uniform integer in ``low .. high`` inclusive."""
         if high < low:

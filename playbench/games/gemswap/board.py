@@ -161,14 +161,22 @@ _COLUMN_STARTS = _lanes(c for c in range(CELLS) if c // SIZE <= SIZE - MIN_LINE)
 _FLAG_OF_CELL = {1 << (c * LANE_BITS + LANE_FLAG): c for c in range(CELLS)}
 
 
-def _same_as(packed: int, same: dict[int, int], offsets: Iterable[int]) -> None:
+def _same_as(packed: int, same: dict[int, int], offsets: Iterable[int], still: bool = True) -> None:
     """Put in ``same``, for each offset k, the lane mask of the cells x whose byte equals
     the byte at ``x + k`` (meaningless where ``x + k`` is off the board: callers mask
-    those out)."""
+    those out).
+
+    On a ``still`` board every byte is below 8 (a colour or a colour bomb), so two bytes'
+    difference is below 8 and adding 127 sets the flag exactly when it is not 0; a board
+    with empty cells needs the low seven bits and the top bit looked at apart.
+    """
     for offset in offsets:
         other = packed >> (offset * LANE_BITS) if offset > 0 else packed << (-offset * LANE_BITS)
         diff = packed ^ other
-        same[offset] = ~(((diff & _LOW_SEVEN) + _LOW_SEVEN) | diff) & _LANE_FLAGS
+        if still:
+            same[offset] = (diff + _LOW_SEVEN) & _LANE_FLAGS ^ _LANE_FLAGS
+        else:
+            same[offset] = ~(((diff & _LOW_SEVEN) + _LOW_SEVEN) | diff) & _LANE_FLAGS
 
 
 def _flagged_cells(mask: int) -> list[int]:
@@ -199,8 +207,12 @@ def find_runs(
     packed = int.from_bytes(colors, "little")
     if same is None:
         same = {}
-    _same_as(packed, same, _LINE_OFFSETS)
-    gems = ~((packed & _LOW_SEVEN) + _NOT_A_GEM) & _LANE_FLAGS
+    still = EMPTY not in colors
+    _same_as(packed, same, _LINE_OFFSETS, still)
+    if still:
+        gems = (packed + _NOT_A_GEM) & _LANE_FLAGS ^ _LANE_FLAGS
+    else:
+        gems = ~((packed & _LOW_SEVEN) + _NOT_A_GEM) & _LANE_FLAGS
     across = _ROW_STARTS & gems & same[1] & same[2]
     down = _COLUMN_STARTS & gems & same[SIZE] & same[2 * SIZE]
     if not across and not down:
@@ -221,6 +233,39 @@ def find_runs(
         row, col = divmod(start, SIZE)
         runs.append((VERTICAL, COLUMNS[col][row : row + length]))
     return runs
+
+
+def runs_through(colors: bytearray, cells: Iterable[int]) -> list[tuple[int, tuple[int, ...]]]:
+    """Every line of 3+ through one of ``cells``, in the order of :func:`find_runs`.
+
+    Equal to :func:`find_runs` on a board whose lines all pass through ``cells`` (a still
+    board with two gems just swapped), looking only along those cells' rows and columns.
+    """
+    across: list[tuple[int, ...]] = []
+    down: list[tuple[int, ...]] = []
+    for cell in cells:
+        color = colors[cell]
+        if color >= NUM_COLORS:
+            continue
+        row, col = divmod(cell, SIZE)
+        first = last = col
+        base = row * SIZE
+        while first > 0 and colors[base + first - 1] == color:
+            first -= 1
+        while last < SIZE - 1 and colors[base + last + 1] == color:
+            last += 1
+        if last - first >= MIN_LINE - 1 and (line := ROWS[row][first : last + 1]) not in across:
+            across.append(line)
+        first = last = row
+        while first > 0 and colors[cell - (row - first + 1) * SIZE] == color:
+            first -= 1
+        while last < SIZE - 1 and colors[cell + (last - row + 1) * SIZE] == color:
+            last += 1
+        if last - first >= MIN_LINE - 1 and (line := COLUMNS[col][first : last + 1]) not in down:
+            down.append(line)
+    across.sort()
+    down.sort(key=lambda line: (line[0] % SIZE, line[0]))
+    return [(HORIZONTAL, line) for line in across] + [(VERTICAL, line) for line in down]
 
 
 def makes_line(colors: bytearray, cell: int) -> bool:
@@ -338,7 +383,8 @@ def legal_swaps(colors: bytearray, same: dict[int, int] | None = None) -> list[t
     packed = int.from_bytes(colors, "little")
     if same is None:
         same = {}
-    _same_as(packed, same, [offset for offset in _SAME_COMPUTED if offset not in same])
+    missing = [offset for offset in _SAME_COMPUTED if offset not in same]
+    _same_as(packed, same, missing, EMPTY not in colors)
     for offset in _SAME_MIRRORED:
         same[offset] = same[-offset] << (-offset * LANE_BITS)
     starts = [0, 0]
@@ -402,7 +448,7 @@ def collapse(colors: bytearray, kinds: bytearray, columns: Iterable[int], rng: R
         if any(column_kinds):
             kept_kinds = bytes(k for c, k in zip(column, column_kinds, strict=True) if c != EMPTY)
             kinds[col::SIZE] = bytes(missing) + kept_kinds
-        new = bytes([rng.below(NUM_COLORS) for _ in range(missing)])
+        new = bytes(rng.below_each(NUM_COLORS, missing))
         colors[col::SIZE] = new[::-1] + kept
         dropped += range(col + (missing - 1) * SIZE, col - 1, -SIZE)
     return dropped

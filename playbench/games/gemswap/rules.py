@@ -47,6 +47,7 @@ from playbench.games.gemswap.board import (
     read_rows,
     reshuffle,
     rows_of,
+    runs_through,
     swap_makes_line,
     token,
 )
@@ -198,7 +199,8 @@ def play_swap(state: GemState, a: int, b: int) -> Turn:
     else:
         colors[a], colors[b] = colors[b], colors[a]
         kinds[a], kinds[b] = kinds[b], kinds[a]
-        points = _resolve_matches(colors, kinds, rng, 1, find_runs(colors), (a, b), events)
+        runs = runs_through(colors, (a, b))
+        points = _resolve_matches(colors, kinds, rng, 1, runs, (a, b), events)
     same: dict[int, int] = {}
     points += _cascade(colors, kinds, rng, events, same)
     return _finish_move(state, colors, kinds, rng, points, events, same)
@@ -435,7 +437,7 @@ def gems_lined_up(state: GemState, a: int, b: int) -> int:
         return len(_color_bomb_swap(colors, a, b)[0])
     work = colors[:]
     work[a], work[b] = work[b], work[a]
-    runs = find_runs(work)
+    runs = runs_through(work, (a, b))
     return len({cell for _, line in runs for cell in line})
 
 
