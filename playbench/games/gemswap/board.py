@@ -158,7 +158,6 @@ def _lanes(cells: Iterable[int]) -> int:
 #: the cells a horizontal / vertical line of 3 can start on
 _ROW_STARTS = _lanes(c for c in range(CELLS) if c % SIZE <= SIZE - MIN_LINE)
 _COLUMN_STARTS = _lanes(c for c in range(CELLS) if c // SIZE <= SIZE - MIN_LINE)
-_FLAG_OF_CELL = {1 << (c * LANE_BITS + LANE_FLAG): c for c in range(CELLS)}
 
 
 def _same_as(packed: int, same: dict[int, int], offsets: Iterable[int], still: bool = True) -> None:
@@ -184,7 +183,7 @@ def _flagged_cells(mask: int) -> list[int]:
     cells = []
     while mask:
         lowest = mask & -mask
-        cells.append(_FLAG_OF_CELL[lowest])
+        cells.append((lowest.bit_length() >> 3) - 1)
         mask ^= lowest
     return cells
 
@@ -370,6 +369,17 @@ SAME_OFFSETS, MOVE_SHAPES = _move_masks()
 #: same colour exactly when x - k and x do); the other offsets are computed
 _SAME_MIRRORED = tuple(k for k in SAME_OFFSETS if k < 0 and -k in SAME_OFFSETS)
 _SAME_COMPUTED = tuple(k for k in SAME_OFFSETS if k not in _SAME_MIRRORED)
+#: :data:`MOVE_SHAPES` split by direction and by which way their flags move: for each,
+#: ``(pair offset, source offset, fits, shift)`` with a shift of 0 or more bits
+_SHAPES_BY_WAY = tuple(
+    tuple(
+        (pair, source, fits, abs(shift))
+        for pair, source, fits, direction, shift in MOVE_SHAPES
+        if direction == way and (shift >= 0) == onward
+    )
+    for way in (HORIZONTAL, VERTICAL)
+    for onward in (True, False)
+)
 
 
 def legal_swaps(colors: bytearray, same: dict[int, int] | None = None) -> list[tuple[int, int]]:
@@ -387,17 +397,26 @@ def legal_swaps(colors: bytearray, same: dict[int, int] | None = None) -> list[t
     _same_as(packed, same, missing, EMPTY not in colors)
     for offset in _SAME_MIRRORED:
         same[offset] = same[-offset] << (-offset * LANE_BITS)
-    starts = [0, 0]
-    for pair_offset, source_offset, fits, direction, shift in MOVE_SHAPES:
-        lanes = fits & same[pair_offset] & same[source_offset]
-        if lanes:
-            starts[direction] |= lanes << shift if shift >= 0 else lanes >> -shift
+    across_on, across_back, down_on, down_back = _SHAPES_BY_WAY
+    across = down = 0
+    for pair, source, fits, shift in across_on:
+        across |= (fits & same[pair] & same[source]) << shift
+    for pair, source, fits, shift in across_back:
+        across |= (fits & same[pair] & same[source]) >> shift
+    for pair, source, fits, shift in down_on:
+        down |= (fits & same[pair] & same[source]) << shift
+    for pair, source, fits, shift in down_back:
+        down |= (fits & same[pair] & same[source]) >> shift
+    starts = [across, down]
     if NO_COLOR in colors:
         _add_color_bomb_swaps(colors, starts)
     across, down = starts
     swaps: list[tuple[int, int]] = []
-    for cell in _flagged_cells(across | down):
-        flag = 1 << (cell * LANE_BITS + LANE_FLAG)
+    either = across | down
+    while either:
+        flag = either & -either
+        either ^= flag
+        cell = (flag.bit_length() >> 3) - 1
         if across & flag:
             swaps.append((cell, cell + 1))
         if down & flag:
@@ -427,17 +446,15 @@ def swap_makes_line(colors: bytearray, a: int, b: int) -> bool:
 
 
 # -- falling and refilling ---------------------------------------------------------------
-def random_color(rng: Rng) -> int:
-    return rng.below(NUM_COLORS)
-
-
 def collapse(colors: bytearray, kinds: bytearray, columns: Iterable[int], rng: Rng) -> list[int]:
     """Let the gems of ``columns`` fall onto the empty cells; drop new gems in on top.
 
-    Columns are filled left to right, each from its lowest empty cell upward. Returns
-    the cells the new gems landed on, in that order.
+    ``columns`` must name every column with an empty cell. Columns are filled left to
+    right, each from its lowest empty cell upward (the new gems are drawn in that order
+    in one call). Returns the cells the new gems landed on, in that order.
     """
     dropped: list[int] = []
+    new = rng.below_each(NUM_COLORS, colors.count(EMPTY))
     for col in columns:
         column = colors[col::SIZE]
         kept = column.translate(None, _EMPTY_BYTE)
@@ -448,8 +465,9 @@ def collapse(colors: bytearray, kinds: bytearray, columns: Iterable[int], rng: R
         if any(column_kinds):
             kept_kinds = bytes(k for c, k in zip(column, column_kinds, strict=True) if c != EMPTY)
             kinds[col::SIZE] = bytes(missing) + kept_kinds
-        new = bytes(rng.below_each(NUM_COLORS, missing))
-        colors[col::SIZE] = new[::-1] + kept
+        fallen = new[len(dropped) : len(dropped) + missing]
+        fallen.reverse()
+        colors[col::SIZE] = bytes(fallen) + kept
         dropped += range(col + (missing - 1) * SIZE, col - 1, -SIZE)
     return dropped
 
@@ -457,12 +475,13 @@ def collapse(colors: bytearray, kinds: bytearray, columns: Iterable[int], rng: R
 # -- whole boards ------------------------------------------------------------------------
 def deal(rng: Rng) -> tuple[bytearray, bytearray]:
     """A fresh random board of plain gems with no line and at least one legal swap."""
+    below = rng.below
     while True:
         colors = bytearray(CELLS)
         for cell in range(CELLS):
-            colors[cell] = random_color(rng)
+            colors[cell] = below(NUM_COLORS)
             while makes_line(colors, cell):
-                colors[cell] = random_color(rng)
+                colors[cell] = below(NUM_COLORS)
         if has_legal_swap(colors):
             return colors, bytearray(CELLS)
 
