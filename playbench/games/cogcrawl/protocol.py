@@ -98,9 +98,26 @@ SEARCH_ORDER = tuple(DIRECTIONS.items())
 _WALKABLE_BYTES = bytes(chr(i) in WALKABLE for i in range(256))
 _DOOR_BYTES = bytes(chr(i) in DOORS for i in range(256))
 _ALL_FREE = b"\x01" * (WIDTH * HEIGHT)
-_STEPS = tuple((name, dx, dy, dy * WIDTH + dx) for name, (dx, dy) in SEARCH_ORDER)
 #: a search tree: cell -> (the cell it was reached from, the direction of that step)
 Tree = dict[tuple[int, int], tuple[tuple[int, int], str]]
+#: one step of the search: (direction, cell index, cell, whether it is diagonal, the
+#: indices of the two cells beside a diagonal step)
+Step = tuple[str, int, tuple[int, int], bool, int, int]
+
+
+def _steps_from(x: int, y: int) -> tuple[Step, ...]:
+    """The search's steps from ``(x, y)`` onto the map, in :data:`SEARCH_ORDER`."""
+    found = []
+    for name, (dx, dy) in SEARCH_ORDER:
+        nx, ny = x + dx, y + dy
+        if 0 <= nx < WIDTH and 0 <= ny < HEIGHT:
+            beside = (ny * WIDTH + x, y * WIDTH + nx)
+            found.append((name, ny * WIDTH + nx, (nx, ny), bool(dx and dy), *beside))
+    return tuple(found)
+
+
+#: every map cell's index -> its steps, made once
+_STEPS_FROM = tuple(_steps_from(index % WIDTH, index // WIDTH) for index in range(WIDTH * HEIGHT))
 
 
 @dataclass(frozen=True, slots=True)
@@ -440,44 +457,38 @@ def search(
     """
     flat = "".join(memory).encode("ascii", "replace")
     corners_free = _ALL_FREE if cut_corners else flat.translate(_WALKABLE_BYTES)
-    walkable = bytearray(flat.translate(_WALKABLE_BYTES))
     door = flat.translate(_DOOR_BYTES)
+    # open: walkable and not reached yet (a cell is closed once reached)
+    open_cells = bytearray(flat.translate(_WALKABLE_BYTES))
     for mx, my in monsters:
         if 0 <= mx < WIDTH and 0 <= my < HEIGHT:
-            walkable[my * WIDTH + mx] = 0
+            open_cells[my * WIDTH + mx] = 0
     sx, sy = start
     start_index = sy * WIDTH + sx
-    on_map = 0 <= sx < WIDTH and 0 <= sy < HEIGHT
+    if 0 <= start_index < WIDTH * HEIGHT:
+        open_cells[start_index] = 0
     goal_indices = {y * WIDTH + x for x, y in goals} if goals is not None else ()
     previous: Tree = {}
-    seen = {start_index}
-    frontier = deque([(sx, sy, start_index)])
+    if 0 <= sx < WIDTH and 0 <= sy < HEIGHT:
+        first = ((sx, sy), _STEPS_FROM[start_index], door[start_index])
+    else:
+        first = ((sx, sy), _steps_from(sx, sy), 0)
+    frontier = deque([first])
+    steps_from = _STEPS_FROM
     while frontier:
-        hx, hy, here = frontier.popleft()
-        inside = on_map or here != start_index
-        door_here = inside and door[here]
-        for name, dx, dy, offset in _STEPS:
-            nx, ny = hx + dx, hy + dy
-            if not (0 <= nx < WIDTH and 0 <= ny < HEIGHT):
+        here_cell, steps, door_here = frontier.popleft()
+        for name, cell, cell_xy, diagonal, beside_a, beside_b in steps:
+            if not open_cells[cell]:
                 continue
-            cell = here + offset
-            if cell in seen or not walkable[cell]:
-                continue
-            if (
-                dx
-                and dy
-                and (
-                    door_here
-                    or door[cell]
-                    or not (corners_free[ny * WIDTH + hx] and corners_free[hy * WIDTH + nx])
-                )
+            if diagonal and (
+                door_here or door[cell] or not (corners_free[beside_a] and corners_free[beside_b])
             ):
                 continue
-            seen.add(cell)
-            previous[(nx, ny)] = ((hx, hy), name)
+            open_cells[cell] = 0
+            previous[cell_xy] = (here_cell, name)
             if cell in goal_indices:
-                return previous, (nx, ny)
-            frontier.append((nx, ny, cell))
+                return previous, cell_xy
+            frontier.append((cell_xy, steps_from[cell], door[cell]))
     return previous, None
 
 
