@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from playbench.core import Action, Game, Outcome, Spec, register
+from playbench.core.game import trusted_or_checked
 from playbench.games.chimestep import commands, rules, spec, view
-from playbench.games.chimestep.state import DONE, State, from_json, to_json
+from playbench.games.chimestep.state import DONE, State, from_json, from_trusted_json, to_json
 
 
 class Chimestep(Game[State]):
@@ -84,6 +85,9 @@ class Chimestep(Game[State]):
 
     def from_json(self, data: Any) -> State:
         return from_json(data)
+
+    def from_trusted_json(self, data: Any) -> State:
+        return trusted_or_checked(from_trusted_json, from_json, data)
 
 
 GAME = register(Chimestep())

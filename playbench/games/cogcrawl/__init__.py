@@ -5,13 +5,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from playbench.core.game import JSON, Action, Game, Outcome, Spec
+from playbench.core.game import JSON, Action, Game, Outcome, Spec, trusted_or_checked
 from playbench.core.registry import register
 from playbench.games.cogcrawl import commands, rules, view
 from playbench.games.cogcrawl.actions import legal_primitives
 from playbench.games.cogcrawl.spec import build_spec
 from playbench.games.cogcrawl.start import new_state
-from playbench.games.cogcrawl.state import PLAYING, CogState, from_json, to_json
+from playbench.games.cogcrawl.state import (
+    PLAYING,
+    CogState,
+    from_json,
+    from_trusted_json,
+    to_json,
+)
 
 
 class Cogcrawl(Game[CogState]):
@@ -97,6 +103,9 @@ class Cogcrawl(Game[CogState]):
 
     def from_json(self, data: Any) -> CogState:
         return from_json(data)
+
+    def from_trusted_json(self, data: Any) -> CogState:
+        return trusted_or_checked(from_trusted_json, from_json, data)
 
 
 GAME = register(Cogcrawl())

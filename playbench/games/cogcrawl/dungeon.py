@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
+from functools import lru_cache
 
 from playbench.core import Rng
 from playbench.games.cogcrawl.glyphs import (
@@ -106,6 +107,8 @@ MONSTER_COUNT_MIN = 2
 PLACE_TRIES = 200
 
 Rect = tuple[int, int, int, int]
+#: how many room layouts :func:`room_map` keeps
+ROOM_MAPS_KEPT = 512
 Stack = tuple[Item, ...]
 
 
@@ -144,8 +147,12 @@ def neighbours(cell: int) -> tuple[tuple[str, int], ...]:
     return NEIGHBOURS[cell]
 
 
-def room_map(rooms: Iterable[Rect]) -> bytes:
-    """Per cell, 1 + the index of the room whose rectangle (walls included) holds it, or 0."""
+@lru_cache(maxsize=ROOM_MAPS_KEPT)
+def room_map(rooms: tuple[Rect, ...]) -> bytes:
+    """Per cell, 1 + the index of the room whose rectangle (walls included) holds it, or 0.
+
+    Kept for the last :data:`ROOM_MAPS_KEPT` layouts: every state read from JSON rebuilds
+    its levels, and a run's levels keep their rooms."""
     owner = bytearray(SIZE)
     for index, (x1, y1, x2, y2) in enumerate(rooms):
         for y in range(y1, y2 + 1):

@@ -318,6 +318,44 @@ def from_json(data: Any) -> CogState:
     return s
 
 
+def from_trusted_json(data: Any) -> CogState:
+    """The state of a JSON form that :func:`to_json` of this same code wrote and a seal
+    has authenticated since (see :meth:`Game.from_trusted_json`): the same state as
+    :func:`from_json` gives, built without checking any field. Anything else must go
+    through :func:`from_json`."""
+    s = CogState()
+    s.seed = data["seed"]
+    s.rng = Rng.from_json(data["rng"])
+    s.turn = data["turn"]
+    s.dungeon_turn = data["dungeon_turn"]
+    s.dl = data["dl"]
+    s.x = data["x"]
+    s.y = data["y"]
+    s.hp = data["hp"]
+    s.max_hp = data["max_hp"]
+    s.xl = data["xl"]
+    s.xp = data["xp"]
+    s.gold = data["gold"]
+    s.nutrition = data["nutrition"]
+    s.score = data["score"]
+    s.deepest = data["deepest"]
+    s.run = data["run"]
+    s.pack = {letter: (item[0], item[1]) for letter, item in data["pack"].items()}
+    s.wielded, s.worn = data["wielded"], data["worn"]
+    s.appearances = list(data["appearances"])
+    s.identified = list(data["identified"])
+    s.confused = data["confused"]
+    for key, value in data["levels"].items():
+        s.levels[int(key)] = _level_from_trusted_json(int(key), value)
+    s.messages = list(data["messages"])
+    s.last_plan = plan_copy(data["last_plan"])
+    s.notes = data["notes"]
+    s.say = data["say"]
+    s.fallback = data["fallback"]
+    s.retry = data["retry"]
+    return s
+
+
 def _pack_from_json(pack: Any) -> dict[str, Item]:
     need(
         len(pack) <= len(PACK_LETTERS),
@@ -360,8 +398,8 @@ def _level_from_json(depth: int, data: Any) -> Level:
     what = f"{WHAT}: level {depth}"
     data = need_object(data, StateError, what)
 
-    terrain = _map_text(data, "terrain", what)
-    memory = _map_text(data, "memory", what)
+    _map_text(data, "terrain", what)
+    _map_text(data, "memory", what)
     rooms = data.get("rooms")
     need(
         isinstance(rooms, list)
@@ -378,7 +416,7 @@ def _level_from_json(depth: int, data: Any) -> Level:
         what,
         "rooms must be [x1, y1, x2, y2] rectangles on the map",
     )
-    up = int_field(data, "up", StateError, what, 0, SIZE - 1)
+    int_field(data, "up", StateError, what, 0, SIZE - 1)
     down = data.get("down")
     need(
         down is None if depth == LEVELS else type(down) is int and 0 <= down < SIZE,
@@ -386,8 +424,6 @@ def _level_from_json(depth: int, data: Any) -> Level:
         what,
         "down must be " + ("null" if depth == LEVELS else f"the cell of > (0..{SIZE - 1})"),
     )
-    hidden: dict[int, int] = {}
-    searches: dict[int, int] = {}
     for entry in list_field(data, "hidden", StateError, what):
         need(
             isinstance(entry, list)
@@ -401,14 +437,8 @@ def _level_from_json(depth: int, data: Any) -> Level:
             what,
             f"bad hidden entry {entry!r}",
         )
-        hidden[entry[0]] = ord(entry[1])
-        if entry[2]:
-            searches[entry[0]] = entry[2]
-    locked = set()
     for cell in list_field(data, "locked", StateError, what):
         need(type(cell) is int and 0 <= cell < SIZE, StateError, what, f"bad locked cell {cell!r}")
-        locked.add(cell)
-    items: dict[int, Stack] = {}
     for entry in list_field(data, "items", StateError, what):
         need(
             isinstance(entry, list)
@@ -422,8 +452,6 @@ def _level_from_json(depth: int, data: Any) -> Level:
             what,
             f"bad item stack {entry!r}",
         )
-        items[entry[0]] = tuple((i[0], i[1]) for i in entry[1])
-    monsters = []
     for entry in list_field(data, "monsters", StateError, what):
         need(
             isinstance(entry, list)
@@ -436,19 +464,33 @@ def _level_from_json(depth: int, data: Any) -> Level:
             what,
             f"bad monster {entry!r}",
         )
-        monsters.append(Monster(*entry))
+    return _level_from_trusted_json(depth, data)
+
+
+def _level_from_trusted_json(depth: int, data: dict[str, Any]) -> Level:
+    """The level of a JSON form :meth:`Level.to_json` wrote (or :func:`_level_from_json`
+    has checked), built without checks."""
+    hidden: dict[int, int] = {}
+    searches: dict[int, int] = {}
+    for cell, glyph, found in data["hidden"]:
+        hidden[cell] = ord(glyph)
+        if found:
+            searches[cell] = found
+    items: dict[int, Stack] = {
+        cell: tuple((i[0], i[1]) for i in stack) for cell, stack in data["items"]
+    }
     return Level(
         depth,
-        terrain,
-        memory,
-        tuple(tuple(r) for r in rooms),
-        up,
-        down,
+        bytearray(data["terrain"].encode("ascii")),
+        bytearray(data["memory"].encode("ascii")),
+        tuple(tuple(r) for r in data["rooms"]),
+        data["up"],
+        data["down"],
         hidden,
         searches,
-        locked,
+        set(data["locked"]),
         items,
-        monsters,
+        [Monster(*entry) for entry in data["monsters"]],
     )
 
 

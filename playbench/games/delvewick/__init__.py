@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from playbench.core.game import JSON, Action, Game, Outcome, Spec
+from playbench.core.game import JSON, Action, Game, Outcome, Spec, trusted_or_checked
 from playbench.core.registry import register
 from playbench.core.rng import check_seed
 from playbench.games.delvewick import commands, rules, view
@@ -15,6 +15,7 @@ from playbench.games.delvewick.state import (
     State,
     level_from_options,
     state_from_json,
+    state_from_trusted_json,
     state_to_json,
 )
 
@@ -103,6 +104,9 @@ class Delvewick(Game[State]):
 
     def from_json(self, data: Any) -> State:
         return state_from_json(data)
+
+    def from_trusted_json(self, data: Any) -> State:
+        return trusted_or_checked(state_from_trusted_json, state_from_json, data)
 
 
 DELVEWICK = register(Delvewick())

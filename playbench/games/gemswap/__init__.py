@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from playbench.core import register
-from playbench.core.game import JSON, Action, Game, Outcome, Spec
+from playbench.core.game import JSON, Action, Game, Outcome, Spec, trusted_or_checked
 from playbench.games.gemswap import commands, rules, view
 from playbench.games.gemswap.spec import SPEC
-from playbench.games.gemswap.state import SLUG, GemState, decode, encode
+from playbench.games.gemswap.state import SLUG, GemState, decode, decode_trusted, encode
 
 
 class GemSwap(Game[GemState]):
@@ -89,6 +89,9 @@ class GemSwap(Game[GemState]):
 
     def from_json(self, data: Any) -> GemState:
         return decode(data)
+
+    def from_trusted_json(self, data: Any) -> GemState:
+        return trusted_or_checked(decode_trusted, decode, data)
 
 
 register(GemSwap())
