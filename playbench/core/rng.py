@@ -72,11 +72,13 @@ class Rng:
         limit = (1 << 64) - ((1 << 64) % n)
         state, mix = self.state, _mix
         drawn: list[int] = []
-        while len(drawn) < count:
+        left = count
+        while left > 0:
             state = (state + GOLDEN_GAMMA) & MASK64
             z = mix(state)
             if z < limit:
                 drawn.append(z % n)
+                left -= 1
         self.state = state
         return drawn
 

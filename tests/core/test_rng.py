@@ -82,3 +82,21 @@ def test_check_seed_rejects(bad):
 def test_check_seed_accepts_bounds():
     assert check_seed(0) == 0
     assert check_seed(MAX_SEED) == MAX_SEED
+
+
+@given(
+    st.integers(0, 2**64 - 1),
+    st.sampled_from([1, 2, 7, 1000, 2**63 + 1, 2**64 - 3]),
+    st.integers(0, 40),
+)
+def test_below_each_draws_exactly_what_below_draws(state, n, count):
+    """The same numbers and the same state after as ``count`` calls of below; bounds just
+    above 2**63 reject about half the raw numbers, so the rejections are exercised."""
+    one, many = Rng(state), Rng(state)
+    assert many.below_each(n, count) == [one.below(n) for _ in range(count)]
+    assert many.state == one.state
+
+
+def test_below_each_needs_a_positive_bound():
+    with pytest.raises(ValueError, match="positive bound, got 0"):
+        Rng(1).below_each(0, 3)

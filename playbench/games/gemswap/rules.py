@@ -283,13 +283,14 @@ def _group_runs(
 
 
 def _special_for(group: list[tuple[int, tuple[int, ...]]]) -> int | None:
-    longest = max(len(line) for _, line in group)
-    if longest >= COLOR_BOMB_LINE:
-        return COLOR_BOMB
     if len(group) > 1:
-        return AREA_BOMB
-    if longest == BLASTER_LINE:
-        return ROW_BLASTER if group[0][0] == HORIZONTAL else COLUMN_BLASTER
+        longest = max(len(line) for _, line in group)
+        return COLOR_BOMB if longest >= COLOR_BOMB_LINE else AREA_BOMB
+    orientation, line = group[0]
+    if len(line) >= COLOR_BOMB_LINE:
+        return COLOR_BOMB
+    if len(line) == BLASTER_LINE:
+        return ROW_BLASTER if orientation == HORIZONTAL else COLUMN_BLASTER
     return None
 
 
