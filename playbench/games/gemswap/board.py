@@ -382,6 +382,14 @@ _SHAPES_BY_WAY = tuple(
 )
 
 
+_NONZERO = re.compile(b"[^\x00]")
+#: by cell, by code (bit 0: the swap to the right, bit 1: the swap down): its swaps
+_SWAPS_OF_CODE = tuple(
+    ((), ((cell, cell + 1),), ((cell, cell + SIZE),), ((cell, cell + 1), (cell, cell + SIZE)))
+    for cell in range(CELLS)
+)
+
+
 def legal_swaps(colors: bytearray, same: dict[int, int] | None = None) -> list[tuple[int, int]]:
     """Every swap that lines up 3+ or involves a colour bomb, as ``(a, b)`` with ``a < b``.
 
@@ -411,16 +419,12 @@ def legal_swaps(colors: bytearray, same: dict[int, int] | None = None) -> list[t
     if NO_COLOR in colors:
         _add_color_bomb_swaps(colors, starts)
     across, down = starts
+    # a byte a cell: bit 0 for the swap to the right, bit 1 for the swap down
+    codes = ((across >> LANE_FLAG) | (down >> (LANE_FLAG - 1))).to_bytes(CELLS, "little")
     swaps: list[tuple[int, int]] = []
-    either = across | down
-    while either:
-        flag = either & -either
-        either ^= flag
-        cell = (flag.bit_length() >> 3) - 1
-        if across & flag:
-            swaps.append((cell, cell + 1))
-        if down & flag:
-            swaps.append((cell, cell + SIZE))
+    for found in _NONZERO.finditer(codes):
+        cell = found.start()
+        swaps += _SWAPS_OF_CODE[cell][codes[cell]]
     return swaps
 
 
