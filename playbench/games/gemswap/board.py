@@ -160,7 +160,7 @@ _ROW_STARTS = _lanes(c for c in range(CELLS) if c % SIZE <= SIZE - MIN_LINE)
 _COLUMN_STARTS = _lanes(c for c in range(CELLS) if c // SIZE <= SIZE - MIN_LINE)
 
 
-def _same_as(packed: int, same: dict[int, int], offsets: Iterable[int], still: bool = True) -> None:
+def _same_as(packed: int, same: dict[int, int], offsets: Iterable[int], still: bool) -> None:
     """Put in ``same``, for each offset k, the lane mask of the cells x whose byte equals
     the byte at ``x + k`` (meaningless where ``x + k`` is off the board: callers mask
     those out).
@@ -183,7 +183,7 @@ def _flagged_cells(mask: int) -> list[int]:
     cells = []
     while mask:
         lowest = mask & -mask
-        cells.append((lowest.bit_length() >> 3) - 1)
+        cells.append(lowest.bit_length() // LANE_BITS - 1)
         mask ^= lowest
     return cells
 
