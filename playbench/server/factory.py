@@ -28,6 +28,7 @@ from playbench.server.routes import (
 )
 from playbench.server.services import Services, build_services
 from playbench.server.settings import Settings
+from playbench.server.stacks import stop_when_orphaned
 
 DESCRIPTION = (
     "Deterministic, seeded games for AI agents. The stateless API hands out sealed "
@@ -43,12 +44,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        pruner = asyncio.create_task(prune_on_schedule(services))
+        chores = [
+            asyncio.create_task(prune_on_schedule(services)),
+            asyncio.create_task(stop_when_orphaned()),
+        ]
         try:
             async with mcp_door.running():
                 yield
         finally:
-            pruner.cancel()
+            for chore in chores:
+                chore.cancel()
             services.close()
 
     app = FastAPI(
