@@ -3,7 +3,8 @@
 uvicorn with httptools and uvloop is the default: with the connection guards of
 :mod:`playbench.server.connections` it bounds what one client can hold (idle and slow
 connections time out, a cap per worker), which granian cannot be told to do (it never
-closes a connection that has not sent a byte, nor a request whose body trickles in).
+closes a connection that has not sent a byte, nor a request whose body trickles in, and
+always names itself in a ``server`` header).
 granian stays selectable, with its header timeout set from the same limits, and so does
 uvicorn on its pure-Python h11 parser (guarded like the default). Every stack imports the
 app from ``playbench.server:app`` in each worker, so every worker reads the same
@@ -95,6 +96,7 @@ def _uvicorn(options: ServeOptions) -> None:
         access_log=options.access_log,
         backlog=options.backlog,
         timeout_keep_alive=options.limits.idle_seconds,
+        server_header=False,
     )
 
 

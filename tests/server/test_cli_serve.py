@@ -98,6 +98,7 @@ def test_uvicorn_stacks_pass_their_guarded_parser_and_loop(stack, monkeypatch):
         "access_log": False,
         "backlog": 2048,
         "timeout_keep_alive": 30,
+        "server_header": False,
     }
     assert os.environ[stacks.MASTER_PID_ENV] == str(os.getpid())
 

@@ -57,6 +57,13 @@ STACKS = pytest.mark.parametrize("guarded", ["uvicorn", "h11"], indirect=True)
 
 
 @STACKS
+def test_answers_name_no_server(guarded):
+    answer = httpx.get(f"{guarded.base}/api/games")
+    assert answer.status_code == 200 and "server" not in answer.headers
+    assert answer.headers["x-content-type-options"] == "nosniff"
+
+
+@STACKS
 def test_a_connection_that_never_sends_is_closed(guarded):
     with _connect(guarded) as sock:
         start = time.monotonic()
