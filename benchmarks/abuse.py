@@ -1,6 +1,7 @@
 """The server probed as an adversary would, on loopback only, every loop bounded.
 
     python benchmarks/abuse.py [--tamper 10000] [--fuzz 20000] [--kills 3] [--quick]
+        [--server uvicorn|granian|h11]
 
 Starts ``playbench serve`` on 127.0.0.1 with a temporary data folder (rate limits off, so
 the probes measure the rules and not the limiter) and reports:
@@ -38,6 +39,7 @@ from pathlib import Path
 
 import httpx
 
+from playbench.cli import DEFAULT_SERVER, SERVERS
 from playbench.core import get_game
 
 HOST = "127.0.0.1"
@@ -61,6 +63,9 @@ WEIRD_TEXT = ("", " ", "\x00", "\ud7ff", "é" * 300, "{", "[]", "null", "-0", "1
 class Server:
     """``playbench serve`` in a subprocess on a free loopback port."""
 
+    #: ``--server`` of every server started (``--server`` of this script)
+    stack = DEFAULT_SERVER
+
     def __init__(self, data: Path, workers: int = 1, extra: tuple[str, ...] = ()) -> None:
         self.data = data
         self.workers = workers
@@ -82,7 +87,7 @@ class Server:
             sys.executable, "-m", "playbench.cli", "serve", "--host", HOST,
             "--port", str(self.port), "--data", str(self.data),
             "--workers", str(self.workers), "--log-level", "warning", "--no-access-log",
-            *self.extra,
+            "--server", self.stack, *self.extra,
         ]  # fmt: skip
         self.process = subprocess.Popen(
             command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -346,7 +351,7 @@ def _still_open(sock: socket.socket) -> bool:
     return False
 
 
-def idle_connections_held(count: int) -> tuple[int, int, int]:
+def idle_connections_held(count: int) -> tuple[int, int, str]:
     """Connections still open ``IDLE_SECONDS`` + 2 s after their last byte, of ``count``
     that never sent one and ``count`` that sent one request; and the status answered to
     one connection past a cap of ``2 * count``."""
@@ -357,7 +362,10 @@ def idle_connections_held(count: int) -> tuple[int, int, int]:
     asked = _connections(server.port, count, b"GET /api/games HTTP/1.1\r\nHost: arena\r\n\r\n")
     try:
         with socket.create_connection((HOST, server.port), timeout=5) as past_cap:
-            status = int(past_cap.recv(65536).split(b" ", 2)[1] or 0)
+            try:
+                status = past_cap.recv(65536).split(b" ", 2)[1].decode()
+            except TimeoutError:
+                status = "no answer in 5 s, held open"
         time.sleep(IDLE_SECONDS + 2)
         return sum(map(_still_open, silent)), sum(map(_still_open, asked)), status
     finally:
@@ -375,7 +383,9 @@ def main() -> int:
     parser.add_argument("--refusals", type=int, default=2_000)
     parser.add_argument("--idle", type=int, default=450, help="idle connections of each kind")
     parser.add_argument("--quick", action="store_true", help="a tenth of every count")
+    parser.add_argument("--server", choices=SERVERS, default=DEFAULT_SERVER, help="the stack")
     args = parser.parse_args()
+    Server.stack = args.server
     scale = 10 if args.quick else 1
     rng = random.Random(20261130)
     get_game("delvewick")
