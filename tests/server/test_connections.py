@@ -19,7 +19,7 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.server import ServerState
 
-from playbench.server.connections import ConnectionLimits, guarded_protocol
+from playbench.server.connections import CoalescedWrites, ConnectionLimits, guarded_protocol
 from tests.web.serving import Served, serve_process
 
 QUIET = ["--no-access-log", "--log-level", "warning"]
@@ -214,3 +214,40 @@ def test_h11_connections_of_a_shared_socket_get_no_nagle_delay():
     limits = ConnectionLimits(idle_seconds=5, request_seconds=5, max_connections=10)
     assert asyncio.run(_nodelay_of_accepted(H11Protocol)) == 0
     assert asyncio.run(_nodelay_of_accepted(guarded_protocol("h11", limits))) == 1
+
+
+class _Recorded(asyncio.Transport):
+    """The transport interface, recording what reaches the socket."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written: list[bytes] = []
+        self.closed = False
+
+    def write(self, data: bytes) -> None:
+        self.written.append(bytes(data))
+
+    def close(self) -> None:
+        self.closed = True
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+
+def test_the_writes_of_one_loop_turn_go_out_as_one():
+    async def main() -> tuple[list[bytes], list[bytes], list[bytes]]:
+        recorded = _Recorded()
+        writes = CoalescedWrites(recorded, asyncio.get_running_loop())
+        writes.write(b"HTTP/1.1 200 OK\r\n\r\n")
+        writes.write(b"{}")
+        held = list(recorded.written)
+        await asyncio.sleep(0)
+        flushed = list(recorded.written)
+        writes.write(b"last")
+        writes.close()
+        return held, flushed, recorded.written
+
+    held, flushed, closed = asyncio.run(main())
+    assert held == []
+    assert flushed == [b"HTTP/1.1 200 OK\r\n\r\n{}"]
+    assert closed == [b"HTTP/1.1 200 OK\r\n\r\n{}", b"last"]
