@@ -1,6 +1,7 @@
 """The server probed as an adversary would, on loopback only, every loop bounded.
 
     python benchmarks/abuse.py [--tamper 10000] [--fuzz 20000] [--kills 3] [--quick]
+        [--server uvicorn|granian|h11]
 
 Starts ``playbench serve`` on 127.0.0.1 with a temporary data folder (rate limits off, so
 the probes measure the rules and not the limiter) and reports:
@@ -13,7 +14,10 @@ the probes measure the rules and not the limiter) and reports:
   in) over 2,000 refused commands of 1,023 bytes each, beside as many 3-byte ones;
 - acknowledged acts lost when the server is killed with SIGKILL while 8 clients act
   (``--kills`` runs): every act answered 200 must be in the log after a restart;
-- the p50 latency of one keep-alive connection with one worker and with two.
+- the p50 latency of one keep-alive connection with one worker and with two;
+- idle connections still held after the keep-alive time (``--idle`` connections that
+  send nothing, and as many that sent one request), and whether one connection past the
+  cap is answered 503.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from pathlib import Path
 
 import httpx
 
+from playbench.cli import DEFAULT_SERVER, SERVERS
 from playbench.core import get_game
 
 HOST = "127.0.0.1"
@@ -58,9 +63,13 @@ WEIRD_TEXT = ("", " ", "\x00", "\ud7ff", "é" * 300, "{", "[]", "null", "-0", "1
 class Server:
     """``playbench serve`` in a subprocess on a free loopback port."""
 
-    def __init__(self, data: Path, workers: int = 1) -> None:
+    #: ``--server`` of every server started (``--server`` of this script)
+    stack = DEFAULT_SERVER
+
+    def __init__(self, data: Path, workers: int = 1, extra: tuple[str, ...] = ()) -> None:
         self.data = data
         self.workers = workers
+        self.extra = extra
         self.port = _free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -78,6 +87,7 @@ class Server:
             sys.executable, "-m", "playbench.cli", "serve", "--host", HOST,
             "--port", str(self.port), "--data", str(self.data),
             "--workers", str(self.workers), "--log-level", "warning", "--no-access-log",
+            "--server", self.stack, *self.extra,
         ]  # fmt: skip
         self.process = subprocess.Popen(
             command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -313,14 +323,69 @@ def one_connection_p50(workers: int, requests: int) -> float:
         shutil.rmtree(data, ignore_errors=True)
 
 
+# -- connections one client holds ----------------------------------------------------------
+IDLE_SECONDS = 5
+
+
+def _connections(port: int, count: int, request: bytes) -> list[socket.socket]:
+    held = []
+    for _ in range(count):
+        sock = socket.create_connection((HOST, port), timeout=5)
+        if request:
+            sock.sendall(request)
+            sock.recv(65536)
+        held.append(sock)
+    return held
+
+
+def _still_open(sock: socket.socket) -> bool:
+    """No end of stream among what the connection has received (answers read through)."""
+    sock.setblocking(False)
+    try:
+        while sock.recv(65536):
+            pass
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def idle_connections_held(count: int) -> tuple[int, int, str]:
+    """Connections still open ``IDLE_SECONDS`` + 2 s after their last byte, of ``count``
+    that never sent one and ``count`` that sent one request; and the status answered to
+    one connection past a cap of ``2 * count``."""
+    data = Path(tempfile.mkdtemp(prefix="playbench-abuse-"))
+    extra = ("--keep-alive", str(IDLE_SECONDS), "--max-connections", str(2 * count))
+    server = Server(data, extra=extra).start()
+    silent = _connections(server.port, count, b"")
+    asked = _connections(server.port, count, b"GET /api/games HTTP/1.1\r\nHost: arena\r\n\r\n")
+    try:
+        with socket.create_connection((HOST, server.port), timeout=5) as past_cap:
+            try:
+                status = past_cap.recv(65536).split(b" ", 2)[1].decode()
+            except TimeoutError:
+                status = "no answer in 5 s, held open"
+        time.sleep(IDLE_SECONDS + 2)
+        return sum(map(_still_open, silent)), sum(map(_still_open, asked)), status
+    finally:
+        for sock in silent + asked:
+            sock.close()
+        server.stop()
+        shutil.rmtree(data, ignore_errors=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tamper", type=int, default=10_000)
     parser.add_argument("--fuzz", type=int, default=20_000)
     parser.add_argument("--kills", type=int, default=3)
     parser.add_argument("--refusals", type=int, default=2_000)
+    parser.add_argument("--idle", type=int, default=450, help="idle connections of each kind")
     parser.add_argument("--quick", action="store_true", help="a tenth of every count")
+    parser.add_argument("--server", choices=SERVERS, default=DEFAULT_SERVER, help="the stack")
     args = parser.parse_args()
+    Server.stack = args.server
     scale = 10 if args.quick else 1
     rng = random.Random(20261130)
     get_game("delvewick")
@@ -345,6 +410,12 @@ def main() -> int:
     print(f"kill -9: {lost} of {acked} acknowledged acts lost over {args.kills} runs")
     one, two = one_connection_p50(1, 2000 // scale), one_connection_p50(2, 2000 // scale)
     print(f"one keep-alive connection p50: {one:.2f} ms with 1 worker, {two:.2f} ms with 2")
+    silent, asked, status = idle_connections_held(args.idle // scale)
+    print(
+        f"idle connections held {IDLE_SECONDS + 2} s later (keep-alive {IDLE_SECONDS} s): "
+        f"{silent} of {args.idle // scale} silent, {asked} of {args.idle // scale} after a "
+        f"request; one past the cap of {2 * (args.idle // scale)}: {status}"
+    )
     return 0
 
 

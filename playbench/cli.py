@@ -16,17 +16,22 @@ from playbench.core import PlaybenchError, all_games, get_game
 from playbench.core.match import Match
 from playbench.core.rng import MAX_SEED
 
-#: HTTP server stacks of ``serve``: granian (Rust), uvicorn with httptools and uvloop, and
-#: uvicorn on its pure-Python h11 parser; benchmarks/server_speed.py measures all three
-#: (granian and uvicorn spent about the same CPU per action request, but uvicorn's p99
-#: reached seconds under overload where granian's stayed under 0.4 s)
-SERVERS = ("granian", "uvicorn", "h11")
-DEFAULT_SERVER = "granian"
+#: HTTP server stacks of ``serve``: uvicorn with httptools and uvloop, granian (Rust), and
+#: uvicorn on its pure-Python h11 parser; benchmarks/server_speed.py measures all three.
+#: uvicorn is the default because only its stacks take every connection limit below
+#: (see playbench/server/stacks.py)
+SERVERS = ("uvicorn", "granian", "h11")
+DEFAULT_SERVER = "uvicorn"
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
 #: connections the kernel queues before the server accepts them (a burst of agents)
 BACKLOG = 2048
 #: an agent calls once per move, seconds apart while it thinks: keep its connection open
-KEEP_ALIVE_SECONDS = 30
+#: that long, and no longer (a client holding idle connections gets them closed)
+KEEP_ALIVE_SECONDS = 20
+#: a request's headers and body arrive within this (an agent's are a few kilobytes)
+REQUEST_SECONDS = 10
+#: connections one worker holds at once; one more is answered 503
+MAX_CONNECTIONS = 1000
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
@@ -75,6 +80,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from playbench.server import stacks
+    from playbench.server.connections import ConnectionLimits
     from playbench.server.services import build_services
     from playbench.server.settings import (
         ENV_PRUNE_AFTER_HOURS,
@@ -102,7 +108,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
             log_level=args.log_level,
             access_log=args.access_log,
             backlog=args.backlog,
-            keep_alive_seconds=args.keep_alive,
+            limits=ConnectionLimits(
+                idle_seconds=args.keep_alive,
+                request_seconds=args.request_timeout,
+                max_connections=args.max_connections,
+            ),
         )
     )
     return 0
@@ -291,7 +301,22 @@ def build_parser() -> argparse.ArgumentParser:
         "--keep-alive",
         type=_positive,
         default=KEEP_ALIVE_SECONDS,
-        help="seconds an idle keep-alive connection stays open (uvicorn stacks)",
+        help=f"seconds a connection may stay silent, before or between requests "
+        f"(default {KEEP_ALIVE_SECONDS})",
+    )
+    serve.add_argument(
+        "--request-timeout",
+        type=_positive,
+        default=REQUEST_SECONDS,
+        help=f"seconds a request's headers and body may take to arrive, else 408 "
+        f"(default {REQUEST_SECONDS}; granian: headers only)",
+    )
+    serve.add_argument(
+        "--max-connections",
+        type=_positive,
+        default=MAX_CONNECTIONS,
+        help=f"connections a worker holds at once, more are answered 503 "
+        f"(default {MAX_CONNECTIONS}; uvicorn stacks)",
     )
     serve.add_argument(
         "--rate-per-address",

@@ -89,6 +89,8 @@ def prepare(request: RunRequest) -> Plan:
         raise AgentError(f"unknown agent {spec.agent!r}; agents: {', '.join(AGENTS)}")
     if request.backend not in BACKENDS:
         raise RunError(f"unknown backend {request.backend!r}; backends: {', '.join(BACKENDS)}")
+    if request.ray_address is not None and request.backend != RAY:
+        raise RunError(f"--ray-address needs --backend {RAY} (the backend is {request.backend})")
     if request.workers is not None and request.workers < 1:
         raise RunError(f"--workers must be at least 1, got {request.workers}")
     if spec.max_steps < 1:

@@ -4,7 +4,7 @@ hot action route's fast path in front."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -16,7 +16,7 @@ from playbench.mcp.http import PATH as MCP_PATH
 from playbench.mcp.http import McpHttp
 from playbench.server import errors
 from playbench.server.guards import RateLimit, SecurityHeaders
-from playbench.server.middleware import BodyLimit
+from playbench.server.middleware import ASGIApp, BodyLimit
 from playbench.server.routes import (
     agent_check,
     docs,
@@ -28,7 +28,10 @@ from playbench.server.routes import (
 )
 from playbench.server.services import Services, build_services
 from playbench.server.settings import Settings
+from playbench.server.stacks import stop_when_orphaned
 
+#: the arena exports no OpenTelemetry: skip FastAPI's per-request look for a provider
+NO_TELEMETRY = {"tracing": False, "metrics": False, "logs": False}
 DESCRIPTION = (
     "Deterministic, seeded games for AI agents. The stateless API hands out sealed "
     "states; the session API stores a game per token and plays it by text commands."
@@ -43,15 +46,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        pruner = asyncio.create_task(prune_on_schedule(services))
+        chores = [
+            asyncio.create_task(prune_on_schedule(services)),
+            asyncio.create_task(stop_when_orphaned()),
+        ]
         try:
             async with mcp_door.running():
                 yield
         finally:
-            pruner.cancel()
+            for chore in chores:
+                chore.cancel()
             services.close()
 
-    app = FastAPI(
+    def front(inner: ASGIApp) -> ASGIApp:
+        fast = games.ActionFastPath(inner, sealer=services.sealer, limit=settings.max_body_bytes)
+        limited = RateLimit(
+            fast,
+            per_address=settings.rate_per_address,
+            per_session=settings.rate_per_session,
+            extra=errors.puzzle_for,
+        )
+        return SecurityHeaders(limited)
+
+    app = Arena(
+        front=front,
+        telemetry=NO_TELEMETRY,
         title="playbench arena",
         version=__version__,
         description=DESCRIPTION,
@@ -65,15 +84,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_route(MCP_PATH, mcp_door, methods=["GET", "POST", "DELETE"], include_in_schema=False)
     errors.install(app)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes, extra=errors.puzzle_for)
-    app.add_middleware(games.ActionFastPath, sealer=services.sealer, limit=settings.max_body_bytes)
-    app.add_middleware(
-        RateLimit,
-        per_address=settings.rate_per_address,
-        per_session=settings.rate_per_session,
-        extra=errors.puzzle_for,
-    )
-    app.add_middleware(SecurityHeaders)
     return app
+
+
+class Arena(FastAPI):
+    """FastAPI with the arena's own layers outermost: security headers, rate limits and
+    the action route's fast path (a well-formed action request is answered there, before
+    FastAPI's error pages, telemetry hooks and body limit, which every other request
+    passes as usual)."""
+
+    def __init__(self, *, front: Callable[[ASGIApp], ASGIApp], **kwargs: Any) -> None:
+        self.front = front
+        super().__init__(**kwargs)
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return self.front(super().build_middleware_stack())
 
 
 async def prune_on_schedule(services: Services) -> None:

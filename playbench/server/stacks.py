@@ -1,20 +1,38 @@
 """The HTTP server stacks that ``playbench serve`` runs the app on.
 
-granian (a Rust HTTP server) serves the arena best on the measured workloads: about the
-same CPU per action request as uvicorn with httptools, and a p99 that stays bounded under
-overload where uvicorn's reached seconds (see benchmarks/RESULTS.md). uvicorn with
-httptools and uvloop, and uvicorn on its pure-Python h11 parser, stay selectable. Every
-stack imports the app from ``playbench.server:app`` in each worker, so every worker reads
-the same settings from the environment.
+uvicorn with httptools and uvloop is the default: with the connection guards of
+:mod:`playbench.server.connections` it bounds what one client can hold (idle and slow
+connections time out, a cap per worker), which granian cannot be told to do (it never
+closes a connection that has not sent a byte, nor a request whose body trickles in, and
+always names itself in a ``server`` header).
+granian stays selectable, with its header timeout set from the same limits, and so does
+uvicorn on its pure-Python h11 parser (guarded like the default). Every stack imports the
+app from ``playbench.server:app`` in each worker, so every worker reads the same
+settings from the environment.
+
+A worker watches the ``playbench serve`` process that started it and stops when that
+process is gone (``kill -9`` of the master), so no orphan goes on serving the port.
 """
 
 from __future__ import annotations
 
+import asyncio
+import os
+import signal
 from dataclasses import dataclass
+
+from playbench.server.connections import ConnectionLimits, guarded_protocol
 
 APP = "playbench.server:app"
 #: uvicorn's (http, loop) for each uvicorn stack
 UVICORN = {"uvicorn": ("httptools", "uvloop"), "h11": ("h11", "asyncio")}
+#: the pid of the ``playbench serve`` process, for its workers
+MASTER_PID_ENV = "PLAYBENCH_SERVE_PID"
+#: seconds between a worker's looks at its master, and before it stops the hard way
+ORPHAN_CHECK_SECONDS = 0.5
+ORPHAN_GRACE_SECONDS = 10.0
+#: granian's bounds on its header read timeout, in milliseconds
+GRANIAN_HEADER_TIMEOUT_MS = (1, 60_000)
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,11 +44,12 @@ class ServeOptions:
     log_level: str
     access_log: bool
     backlog: int
-    keep_alive_seconds: int
+    limits: ConnectionLimits
 
 
 def run(options: ServeOptions) -> None:
     """Serve the app until interrupted."""
+    os.environ[MASTER_PID_ENV] = str(os.getpid())
     if options.server == "granian":
         _granian(options)
     else:
@@ -43,6 +62,9 @@ def _granian(options: ServeOptions) -> None:
     from granian.log import LogLevels
     from granian.server import Server
 
+    limits = options.limits
+    low, high = GRANIAN_HEADER_TIMEOUT_MS
+    header_ms = round(min(limits.idle_seconds, limits.request_seconds) * 1000)
     Server(
         APP,
         address=options.host,
@@ -51,7 +73,9 @@ def _granian(options: ServeOptions) -> None:
         workers=options.workers,
         loop=Loops.uvloop,
         backlog=options.backlog,
-        http1_settings=HTTP1Settings(keep_alive=True),
+        http1_settings=HTTP1Settings(
+            keep_alive=True, header_read_timeout=max(low, min(high, header_ms))
+        ),
         log_level=LogLevels(options.log_level),
         log_access=options.access_log,
     ).serve()
@@ -66,10 +90,24 @@ def _uvicorn(options: ServeOptions) -> None:
         host=options.host,
         port=options.port,
         workers=options.workers,
-        http=http,
+        http=guarded_protocol(http, options.limits),
         loop=loop,
         log_level=options.log_level,
         access_log=options.access_log,
         backlog=options.backlog,
-        timeout_keep_alive=options.keep_alive_seconds,
+        timeout_keep_alive=options.limits.idle_seconds,
+        server_header=False,
     )
+
+
+async def stop_when_orphaned() -> None:
+    """In a worker of ``playbench serve``: once its master is gone, stop this worker
+    (SIGTERM, its server's graceful stop; then, if still running, exit)."""
+    master = os.environ.get(MASTER_PID_ENV)
+    if master is None or int(master) == os.getpid():
+        return
+    while os.getppid() == int(master):
+        await asyncio.sleep(ORPHAN_CHECK_SECONDS)
+    os.kill(os.getpid(), signal.SIGTERM)
+    await asyncio.sleep(ORPHAN_GRACE_SECONDS)
+    os._exit(1)

@@ -190,6 +190,10 @@ def test_options_reach_the_game_and_the_replay(tmp_path):
         (["gem-swap", "--agent", "random", "--workers", "0"], "--workers must be at least 1"),
         (["gem-swap", "--agent", "random", "--max-steps", "0"], "--max-steps must be at least 1"),
         (["gem-swap", "--agent", "random", "--backend", "dask"], "unknown backend 'dask'"),
+        (
+            ["gem-swap", "--agent", "random", "--ray-address", "127.0.0.1:6379"],
+            "--ray-address needs --backend ray (the backend is local)",
+        ),
         (["delvewick", "--agent", "random", "--level", "99"], "startLevel"),
         (["gem-swap", "--agent", "random", "--options", "[1]"], "must be a JSON object"),
         (["gem-swap", "--agent", "llm"], "needs a model"),

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from playbench import cli
 from playbench.server import stacks
+from playbench.server.connections import ConnectionLimits, GuardedH11, GuardedHttpTools
 from playbench.server.settings import ENV_DATA, ENV_DATABASE
 
 
@@ -17,21 +20,21 @@ def served(monkeypatch):
     return calls
 
 
-def test_serve_prepares_the_data_folder_and_runs_granian_by_default(tmp_path, served):
+def test_serve_prepares_the_data_folder_and_runs_uvicorn_by_default(tmp_path, served):
     data = tmp_path / "arena"
     status = cli.main(["serve", "--port", "8123", "--data", str(data), "--workers", "2"])
     assert status == 0
     assert (data / "secret.key").exists() and (data / "playbench.db").exists()
     assert served == [
         stacks.ServeOptions(
-            server="granian",
+            server="uvicorn",
             host="127.0.0.1",
             port=8123,
             workers=2,
             log_level="info",
             access_log=False,
             backlog=2048,
-            keep_alive_seconds=30,
+            limits=ConnectionLimits(idle_seconds=20, request_seconds=10, max_connections=1000),
         )
     ]
 
@@ -39,10 +42,12 @@ def test_serve_prepares_the_data_folder_and_runs_granian_by_default(tmp_path, se
 def test_serve_takes_the_stack_and_its_settings(tmp_path, served, monkeypatch):
     monkeypatch.setenv(ENV_DATA, str(tmp_path / "data"))
     argv = ["serve", "--server", "h11", "--access-log", "--backlog", "64", "--keep-alive", "5"]
+    argv += ["--request-timeout", "3", "--max-connections", "50"]
     assert cli.main([*argv, "--log-level", "warning"]) == 0
     (options,) = served
     assert (options.server, options.access_log, options.backlog) == ("h11", True, 64)
-    assert (options.keep_alive_seconds, options.log_level) == (5, "warning")
+    assert options.limits == ConnectionLimits(5, 3, 50)
+    assert options.log_level == "warning"
 
 
 def test_serve_takes_a_database_url(tmp_path, served, monkeypatch):
@@ -60,6 +65,8 @@ def test_serve_takes_a_database_url(tmp_path, served, monkeypatch):
         (["--server", "hypercorn"], "invalid choice: 'hypercorn'"),
         (["--workers", "0"], "must be at least 1, not 0"),
         (["--backlog", "many"], "'many' is not a whole number"),
+        (["--request-timeout", "0"], "must be at least 1, not 0"),
+        (["--max-connections", "-5"], "must be at least 1, not -5"),
     ],
 )
 def test_bad_serve_flags_are_refused_in_one_line(argv, message, served, capsys):
@@ -69,26 +76,43 @@ def test_bad_serve_flags_are_refused_in_one_line(argv, message, served, capsys):
     assert served == []
 
 
+LIMITS = ConnectionLimits(idle_seconds=30, request_seconds=10, max_connections=100)
+
+
 @pytest.mark.parametrize("stack", ["uvicorn", "h11"])
-def test_uvicorn_stacks_pass_their_parser_and_loop(stack, monkeypatch):
+def test_uvicorn_stacks_pass_their_guarded_parser_and_loop(stack, monkeypatch):
     calls = []
     monkeypatch.setattr("uvicorn.run", lambda app, **kw: calls.append((app, kw)))
-    options = stacks.ServeOptions(stack, "127.0.0.1", 8000, 1, "info", False, 2048, 30)
-    stacks.run(options)
-    http, loop = {"uvicorn": ("httptools", "uvloop"), "h11": ("h11", "asyncio")}[stack]
-    assert calls == [
-        (
-            "playbench.server:app",
-            {
-                "host": "127.0.0.1",
-                "port": 8000,
-                "workers": 1,
-                "http": http,
-                "loop": loop,
-                "log_level": "info",
-                "access_log": False,
-                "backlog": 2048,
-                "timeout_keep_alive": 30,
-            },
-        )
-    ]
+    monkeypatch.setenv(stacks.MASTER_PID_ENV, "0")  # restored after the test
+    stacks.run(stacks.ServeOptions(stack, "127.0.0.1", 8000, 1, "info", False, 2048, LIMITS))
+    ((app, settings),) = calls
+    http, loop = {"uvicorn": (GuardedHttpTools, "uvloop"), "h11": (GuardedH11, "asyncio")}[stack]
+    assert app == "playbench.server:app"
+    assert (settings["http"].func, settings["http"].keywords) == (http, {"limits": LIMITS})
+    assert {k: v for k, v in settings.items() if k != "http"} == {
+        "host": "127.0.0.1",
+        "port": 8000,
+        "workers": 1,
+        "loop": loop,
+        "log_level": "info",
+        "access_log": False,
+        "backlog": 2048,
+        "timeout_keep_alive": 30,
+        "server_header": False,
+    }
+    assert os.environ[stacks.MASTER_PID_ENV] == str(os.getpid())
+
+
+def test_granian_reads_headers_within_the_shorter_limit(monkeypatch):
+    made = []
+    monkeypatch.setattr("granian.server.Server", lambda app, **kw: made.append(kw) or _Served())
+    monkeypatch.setenv(stacks.MASTER_PID_ENV, "0")  # restored after the test
+    stacks.run(stacks.ServeOptions("granian", "127.0.0.1", 8000, 2, "info", False, 64, LIMITS))
+    ((settings,),) = [made]
+    assert settings["http1_settings"].header_read_timeout == 10_000
+    assert (settings["workers"], settings["backlog"]) == (2, 64)
+
+
+class _Served:
+    def serve(self) -> None:
+        pass

@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -40,23 +41,31 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+@dataclass(frozen=True, slots=True)
+class Served:
+    """A running ``playbench serve``: its base URL, its process and its log file."""
+
+    base: str
+    process: subprocess.Popen
+    log_path: Path
+
+
 @contextmanager
-def serving(data: Path, workers: int) -> Iterator[str]:
-    """The base URL of ``playbench serve`` on a free port of 127.0.0.1 over ``data``,
-    stopped (the whole process group) on exit."""
+def serve_process(data: Path, *args: str) -> Iterator[Served]:
+    """``playbench serve ARGS`` on a free port of 127.0.0.1 over ``data``, stopped (the
+    whole process group) on exit."""
     port = free_port()
     log_path = data / "serve.log"
     command = [sys.executable, "-m", "playbench.cli", "serve", "--host", "127.0.0.1"]
-    command += ["--port", str(port), "--data", str(data), "--workers", str(workers)]
-    command += ["--no-access-log", "--log-level", "warning"]
+    command += ["--port", str(port), "--data", str(data), *args]
     with log_path.open("w") as log:
         process = subprocess.Popen(
             command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
         )
-        base = f"http://127.0.0.1:{port}"
+        served = Served(f"http://127.0.0.1:{port}", process, log_path)
         try:
-            _wait_ready(process, base, log_path)
-            yield base
+            _wait_ready(process, served.base, log_path)
+            yield served
         finally:
             os.killpg(process.pid, signal.SIGTERM)
             try:
@@ -64,6 +73,14 @@ def serving(data: Path, workers: int) -> Iterator[str]:
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
+
+
+@contextmanager
+def serving(data: Path, workers: int) -> Iterator[str]:
+    """The base URL of ``playbench serve`` with ``workers`` over ``data``."""
+    args = ["--workers", str(workers), "--no-access-log", "--log-level", "warning"]
+    with serve_process(data, *args) as served:
+        yield served.base
 
 
 def _wait_ready(process: subprocess.Popen, base: str, log_path: Path) -> None:
