@@ -323,6 +323,6 @@ LEVELS: tuple[Level, ...] = (
         #%%%%%%%*%%%%%%%%%%%*%%%%%X#
         ############################
         """,
-        "DDRRDRDDDDRRRRRRRURURRDWRULLLDURRRRDLRDDDWRRRRRRRRUUURUUURDDDLRDLLDDRR",
+        "DDRRDRDDDDRRRRRRRURURRDWRULLLDURRRRDLRDDDWRRRRRRRRUUURUUURDDDDLWLDDRR",
     ),
 )
