@@ -58,6 +58,10 @@ GEM_PULL = 2
 SPLICE_DEPTH = 8
 #: states stepped at most by each of those searches
 SPLICE_NODES = 20_000
+#: the beam is run again from every this many ticks of the best path (0: never)
+RESTART_EVERY = 6
+#: the gem pull of those runs
+RESTART_PULL = 3
 #: every gem and geode glyph, at rest and falling
 _GEM_PATTERN = re.compile(rb"[*vGg]")
 
@@ -168,10 +172,50 @@ class Clear:
 
 
 def beam_solve(
-    state: State, width: int = BEAM_WIDTH, pull: int = GEM_PULL, depth: int = SPLICE_DEPTH
+    state: State,
+    width: int = BEAM_WIDTH,
+    pull: int = GEM_PULL,
+    depth: int = SPLICE_DEPTH,
+    every: int = RESTART_EVERY,
 ) -> Clear | None:
     """The best clear of the current level from ``state`` that a beam search finds,
-    improved by :func:`splice` with searches of ``depth`` ticks.
+    improved by :func:`splice` with searches of ``depth`` ticks, then by
+    :func:`restart` from every ``every`` ticks of its path (0 skips either pass).
+    """
+    best = _beam(state, width, pull)
+    if best is None:
+        return None
+    if depth > 0:
+        best = splice(state, best, depth)
+    if every > 0:
+        best = restart(state, best, every, width, depth)
+    return best
+
+
+def restart(
+    state: State, clear: Clear, every: int, width: int = BEAM_WIDTH, depth: int = SPLICE_DEPTH
+) -> Clear:
+    """The best of ``clear`` and of the clears that keep its first ``t`` letters, for
+    every ``t`` a multiple of ``every`` (short of its last 4 ticks), and go on with the
+    beam search (pull :data:`RESTART_PULL`, then :func:`splice`) from the state there."""
+    best = clear
+    letters = clear.letters
+    node = state
+    for tick, letter in enumerate(letters[: len(letters) - 4]):
+        if tick and tick % every == 0:
+            tail = _beam(node, width, RESTART_PULL)
+            if tail is not None and depth > 0:
+                tail = splice(node, tail, depth)
+            if tail is not None:
+                points = clear_points(state, letters[:tick] + tail.letters)
+                if points is not None and points > best.points:
+                    best = Clear(letters[:tick] + tail.letters, points)
+        node = rules.step(node, action_of(letter)).state
+    return best
+
+
+def _beam(state: State, width: int, pull: int) -> Clear | None:
+    """The beam search of :func:`beam_solve`.
 
     One layer per tick: every state of the layer is stepped with all five actions; a
     child that clears the level (or wins) is a candidate, scored by the points it banked
@@ -208,9 +252,7 @@ def beam_solve(
         if not layer:
             break
         beam = nlargest(width, layer.values(), key=lambda item: beam_value(item[0], pull))
-    if best is None or depth <= 0:
-        return best
-    return splice(state, best, depth)
+    return best
 
 
 def clear_points(state: State, letters: str) -> int | None:
@@ -446,7 +488,7 @@ class DelvewickBot:
         if fresh:
             self._plan.extend(level.solution)
             return state
-        clear = beam_solve(state, self.width, depth=0)
+        clear = beam_solve(state, self.width, depth=0, every=0)
         if clear is not None:
             self._plan.extend(clear.letters)
         return state
