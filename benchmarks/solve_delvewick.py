@@ -1,7 +1,9 @@
 """Re-solve the 8 Delvewick levels with the beam search and compare with the shipped
-solutions, in one run.
+solutions, in one run (each beam clear improved by the splice searches of ``--depth`` ticks and by
+beam restarts from every ``--every`` ticks of its path).
 
-    python benchmarks/solve_delvewick.py [--width 2000] [--pull 2] [--level N ...] [--letters]
+    python benchmarks/solve_delvewick.py [--width 2000] [--pull 2] [--depth 8] [--every 6]
+        [--level N ...] [--letters]
 
 For each level it prints the points of the solutions shipped before the beam search
 (the reference), of the shipped solution, of the one re-solved now, whether the re-solved
@@ -15,7 +17,14 @@ from __future__ import annotations
 import argparse
 import time
 
-from playbench.bots.delvewick import BEAM_WIDTH, GEM_PULL, beam_solve, play
+from playbench.bots.delvewick import (
+    BEAM_WIDTH,
+    GEM_PULL,
+    RESTART_EVERY,
+    SPLICE_DEPTH,
+    beam_solve,
+    play,
+)
 from playbench.games.delvewick.levels import LEVELS
 from playbench.games.delvewick.state import State
 
@@ -43,18 +52,27 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--width", type=int, default=BEAM_WIDTH)
     parser.add_argument("--pull", type=int, default=GEM_PULL)
+    parser.add_argument(
+        "--depth", type=int, default=SPLICE_DEPTH, help="ticks of the splice searches (0: none)"
+    )
+    parser.add_argument(
+        "--every", type=int, default=RESTART_EVERY, help="ticks between beam restarts (0: none)"
+    )
     parser.add_argument("--level", type=int, action="append", choices=range(1, 9))
     parser.add_argument("--letters", action="store_true", help="print each re-solved solution")
     args = parser.parse_args()
     numbers = args.level or list(range(1, 9))
-    print(f"beam width {args.width}, gem pull {args.pull}")
+    print(
+        f"beam width {args.width}, gem pull {args.pull}, splice depth {args.depth}, "
+        f"restart every {args.every}"
+    )
     print("level  reference  shipped  re-solved  same letters  ticks  seconds")
     totals = [0, 0, 0]
     every = time.perf_counter()
     for number in numbers:
         level = LEVELS[number - 1]
         start = time.perf_counter()
-        clear = beam_solve(State(level), args.width, args.pull)
+        clear = beam_solve(State(level), args.width, args.pull, args.depth, args.every)
         seconds = time.perf_counter() - start
         found = clear.points if clear else 0
         letters = clear.letters if clear else ""

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from heapq import nlargest
 
@@ -54,6 +54,14 @@ _SOIL_AS_EMPTY = bytes.maketrans(bytes([SOIL]), bytes([EMPTY]))
 BEAM_WIDTH = 2000
 #: points per cell of distance to the nearest gem or geode, while the exit is closed
 GEM_PULL = 2
+#: ticks of the breadth-first searches of :func:`splice` (0: no splicing)
+SPLICE_DEPTH = 8
+#: states stepped at most by each of those searches
+SPLICE_NODES = 20_000
+#: the beam is run again from every this many ticks of the best path (0: never)
+RESTART_EVERY = 6
+#: the gem pull of those runs
+RESTART_PULL = 3
 #: every gem and geode glyph, at rest and falling
 _GEM_PATTERN = re.compile(rb"[*vGg]")
 
@@ -163,8 +171,51 @@ class Clear:
     points: int
 
 
-def beam_solve(state: State, width: int = BEAM_WIDTH, pull: int = GEM_PULL) -> Clear | None:
-    """The best clear of the current level from ``state`` that a beam search finds.
+def beam_solve(
+    state: State,
+    width: int = BEAM_WIDTH,
+    pull: int = GEM_PULL,
+    depth: int = SPLICE_DEPTH,
+    every: int = RESTART_EVERY,
+) -> Clear | None:
+    """The best clear of the current level from ``state`` that a beam search finds,
+    improved by :func:`splice` with searches of ``depth`` ticks, then by
+    :func:`restart` from every ``every`` ticks of its path (0 skips either pass).
+    """
+    best = _beam(state, width, pull)
+    if best is None:
+        return None
+    if depth > 0:
+        best = splice(state, best, depth)
+    if every > 0:
+        best = restart(state, best, every, width, depth)
+    return best
+
+
+def restart(
+    state: State, clear: Clear, every: int, width: int = BEAM_WIDTH, depth: int = SPLICE_DEPTH
+) -> Clear:
+    """The best of ``clear`` and of the clears that keep its first ``t`` letters, for
+    every ``t`` a multiple of ``every`` (short of its last 4 ticks), and go on with the
+    beam search (pull :data:`RESTART_PULL`, then :func:`splice`) from the state there."""
+    best = clear
+    letters = clear.letters
+    node = state
+    for tick, letter in enumerate(letters[: len(letters) - 4]):
+        if tick and tick % every == 0:
+            tail = _beam(node, width, RESTART_PULL)
+            if tail is not None and depth > 0:
+                tail = splice(node, tail, depth)
+            if tail is not None:
+                points = clear_points(state, letters[:tick] + tail.letters)
+                if points is not None and points > best.points:
+                    best = Clear(letters[:tick] + tail.letters, points)
+        node = rules.step(node, action_of(letter)).state
+    return best
+
+
+def _beam(state: State, width: int, pull: int) -> Clear | None:
+    """The beam search of :func:`beam_solve`.
 
     One layer per tick: every state of the layer is stepped with all five actions; a
     child that clears the level (or wins) is a candidate, scored by the points it banked
@@ -202,6 +253,99 @@ def beam_solve(state: State, width: int = BEAM_WIDTH, pull: int = GEM_PULL) -> C
             break
         beam = nlargest(width, layer.values(), key=lambda item: beam_value(item[0], pull))
     return best
+
+
+def clear_points(state: State, letters: str) -> int | None:
+    """The points ``letters`` bank from ``state`` when they clear its level (or win)
+    with the last letter and not before, else None."""
+    level = state.level
+    node = state
+    for letter in letters:
+        if node.status != PLAYING or node.level is not level:
+            return None
+        outcome = rules.step(node, action_of(letter))
+        if not outcome.ok:
+            return None
+        node = outcome.state
+    if node.status == WON or node.level is not level:
+        return node.score - state.score
+    return None
+
+
+def splice(
+    state: State, clear: Clear, depth: int = SPLICE_DEPTH, max_nodes: int = SPLICE_NODES
+) -> Clear:
+    """A clear at least as good as ``clear``, its path improved piece by piece.
+
+    From each state on the path, in order, a breadth-first search of at most ``depth``
+    ticks (and ``max_nodes`` stepped states) looks for a short cut: a state with the
+    :func:`beam_key` of a later state of the path, reached in fewer ticks or with more
+    points, or a clear of the level. The first cut whose whole clear, played again from
+    ``state``, banks more points replaces the clear, and the pass starts over; it ends
+    when no search finds a better clear.
+    """
+    while True:
+        better = _short_cut(state, clear, depth, max_nodes)
+        if better is None:
+            return clear
+        clear = better
+
+
+def _short_cut(state: State, clear: Clear, depth: int, max_nodes: int) -> Clear | None:
+    """The first better clear one search of :func:`splice` finds, else None."""
+    letters = clear.letters
+    path = [state]
+    for letter in letters[:-1]:
+        path.append(rules.step(path[-1], action_of(letter)).state)
+    later: dict[Hashable, list[int]] = {}
+    for tick, node in enumerate(path):
+        later.setdefault(beam_key(node), []).append(tick)
+    for tick, start in enumerate(path):
+        for cut, child in _cuts(start, depth, max_nodes):
+            if child.status == PLAYING and child.level is start.level:
+                ahead = len(cut) + tick
+                spliced = [
+                    letters[:tick] + cut + letters[end:]
+                    for end in later.get(beam_key(child), ())
+                    if end > ahead or (end == ahead and child.score > path[end].score)
+                ]
+            else:
+                spliced = [letters[:tick] + cut]
+            for candidate in spliced:
+                points = clear_points(state, candidate)
+                if points is not None and points > clear.points:
+                    return Clear(candidate, points)
+    return None
+
+
+def _cuts(start: State, depth: int, max_nodes: int) -> Iterator[tuple[str, State]]:
+    """Breadth-first from ``start``: (letters, state) of each new state within ``depth``
+    ticks, merged by :func:`beam_key` (more points stay), and of each clear or win."""
+    level = start.level
+    seen = {beam_key(start): start.score}
+    queue: deque[tuple[str, State]] = deque([("", start)])
+    nodes = 0
+    while queue and nodes < max_nodes:
+        path, node = queue.popleft()
+        if len(path) >= depth:
+            continue
+        for index, action in enumerate(ACTIONS):
+            outcome = rules.step(node, action)
+            if not outcome.ok:
+                continue
+            nodes += 1
+            child = outcome.state
+            letters = path + SOLUTION_LETTERS[index]
+            if child.status != PLAYING or child.level is not level:
+                if child.status == WON or child.level is not level:
+                    yield letters, child
+                continue
+            mark = beam_key(child)
+            if seen.get(mark, -1) >= child.score:
+                continue
+            seen[mark] = child.score
+            yield letters, child
+            queue.append((letters, child))
 
 
 def beam_key(state: State) -> Hashable:
@@ -344,7 +488,7 @@ class DelvewickBot:
         if fresh:
             self._plan.extend(level.solution)
             return state
-        clear = beam_solve(state, self.width)
+        clear = beam_solve(state, self.width, depth=0, every=0)
         if clear is not None:
             self._plan.extend(clear.letters)
         return state

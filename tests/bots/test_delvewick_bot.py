@@ -4,13 +4,17 @@ from an observation."""
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from playbench.bots.delvewick import (
     REPLAN_WIDTH,
     Clear,
     beam_solve,
+    clear_points,
     make_bot,
     play,
+    splice,
     state_from_observation,
 )
 from playbench.core import OptionsError, get_game
@@ -19,8 +23,8 @@ from playbench.games.delvewick.levels import LEVELS
 
 GAME = get_game("delvewick")
 #: the run of the 8 shipped solutions (asserted in the level tests too)
-FULL_RUN_SCORE = 4715
-FULL_RUN_TICKS = 377
+FULL_RUN_SCORE = 4760
+FULL_RUN_TICKS = 376
 
 
 def custom(rows, quota=1, oil=20):
@@ -131,3 +135,37 @@ def test_beam_solve_finds_the_best_clear_of_a_small_level():
 
 def test_beam_solve_returns_none_without_a_clear():
     assert beam_solve(GAME.new(0, custom(["#####", "#M.X#", "#####"]))) is None
+
+
+#: a gem between two soil cells and the exit; below, a row of soil to wander in
+SPLICE_ROWS = ["#######", "#M%*%X#", "#%%%%%#", "#######"]
+
+
+def test_clear_points_counts_a_clear_and_refuses_anything_else():
+    state = GAME.new(0, custom(SPLICE_ROWS))
+    assert clear_points(state, "RRRR") == 25 + 100 + 5 * 17
+    assert clear_points(state, "DURRRR") == 25 + 100 + 5 * 15
+    assert clear_points(state, "RRR") is None
+    assert clear_points(state, "RRRRW") is None
+    assert clear_points(state, "LRRRR") is None
+
+
+def test_splice_cuts_a_detour_out_of_a_clear():
+    state = GAME.new(0, custom(SPLICE_ROWS))
+    assert splice(state, Clear("DURRRR", 200)) == Clear("RRRR", 210)
+    assert splice(state, Clear("DURRRR", 200), depth=1) == Clear("RRRR", 210)
+    assert splice(state, Clear("RRRR", 210)) == Clear("RRRR", 210)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.sampled_from(("DU", "W", "DRUL", "RL")), max_size=3), st.integers(0, 3))
+def test_splice_never_loses_points_and_its_letters_bank_them(detours, depth):
+    state = GAME.new(0, custom(SPLICE_ROWS))
+    letters = "".join(detours) + "RRRR"
+    points = clear_points(state, letters)
+    assert points == 25 + 100 + 5 * (20 - len(letters) + 1)
+    better = splice(state, Clear(letters, points), depth)
+    assert better.points >= points
+    assert clear_points(state, better.letters) == better.points
+    if depth >= 1:
+        assert better == Clear("RRRR", 210)

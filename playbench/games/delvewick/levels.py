@@ -262,7 +262,7 @@ LEVELS: tuple[Level, ...] = (
         #%%*%%%%*%%%%%%*%%%%*%X#
         ########################
         """,
-        "DDDRRRRRDRRDRLDDRRRRRRRUULUURRDRDDRURURRDLLLDDRRRR",
+        "DDDRRRRRDRRDDLDLLLLRRRRRUURRRRRURRRDLLRDDURDWRRRRRR",
     ),
     _level(
         6,
@@ -302,7 +302,7 @@ LEVELS: tuple[Level, ...] = (
         #%%%%%%%%%%%%%%%%#%%%%%%X#
         ##########################
         """,
-        "DDDRRRRRRRDDDLDLLLRRRRRRDRRUUUURRRUUUURRRDDDDDDDRRRRRDR",
+        "DDDRRRRRRRDDDDDRRRRUUUURRDDLWRRRUUUUUURRDDDDDDDRRRRRDR",
     ),
     _level(
         8,
@@ -323,6 +323,6 @@ LEVELS: tuple[Level, ...] = (
         #%%%%%%%*%%%%%%%%%%%*%%%%%X#
         ############################
         """,
-        "DDRRDRDDDDRRRRRRRURURRDWRULLLDURRRRDLRDDDWRRRRRRRRUUURUUURDDDLRDLLDDRR",
+        "DDRRDRDDDDRRRRRRRURURRDWRULLLDURRRRDLRDDDWRRRRRRRRUUURUUURDDDDLWLDDRR",
     ),
 )
