@@ -80,6 +80,9 @@ class Run:
 
 @dataclass(frozen=True)
 class Task:
+    """One run to play: ``cap`` is Chimestep's last stage or Cogcrawl's seat turns (0 where
+    the game ends by itself)."""
+
     game: str
     player: str
     seed: int
