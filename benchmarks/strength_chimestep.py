@@ -23,6 +23,8 @@ from playbench.bots.chimestep import GreedyBot, make_bot
 from playbench.core.match import Match
 
 PLAYERS = {"bot": make_bot, "greedy": GreedyBot}
+#: issue 15: the bot's median stage over seeds 0-19
+TARGET_MEDIAN_STAGE = 30
 
 
 def play(player: str, seed: int, max_stage: int | None) -> dict[str, Any]:
@@ -52,7 +54,8 @@ def play(player: str, seed: int, max_stage: int | None) -> dict[str, Any]:
     }
 
 
-def _seeds(text: str) -> list[int]:
+def seed_range(text: str) -> list[int]:
+    """The seeds of a range such as ``0-19`` (or one seed, ``7``)."""
     first, _, last = text.partition("-")
     return list(range(int(first), int(last or first) + 1))
 
@@ -73,7 +76,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-stage", type=int, default=None, help="stop a run at this stage")
     parser.add_argument("--jobs", type=int, default=1, help="processes to play in")
     args = parser.parse_args(argv)
-    seeds = _seeds(args.seeds)
+    seeds = seed_range(args.seeds)
     tasks = [(player, seed, args.max_stage) for player in PLAYERS for seed in seeds]
     runs: list[dict[str, Any]] = []
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
