@@ -46,8 +46,8 @@ def test_quick_run_prints_one_table_with_exact_figures(quick) -> None:
     assert lines[10] == ""
     timeless = [{k: v for k, v in row.items() if k != "ms/move"} for row in rows]
     assert [list(row.values()) for row in timeless] == [
-        ["delvewick", "bot", "0", "score", "4,715.00", "4,715.0", "one run", "no randomness",
-         "score > 4,730", "no"],
+        ["delvewick", "bot", "0", "score", "4,760.00", "4,760.0", "one run", "no randomness",
+         "score > 4,730", "yes"],
         ["delvewick", "nearest-goal baseline", "0", "score", "4,280.00", "4,280.0", "one run",
          "no randomness", "", ""],
         ["delvewick", "old solutions", "0", "score", "4,280.00", "4,280.0", "one run",
