@@ -80,6 +80,15 @@ def play(state: State, letters: str) -> State:
     return state
 
 
+def _children(node: State, path: str) -> Iterator[tuple[str, State]]:
+    """Each accepted action from ``node``: the letters that reach it after ``path``, and
+    the state it leads to."""
+    for index, action in enumerate(ACTIONS):
+        outcome = rules.step(node, action)
+        if outcome.ok:
+            yield path + SOLUTION_LETTERS[index], outcome.state
+
+
 def _progress(before: State, after: State) -> bool:
     return after.status == WON or after.level is not before.level or after.gems > before.gems
 
@@ -105,13 +114,8 @@ def goals(
     nodes = 0
     while queue and nodes < max_nodes:
         path, node = queue.popleft()
-        for index, action in enumerate(ACTIONS):
-            outcome = rules.step(node, action)
-            if not outcome.ok:
-                continue
+        for letters, child in _children(node, path):
             nodes += 1
-            child = outcome.state
-            letters = path + SOLUTION_LETTERS[index]
             if _progress(node, child):
                 found.append((letters, child))
                 if len(found) >= limit:
@@ -329,13 +333,8 @@ def _cuts(start: State, depth: int, max_nodes: int) -> Iterator[tuple[str, State
         path, node = queue.popleft()
         if len(path) >= depth:
             continue
-        for index, action in enumerate(ACTIONS):
-            outcome = rules.step(node, action)
-            if not outcome.ok:
-                continue
+        for letters, child in _children(node, path):
             nodes += 1
-            child = outcome.state
-            letters = path + SOLUTION_LETTERS[index]
             if child.status != PLAYING or child.level is not level:
                 if child.status == WON or child.level is not level:
                     yield letters, child
