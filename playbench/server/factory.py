@@ -10,6 +10,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
+from starlette.types import Receive, Scope, Send
 
 from playbench import __version__
 from playbench.mcp.http import PATH as MCP_PATH
@@ -59,14 +60,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             services.close()
 
     def front(inner: ASGIApp) -> ASGIApp:
-        fast = games.ActionFastPath(inner, sealer=services.sealer, limit=settings.max_body_bytes)
-        limited = RateLimit(
+        fast = games.ActionFastPath(
+            SecurityHeaders(inner), sealer=services.sealer, limit=settings.max_body_bytes
+        )
+        return RateLimit(
             fast,
             per_address=settings.rate_per_address,
             per_session=settings.rate_per_session,
             extra=errors.puzzle_for,
         )
-        return SecurityHeaders(limited)
 
     app = Arena(
         front=front,
@@ -88,17 +90,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 class Arena(FastAPI):
-    """FastAPI with the arena's own layers outermost: security headers, rate limits and
-    the action route's fast path (a well-formed action request is answered there, before
-    FastAPI's error pages, telemetry hooks and body limit, which every other request
-    passes as usual)."""
+    """FastAPI behind the arena's own layers: the rate limits, then the action route's
+    fast path (a well-formed action request is answered there, before FastAPI's routing,
+    error pages and body limit, which every other request passes as usual), then the
+    security headers of every answer the framework writes (the layers' own answers carry
+    them already)."""
 
     def __init__(self, *, front: Callable[[ASGIApp], ASGIApp], **kwargs: Any) -> None:
-        self.front = front
         super().__init__(**kwargs)
+        self.door = front(super().__call__)
 
-    def build_middleware_stack(self) -> ASGIApp:
-        return self.front(super().build_middleware_stack())
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        scope["app"] = self  # as Starlette does: the layers' own answers look up services
+        await self.door(scope, receive, send)
 
 
 async def prune_on_schedule(services: Services) -> None:

@@ -18,19 +18,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from playbench.server.middleware import ASGIApp, Extra, Scope
+from playbench.server.middleware import SECURITY_HEADERS, ASGIApp, Extra, Scope, send_json
 
 TOO_MANY = 429
 #: buckets kept per kind; the least recently used go first (a returning client is full)
 MAX_BUCKETS = 100_000
 SESSION_COOKIE_PREFIX = b"playbench_"
 
-#: on every answer
-SECURITY_HEADERS = (
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"same-origin"),
-    (b"x-frame-options", b"DENY"),
-)
 #: on HTML answers: everything from this origin only (no CDN), inline styles for the docs
 CONTENT_SECURITY_POLICY = (
     b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
@@ -124,19 +118,8 @@ class RateLimit:
         }
         if self.extra is not None:
             body.update(await self.extra(scope))
-        content = json.dumps(body).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": TOO_MANY,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(content)).encode()),
-                    (b"retry-after", str(seconds).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": content})
+        retry = (b"retry-after", b"%d" % seconds)
+        await send_json(send, TOO_MANY, json.dumps(body).encode(), retry)
 
 
 class SecurityHeaders:

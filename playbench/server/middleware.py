@@ -1,4 +1,5 @@
-"""Pure ASGI wrappers: the request body limit."""
+"""Pure ASGI wrappers: the request body limit, and the answers the arena's own layers
+write themselves (each with the security headers every answer carries)."""
 
 from __future__ import annotations
 
@@ -13,17 +14,22 @@ Receive = Callable[[], Awaitable[dict[str, Any]]]
 Extra = Callable[[Scope], Awaitable[dict[str, Any]]]
 
 TOO_LARGE = 413
+#: on every answer (the app's answers get them from ``guards.SecurityHeaders``)
+SECURITY_HEADERS = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+    (b"x-frame-options", b"DENY"),
+)
+JSON_HEADERS = ((b"content-type", b"application/json"), *SECURITY_HEADERS)
 
 
-async def _send_json(send: Any, status: int, body: bytes) -> None:
+async def send_json(send: Any, status: int, body: bytes, *extra: tuple[bytes, bytes]) -> None:
+    """Answer ``body`` (JSON bytes) with ``status``, the security headers and ``extra``."""
     await send(
         {
             "type": "http.response.start",
             "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-            ],
+            "headers": [*JSON_HEADERS, (b"content-length", b"%d" % len(body)), *extra],
         }
     )
     await send({"type": "http.response.body", "body": body})
@@ -42,7 +48,7 @@ class BodyLimit:
         body: dict[str, Any] = {"error": self.error}
         if self.extra is not None:
             body.update(await self.extra(scope))
-        await _send_json(send, TOO_LARGE, json.dumps(body).encode())
+        await send_json(send, TOO_LARGE, json.dumps(body).encode())
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http":

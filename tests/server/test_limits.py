@@ -15,7 +15,7 @@ from sqlalchemy import text
 from playbench.cli import main
 from playbench.server import Settings, create_app
 from playbench.server.guards import Buckets, Rate
-from playbench.server.settings import parse_rate
+from playbench.server.settings import MAX_BODY_BYTES, parse_rate
 from tests.server.helpers import Player, answer_headers
 
 pytestmark = pytest.mark.databases("sqlite", "postgresql")
@@ -178,6 +178,36 @@ def test_every_answer_has_the_security_headers_and_html_a_csp(client, database):
         assert "server" not in reply.headers
     assert "default-src 'self'" in client.get("/").headers["content-security-policy"]
     assert "content-security-policy" not in client.get("/api/games").headers
+
+
+SECURITY = {"x-content-type-options": "nosniff", "referrer-policy": "same-origin"}
+
+
+def _secured(reply) -> bool:
+    return all(reply.headers.get(k) == v for k, v in SECURITY.items()) and (
+        reply.headers["x-frame-options"] == "DENY"
+    )
+
+
+def test_the_arena_layers_own_answers_carry_the_security_headers_once(client, database):
+    start = client.post("/api/games/delvewick/init", json={"seed": 1}).json()
+    fast = client.post(
+        "/api/games/delvewick/action", json={"state": start["state"], "action": {"type": "wait"}}
+    )
+    too_large = client.post("/api/games/delvewick/action", content=b"x" * (MAX_BODY_BYTES + 1))
+    assert (fast.status_code, too_large.status_code) == (200, 413)
+    for reply in (fast, too_large):
+        assert _secured(reply)
+        assert [k for k, _ in reply.headers.multi_items()].count("x-frame-options") == 1
+
+
+def test_a_429_carries_the_security_headers(tmp_path):
+    with _limited_client(
+        tmp_path, rate_per_address=Rate(0.5, 1), rate_per_session=Rate(0, 1)
+    ) as client:
+        client.get("/api/games")
+        refused = client.get("/api/games")
+    assert refused.status_code == 429 and _secured(refused)
 
 
 def test_the_delvewick_leaderboard_says_it_is_a_puzzle_board(client, database):

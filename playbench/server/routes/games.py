@@ -29,7 +29,7 @@ from playbench.core.game import JSON, Game
 from playbench.core.match import Match
 from playbench.core.registry import all_games, get_game
 from playbench.core.rng import MAX_SEED
-from playbench.server.middleware import ASGIApp, Receive, Scope, replaying
+from playbench.server.middleware import ASGIApp, Receive, Scope, replaying, send_json
 from playbench.server.schemas import (
     ActionCreate,
     ActionPublic,
@@ -166,7 +166,7 @@ async def action(slug: str, body: ActionCreate, request: Request) -> Response:
 
 ACTION_PREFIX = "/api/games/"
 ACTION_SUFFIX = "/action"
-ANSWER_HEADERS = [(b"content-type", b"application/json")]
+OK = 200
 
 
 class ActionFastPath:
@@ -203,14 +203,7 @@ class ActionFastPath:
         if answer is None:
             await self.app(scope, replaying(body, receive), send)
             return
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 200,
-                "headers": [*ANSWER_HEADERS, (b"content-length", b"%d" % len(answer))],
-            }
-        )
-        await send({"type": "http.response.body", "body": answer})
+        await send_json(send, OK, answer)
 
     def _game(self, slug: str) -> Game | None:
         game = self.games.get(slug)
