@@ -31,7 +31,7 @@ from typing import Any
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from playbench.server.guards import SECURITY_HEADERS
+from playbench.server.middleware import SECURITY_HEADERS
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +72,8 @@ class _Guarded:
     def __init__(self, *args: Any, limits: ConnectionLimits, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.limits = limits
+        #: the loop time by which the request under way must have arrived whole
+        self._request_deadline: float | None = None
         self._request_timer: asyncio.TimerHandle | None = None
         self._timed_cycle: Any = None
 
@@ -91,30 +93,43 @@ class _Guarded:
         )
 
     def data_received(self, data: bytes) -> None:
-        if self._request_timer is None and (self.cycle is None or self.cycle.response_complete):
+        if self._request_deadline is None and (self.cycle is None or self.cycle.response_complete):
             self._timed_cycle = self.cycle
-            self._request_timer = self.loop.call_later(
-                self.limits.request_seconds, self._request_too_slow
-            )
+            self._request_deadline = deadline = self.loop.time() + self.limits.request_seconds
+            if self._request_timer is None:
+                self._request_timer = self.loop.call_at(deadline, self._request_due)
         super().data_received(data)  # type: ignore[misc]
 
     def on_response_complete(self) -> None:
-        self._stop_request_timer()
+        self._request_deadline = None
+        self._timed_cycle = None
         super().on_response_complete()  # type: ignore[misc]
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._stop_request_timer()
-        super().connection_lost(exc)  # type: ignore[misc]
-
-    def _stop_request_timer(self) -> None:
+        self._request_deadline = None
+        self._timed_cycle = None
         if self._request_timer is not None:
             self._request_timer.cancel()
             self._request_timer = None
-        self._timed_cycle = None
+        super().connection_lost(exc)  # type: ignore[misc]
+
+    def _request_due(self) -> None:
+        """The request timer rang. It is armed once and left running across requests (a
+        timer set and cancelled per request cost more than the rest of the guards): a
+        request that began after it was armed has a later deadline, so it is armed anew
+        for that one; with no request under way it simply stops."""
+        self._request_timer = None
+        deadline = self._request_deadline
+        if deadline is None:
+            return
+        if self.loop.time() < deadline:
+            self._request_timer = self.loop.call_at(deadline, self._request_due)
+            return
+        self._request_deadline = None
+        self._request_too_slow()
 
     def _request_too_slow(self) -> None:
         """Still waiting for the headers, or for a body the app has not had whole: 408."""
-        self._request_timer = None
         cycle = self.cycle
         headers_pending = cycle is self._timed_cycle
         body_pending = not headers_pending and cycle.more_body and not cycle.response_started
@@ -140,6 +155,7 @@ class CoalescedWrites:
         self._transport = transport
         self._loop = loop
         self._pending: list[bytes] = []
+        self.is_closing = transport.is_closing  # asked on every answer: no lookup detour
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._transport, name)

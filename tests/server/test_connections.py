@@ -104,6 +104,22 @@ def test_a_body_that_never_arrives_whole_gets_408(guarded):
     assert body["error"] == "the request did not arrive whole within 2 s"
 
 
+@STACKS
+def test_each_request_on_a_kept_connection_has_its_whole_time(guarded):
+    """The request timer outlives the request that armed it: a later request on the same
+    connection is timed from its own first byte, not from the first request's."""
+    with _connect(guarded) as sock:
+        sock.sendall(b"GET /api/games HTTP/1.1\r\nHost: arena\r\n\r\n")
+        assert sock.recv(65536).startswith(b"HTTP/1.1 200 ")
+        time.sleep(1.0)
+        started = time.monotonic()
+        sock.sendall(b"GET /api/games HTTP/1.1\r\nHost: arena\r\n")
+        status, body = _status_and_body(_read_until_closed(sock))
+        waited = time.monotonic() - started
+    assert status == 408 and body["error"] == "the request did not arrive whole within 2 s"
+    assert 1.9 < waited < PATIENCE
+
+
 def test_a_slow_app_is_not_a_slow_request(tmp_path):
     """The timer covers the request's arrival only: an answer may take longer to make."""
     args = ["--keep-alive", "5", "--request-timeout", "1", *QUIET]
