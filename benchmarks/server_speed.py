@@ -17,7 +17,12 @@ What one run measures, side by side:
    delver turns in, five levels deep), on the default stack.
 4. Delvewick's action route with ``--workers 2`` on uvicorn and granian: its p99 latency
    (target under 10 ms, on the default stack).
-5. Session ``act`` at 64 connections on SQLite (WAL, ``synchronous=FULL``): acts per
+5. Where the Delvewick route's CPU goes on the default stack: the same request answered by
+   the stack alone (the bare app under ``playbench serve``'s connection guards and
+   settings), by the action fast path alone (the game's work, no framework or layers),
+   and by the whole arena; beside it, ``step_sealed`` timed in a warm loop in process, and
+   the bare app's p99 with two workers (the scheduling floor under the 2-worker target).
+6. Session ``act`` at 64 connections on SQLite (WAL, ``synchronous=FULL``): acts per
    second and p99. Each act answers the agent-check puzzle of an earlier answer. After
    the run the server is killed (SIGKILL) and the database is read: every act that wrk
    saw acknowledged (200) must be in a session's log.
@@ -46,7 +51,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from playbench.cli import DEFAULT_SERVER
+from playbench.cli import (
+    BACKLOG,
+    DEFAULT_SERVER,
+    KEEP_ALIVE_SECONDS,
+    MAX_CONNECTIONS,
+    REQUEST_SECONDS,
+)
 
 HOST = "127.0.0.1"
 STACKS = ("h11", "uvicorn", "granian")
@@ -146,8 +157,31 @@ async def bare_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     await send({"type": "http.response.body", "body": BARE_BODY})
 
 
-def serve_bare(stack: str, port: int) -> None:
-    """Serve :func:`bare_app` on ``stack`` (run in its own process by the benchmark)."""
+def fast_path_app() -> Any:
+    """The action route's fast path alone (no framework, no arena layers) in front of
+    :func:`bare_app`: the game's work on the request (open, play, seal, answer) and the
+    fast path's reading and writing, with the sealing key from the environment."""
+    from playbench.server.routes.games import ActionFastPath
+    from playbench.server.settings import Settings
+
+    settings = Settings.from_env()
+    return ActionFastPath(bare_app, sealer=sealer_of(settings), limit=settings.max_body_bytes)
+
+
+def sealer_of(settings: Any) -> Any:
+    """The sealer of the keys in ``settings`` (the benchmark passes its key in the
+    environment, so no key file is read or written)."""
+    from playbench.server.sealing import Sealer
+
+    return Sealer(settings.secrets, settings.max_sealed_state_chars, settings.max_state_json_bytes)
+
+
+def serve_bare(stack: str, port: int, variant: str = "plain", workers: int = 1) -> None:
+    """Serve :func:`bare_app` on ``stack`` (run in its own process by the benchmark).
+
+    ``variant``: ``plain`` is the stack's own defaults; ``guarded`` is a uvicorn stack
+    with the connection guards and settings that ``playbench serve`` uses; ``fastpath``
+    is that, serving :func:`fast_path_app`."""
     if stack == "granian":
         from granian.constants import Interfaces, Loops
         from granian.log import LogLevels
@@ -165,10 +199,22 @@ def serve_bare(stack: str, port: int) -> None:
         return
     import uvicorn
 
-    http, loop = {"h11": ("h11", "asyncio"), "uvicorn": ("httptools", "uvloop")}[stack]
-    uvicorn.run(
-        bare_app, host=HOST, port=port, http=http, loop=loop, access_log=False, log_level="warning"
-    )
+    from playbench.server.connections import ConnectionLimits
+    from playbench.server.stacks import UVICORN, ServeOptions, uvicorn_options
+
+    if variant == "plain":
+        http, loop = UVICORN[stack]
+        options: dict[str, Any] = {"http": http, "loop": loop, "host": HOST, "port": port}
+        options |= {"workers": workers, "access_log": False, "log_level": "warning"}
+    else:
+        limits = ConnectionLimits(KEEP_ALIVE_SECONDS, REQUEST_SECONDS, MAX_CONNECTIONS)
+        options = uvicorn_options(
+            ServeOptions(stack, HOST, port, workers, "warning", False, BACKLOG, limits)
+        )
+    # several workers import the app by name, from this folder
+    app = fast_path_app() if variant == "fastpath" else "server_speed:bare_app"
+    os.chdir(HERE)
+    uvicorn.run(app, **options)
 
 
 # -- the workloads -----------------------------------------------------------------------
@@ -418,10 +464,11 @@ def main() -> int:
     parser.add_argument("--skip-act", action="store_true", help="leave out session act")
     parser.add_argument("--act-only", action="store_true", help="only session act")
     parser.add_argument("--record", action="store_true", help=f"append to {RESULTS.name}")
-    parser.add_argument("--bare-server", nargs=2, metavar=("STACK", "PORT"), help=argparse.SUPPRESS)
+    parser.add_argument("--bare-server", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.bare_server:
-        serve_bare(args.bare_server[0], int(args.bare_server[1]))
+        stack, port, variant, workers = args.bare_server
+        serve_bare(stack, int(port), variant, int(workers))
         return 0
     if shutil.which("wrk") is None:
         sys.stderr.write("wrk is not installed: on Debian/Ubuntu run `apt-get install -y wrk`\n")
@@ -496,11 +543,7 @@ def route_rows(
         games = list(loads) if stack == DEFAULT_SERVER else ["delvewick"]
         for slug in games:
             script = post_script(folder, f"answer-{slug}", loads[slug].answer)
-            server = Server(
-                [sys.executable, str(Path(__file__).resolve()), "--bare-server", stack, "{port}"],
-                {**env, ENV_BARE_FILE: str(folder / f"answer-{slug}.json")},
-                "/",
-            )
+            server = reference_server(folder, env, stack, slug)
             try:
                 bare[stack][slug] = measured(server, "/", script, args)
             finally:
@@ -533,6 +576,10 @@ def route_rows(
             rows.append((f"bare ASGI, {slug} answer, {DEFAULT_SERVER}", own, ""))
             rows.append((f"{slug} action, {DEFAULT_SERVER}", run, f"{run.rps / reference.rps:.2f}"))
     script = post_script(folder, "request-delvewick", delvewick.request)
+    if DEFAULT_SERVER in stacks:
+        route = routes[f"{DEFAULT_SERVER}:delvewick"]
+        where = cost_rows(folder, env, route, script, delvewick.request, args)
+        rows += where["rows"]
     for stack in stacks:
         if stack == "h11":
             continue
@@ -563,7 +610,89 @@ def route_rows(
         f"{slug} {len(load.request)}/{len(load.answer)}" for slug, load in loads.items()
     )
     lines.append(f"request/answer bytes: {sizes}")
+    if DEFAULT_SERVER in stacks:
+        lines += where["lines"]
     return lines, verdicts
+
+
+def reference_server(
+    folder: Path,
+    env: dict[str, str],
+    stack: str,
+    slug: str,
+    variant: str = "plain",
+    workers: int = 1,
+) -> Server:
+    """A reference app (see :func:`serve_bare`) answering ``slug``'s action answer."""
+    command = [sys.executable, str(Path(__file__).resolve()), "--bare-server", stack, "{port}"]
+    command += [variant, str(workers)]
+    return Server(command, {**env, ENV_BARE_FILE: str(folder / f"answer-{slug}.json")}, "/")
+
+
+def cost_rows(
+    folder: Path,
+    env: dict[str, str],
+    route: Run,
+    script: Path,
+    request: bytes,
+    args: argparse.Namespace,
+) -> dict[str, Any]:
+    """Where the Delvewick route's CPU goes on the default stack: the same request served
+    by the stack alone (bare app, ``playbench serve``'s guards and settings), by the fast
+    path alone (the game's work), and by the whole arena; and the bare app's p99 with two
+    workers, the floor that the machine's scheduling puts under the 2-worker target."""
+    runs: dict[str, Run] = {}
+    for variant, workers, path in (
+        ("guarded", 1, "/"),
+        ("fastpath", 1, "/api/games/delvewick/action"),
+        ("guarded", 2, "/"),
+    ):
+        server = reference_server(folder, env, DEFAULT_SERVER, "delvewick", variant, workers)
+        try:
+            runs[f"{variant}:{workers}"] = measured(server, path, script, args)
+        finally:
+            server.stop()
+    stack_alone, fast, two = runs["guarded:1"], runs["fastpath:1"], runs["guarded:2"]
+    warm = warm_step_us(env, request)
+    rows = [
+        (f"bare ASGI, {DEFAULT_SERVER} as playbench serves it", stack_alone, ""),
+        (f"delvewick fast path alone, {DEFAULT_SERVER}", fast, ""),
+        (f"bare ASGI, {DEFAULT_SERVER} as playbench serves it, 2 workers", two, ""),
+    ]
+    parts = (
+        ("the stack with playbench serve's guards and settings, bare app", stack_alone.cpu_us),
+        (
+            f"+ the game's work and the fast path (warm loop in process: {warm:.0f})",
+            fast.cpu_us - stack_alone.cpu_us,
+        ),
+        ("+ the arena's layers and the framework's door", route.cpu_us - fast.cpu_us),
+        ("= the route", route.cpu_us),
+    )
+    lines = [f"where the delvewick route's server CPU goes ({DEFAULT_SERVER}, 1 worker, us/req):"]
+    lines += [f"  {label:<70} {value:>5.0f}" for label, value in parts]
+    lines.append(
+        f"2 workers, bare app on the same stack: p50 {two.p50:.2f} ms, p99 {two.p99:.2f} ms "
+        "(the machine's scheduling floor under the route's p99)"
+    )
+    return {"rows": rows, "lines": lines}
+
+
+def warm_step_us(env: dict[str, str], request: bytes) -> float:
+    """Microseconds of ``step_sealed`` on the benchmark's Delvewick request, best of five
+    runs of a tight loop in this process (caches warm, no server around it)."""
+    import timeit
+
+    from playbench.core import get_game
+    from playbench.server.routes.games import step_sealed
+    from playbench.server.settings import Settings
+
+    sealer = sealer_of(Settings.from_env(env))
+    body = json.loads(request)
+    game = get_game("delvewick")
+    times = timeit.repeat(
+        lambda: step_sealed(sealer, game, body["state"], body["action"]), number=2000, repeat=5
+    )
+    return min(times) / 2000 * 1e6
 
 
 def record(command: str, lines: list[str]) -> None:

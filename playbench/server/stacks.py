@@ -20,6 +20,7 @@ import asyncio
 import os
 import signal
 from dataclasses import dataclass
+from typing import Any
 
 from playbench.server.connections import ConnectionLimits, guarded_protocol
 
@@ -84,20 +85,25 @@ def _granian(options: ServeOptions) -> None:
 def _uvicorn(options: ServeOptions) -> None:
     import uvicorn
 
+    uvicorn.run(APP, **uvicorn_options(options))
+
+
+def uvicorn_options(options: ServeOptions) -> dict[str, Any]:
+    """``uvicorn.run``'s keyword arguments for a uvicorn stack (the benchmarks serve their
+    reference apps with the same)."""
     http, loop = UVICORN[options.server]
-    uvicorn.run(
-        APP,
-        host=options.host,
-        port=options.port,
-        workers=options.workers,
-        http=guarded_protocol(http, options.limits),
-        loop=loop,
-        log_level=options.log_level,
-        access_log=options.access_log,
-        backlog=options.backlog,
-        timeout_keep_alive=options.limits.idle_seconds,
-        server_header=False,
-    )
+    return {
+        "host": options.host,
+        "port": options.port,
+        "workers": options.workers,
+        "http": guarded_protocol(http, options.limits),
+        "loop": loop,
+        "log_level": options.log_level,
+        "access_log": options.access_log,
+        "backlog": options.backlog,
+        "timeout_keep_alive": options.limits.idle_seconds,
+        "server_header": False,
+    }
 
 
 async def stop_when_orphaned() -> None:
