@@ -20,8 +20,9 @@ What one run measures, side by side:
 5. Where the Delvewick route's CPU goes on the default stack: the same request answered by
    the stack alone (the bare app under ``playbench serve``'s connection guards and
    settings), by the action fast path alone (the game's work, no framework or layers),
-   and by the whole arena; beside it, ``step_sealed`` timed in a warm loop in process, and
-   the bare app's p99 with two workers (the scheduling floor under the 2-worker target).
+   and by the whole arena, the three up at once and loaded in alternating rounds; beside
+   it, ``step_sealed`` timed in a warm loop in process, and the bare app's p99 with two
+   workers (the scheduling floor under the 2-worker target).
 6. Session ``act`` at 64 connections on SQLite (WAL, ``synchronous=FULL``): acts per
    second and p99. Each act answers the agent-check puzzle of an earlier answer. After
    the run the server is killed (SIGKILL) and the database is read: every act that wrk
@@ -76,6 +77,8 @@ ACT_GAME = "delvewick"
 RATIO_TARGET, RATIO_FLOOR = 0.5, 0.3
 P99_TARGET_MS = 10.0
 STARTUP_SECONDS = 30.0
+#: alternating rounds of the cost rows (see :func:`cost_rows`)
+COST_ROUNDS = 5
 WRK_THREADS = 1
 WRK_TIMEOUT_SECONDS = 10
 ENV_BARE_FILE = "PLAYBENCH_BENCH_BARE_FILE"
@@ -577,8 +580,7 @@ def route_rows(
             rows.append((f"{slug} action, {DEFAULT_SERVER}", run, f"{run.rps / reference.rps:.2f}"))
     script = post_script(folder, "request-delvewick", delvewick.request)
     if DEFAULT_SERVER in stacks:
-        route = routes[f"{DEFAULT_SERVER}:delvewick"]
-        where = cost_rows(folder, env, route, script, delvewick.request, args)
+        where = cost_rows(folder, env, script, delvewick.request, args)
         rows += where["rows"]
     for stack in stacks:
         if stack == "h11":
@@ -630,33 +632,47 @@ def reference_server(
 
 
 def cost_rows(
-    folder: Path,
-    env: dict[str, str],
-    route: Run,
-    script: Path,
-    request: bytes,
-    args: argparse.Namespace,
+    folder: Path, env: dict[str, str], script: Path, request: bytes, args: argparse.Namespace
 ) -> dict[str, Any]:
     """Where the Delvewick route's CPU goes on the default stack: the same request served
     by the stack alone (bare app, ``playbench serve``'s guards and settings), by the fast
-    path alone (the game's work), and by the whole arena; and the bare app's p99 with two
-    workers, the floor that the machine's scheduling puts under the 2-worker target."""
-    runs: dict[str, Run] = {}
-    for variant, workers, path in (
-        ("guarded", 1, "/"),
-        ("fastpath", 1, "/api/games/delvewick/action"),
-        ("guarded", 2, "/"),
-    ):
-        server = reference_server(folder, env, DEFAULT_SERVER, "delvewick", variant, workers)
-        try:
-            runs[f"{variant}:{workers}"] = measured(server, path, script, args)
-        finally:
+    path alone (the game's work), and by the whole arena. The three servers run at once
+    and are loaded in turn, :data:`COST_ROUNDS` rounds in alternating order, so the
+    machine's drift falls on all three alike; each figure is the median round. Then the
+    bare app's p99 with two workers: the floor the machine's scheduling puts under the
+    2-worker target."""
+    action = "/api/games/delvewick/action"
+    servers = {
+        "stack": (reference_server(folder, env, DEFAULT_SERVER, "delvewick", "guarded"), "/"),
+        "fast": (reference_server(folder, env, DEFAULT_SERVER, "delvewick", "fastpath"), action),
+        "arena": (Server(playbench_serve(DEFAULT_SERVER, 1), env, "/api/games"), action),
+    }
+    runs: dict[str, list[Run]] = {name: [] for name in servers}
+    try:
+        for server, path in servers.values():
+            wrk(server, path, script, 1, args.connections)
+        for round_ in range(COST_ROUNDS):
+            order = list(servers) if round_ % 2 == 0 else list(reversed(servers))
+            for name in order:
+                server, path = servers[name]
+                runs[name].append(wrk(server, path, script, args.seconds, args.connections))
+    finally:
+        for server, _ in servers.values():
             server.stop()
-    stack_alone, fast, two = runs["guarded:1"], runs["fastpath:1"], runs["guarded:2"]
+    stack_alone, fast, arena = (
+        sorted(runs[name], key=lambda run: run.cpu_us)[COST_ROUNDS // 2]
+        for name in ("stack", "fast", "arena")
+    )
+    server = reference_server(folder, env, DEFAULT_SERVER, "delvewick", "guarded", workers=2)
+    try:
+        two = measured(server, "/", script, args)
+    finally:
+        server.stop()
     warm = warm_step_us(env, request)
     rows = [
         (f"bare ASGI, {DEFAULT_SERVER} as playbench serves it", stack_alone, ""),
         (f"delvewick fast path alone, {DEFAULT_SERVER}", fast, ""),
+        (f"delvewick action, {DEFAULT_SERVER}, beside those two", arena, ""),
         (f"bare ASGI, {DEFAULT_SERVER} as playbench serves it, 2 workers", two, ""),
     ]
     parts = (
@@ -665,10 +681,13 @@ def cost_rows(
             f"+ the game's work and the fast path (warm loop in process: {warm:.0f})",
             fast.cpu_us - stack_alone.cpu_us,
         ),
-        ("+ the arena's layers and the framework's door", route.cpu_us - fast.cpu_us),
-        ("= the route", route.cpu_us),
+        ("+ the arena's layers and the framework's door", arena.cpu_us - fast.cpu_us),
+        ("= the route", arena.cpu_us),
     )
-    lines = [f"where the delvewick route's server CPU goes ({DEFAULT_SERVER}, 1 worker, us/req):"]
+    lines = [
+        f"where the delvewick route's server CPU goes ({DEFAULT_SERVER}, 1 worker, us/req, "
+        f"median of {COST_ROUNDS} alternating rounds):"
+    ]
     lines += [f"  {label:<70} {value:>5.0f}" for label, value in parts]
     lines.append(
         f"2 workers, bare app on the same stack: p50 {two.p50:.2f} ms, p99 {two.p99:.2f} ms "
