@@ -23,8 +23,8 @@ What one run measures, side by side:
    the stack alone (the bare app under ``playbench serve``'s connection guards and
    settings), by the action fast path alone (the game's work, no framework or layers),
    and by the whole arena, the three up at once and loaded in alternating rounds; beside
-   it, ``step_sealed`` timed in a warm loop in process, and the bare app's p99 with two
-   workers (the scheduling floor under the 2-worker target).
+   it, ``step_sealed`` timed in process (a warm loop, and with the data caches cold), and
+   the bare app's p99 with two workers (the scheduling floor under the 2-worker target).
 6. Session ``act`` at 64 connections on SQLite (WAL, ``synchronous=FULL``): acts per
    second and p99. Each act answers the agent-check puzzle of an earlier answer. After
    the run the server is killed (SIGKILL) and the database is read: every act that wrk
@@ -81,6 +81,11 @@ P99_TARGET_MS = 10.0
 STARTUP_SECONDS = 30.0
 #: alternating rounds of the cost rows (see :func:`cost_rows`)
 COST_ROUNDS = 5
+#: the in-process step timing: calls a repeat, and the data written between two calls to
+#: leave the caches cold (four times the 1 MiB L2 of the machine this was measured on)
+STEP_CALLS = 2000
+EVICT_BYTES = 4 << 20
+CACHE_LINE = 64
 WRK_THREADS = 1
 WRK_TIMEOUT_SECONDS = 10
 ENV_BARE_FILE = "PLAYBENCH_BENCH_BARE_FILE"
@@ -680,7 +685,7 @@ def cost_rows(
         two = measured(server, "/", script, args)
     finally:
         server.stop()
-    warm = warm_step_us(env, request)
+    warm, cold = step_in_process_us(env, request)
     stack_label = f"{STACK_NAMES[DEFAULT_SERVER]} as playbench serves it"
     rows = [
         (f"bare ASGI, {DEFAULT_SERVER} as playbench serves it", stack_alone, False),
@@ -691,7 +696,7 @@ def cost_rows(
     parts = (
         ("the stack with playbench serve's guards and settings, bare app", stack_alone.cpu_us),
         (
-            f"+ the game's work and the fast path (warm loop in process: {warm:.0f})",
+            f"+ the game's work and the fast path (in process: {warm:.0f} warm, {cold:.0f} cold)",
             fast.cpu_us - stack_alone.cpu_us,
         ),
         ("+ the arena's layers and the framework's door", arena.cpu_us - fast.cpu_us),
@@ -709,11 +714,12 @@ def cost_rows(
     return {"rows": rows, "lines": lines, "stack": stack_alone, "stack label": stack_label}
 
 
-def warm_step_us(env: dict[str, str], request: bytes) -> float:
-    """Microseconds of ``step_sealed`` on the benchmark's Delvewick request, best of five
-    runs of a tight loop in this process (caches warm, no server around it)."""
-    import timeit
-
+def step_in_process_us(env: dict[str, str], request: bytes) -> tuple[float, float]:
+    """Microseconds of ``step_sealed`` on the benchmark's Delvewick request in this process,
+    no server around it: the mean call of a tight loop (caches warm), and the mean call
+    when each follows a write to one byte of every cache line of :data:`EVICT_BYTES`
+    (data caches cold, as after a server's work between two requests); the best of five
+    repeats each."""
     from playbench.core import get_game
     from playbench.server.routes.games import step_sealed
     from playbench.server.settings import Settings
@@ -721,10 +727,20 @@ def warm_step_us(env: dict[str, str], request: bytes) -> float:
     sealer = sealer_of(Settings.from_env(env))
     body = json.loads(request)
     game = get_game("delvewick")
-    times = timeit.repeat(
-        lambda: step_sealed(sealer, game, body["state"], body["action"]), number=2000, repeat=5
-    )
-    return min(times) / 2000 * 1e6
+    lines = bytearray(EVICT_BYTES)
+    fill = b"\x01" * (EVICT_BYTES // CACHE_LINE)
+
+    def mean_call(evict: bool) -> float:
+        spent = 0.0
+        for _ in range(STEP_CALLS):
+            if evict:
+                lines[::CACHE_LINE] = fill
+            start = time.perf_counter()
+            step_sealed(sealer, game, body["state"], body["action"])
+            spent += time.perf_counter() - start
+        return spent / STEP_CALLS * 1e6
+
+    return min(mean_call(False) for _ in range(5)), min(mean_call(True) for _ in range(5))
 
 
 def record(command: str, lines: list[str]) -> None:
