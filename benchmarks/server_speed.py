@@ -23,7 +23,7 @@ What one run measures, side by side:
    the stack alone (the bare app under ``playbench serve``'s connection guards and
    settings), by the action fast path alone (the game's work, no framework or layers),
    and by the whole arena, the three up at once and loaded in alternating rounds; beside
-   it, ``step_sealed`` timed in process (a warm loop, and with the data caches cold), and
+   it, ``step_sealed`` timed in process (a warm loop, and with caches churned), and
    the bare app's p99 with two workers (the scheduling floor under the 2-worker target).
 6. Session ``act`` at 64 connections on SQLite (WAL, ``synchronous=FULL``): acts per
    second and p99. Each act answers the agent-check puzzle of an earlier answer. After
@@ -37,6 +37,7 @@ Each row gives requests/s, p50 and p99 latency (ms) and the server's CPU time pe
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import re
@@ -49,6 +50,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+import zlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -696,7 +698,7 @@ def cost_rows(
     parts = (
         ("the stack with playbench serve's guards and settings, bare app", stack_alone.cpu_us),
         (
-            f"+ the game's work and the fast path (in process: {warm:.0f} warm, {cold:.0f} cold)",
+            f"+ the game's work and the fast path (in process {warm:.0f} warm, {cold:.0f} churned)",
             fast.cpu_us - stack_alone.cpu_us,
         ),
         ("+ the arena's layers and the framework's door", arena.cpu_us - fast.cpu_us),
@@ -706,7 +708,7 @@ def cost_rows(
         f"where the delvewick route's server CPU goes ({DEFAULT_SERVER}, 1 worker, us/req, "
         f"median of {COST_ROUNDS} alternating rounds):"
     ]
-    lines += [f"  {label:<70} {value:>5.0f}" for label, value in parts]
+    lines += [f"  {label:<72} {value:>5.0f}" for label, value in parts]
     lines.append(
         f"2 workers, bare app on the same stack: p50 {two.p50:.2f} ms, p99 {two.p99:.2f} ms "
         "(the machine's scheduling floor under the route's p99)"
@@ -717,9 +719,8 @@ def cost_rows(
 def step_in_process_us(env: dict[str, str], request: bytes) -> tuple[float, float]:
     """Microseconds of ``step_sealed`` on the benchmark's Delvewick request in this process,
     no server around it: the mean call of a tight loop (caches warm), and the mean call
-    when each follows a write to one byte of every cache line of :data:`EVICT_BYTES`
-    (data caches cold, as after a server's work between two requests); the best of five
-    repeats each."""
+    when each follows :func:`churn` (caches and branch predictors holding other work, as
+    a server's between two requests); the best of five repeats each."""
     from playbench.core import get_game
     from playbench.server.routes.games import step_sealed
     from playbench.server.settings import Settings
@@ -727,20 +728,33 @@ def step_in_process_us(env: dict[str, str], request: bytes) -> tuple[float, floa
     sealer = sealer_of(Settings.from_env(env))
     body = json.loads(request)
     game = get_game("delvewick")
-    lines = bytearray(EVICT_BYTES)
-    fill = b"\x01" * (EVICT_BYTES // CACHE_LINE)
 
-    def mean_call(evict: bool) -> float:
+    def mean_call(between: Any) -> float:
         spent = 0.0
         for _ in range(STEP_CALLS):
-            if evict:
-                lines[::CACHE_LINE] = fill
+            between()
             start = time.perf_counter()
             step_sealed(sealer, game, body["state"], body["action"])
             spent += time.perf_counter() - start
         return spent / STEP_CALLS * 1e6
 
-    return min(mean_call(False) for _ in range(5)), min(mean_call(True) for _ in range(5))
+    warm = min(mean_call(lambda: None) for _ in range(5))
+    return warm, min(mean_call(churn) for _ in range(5))
+
+
+CHURN_DATA = bytearray(EVICT_BYTES)
+CHURN_FILL = b"\x01" * (EVICT_BYTES // CACHE_LINE)
+CHURN_TEXT = "def f(a, b):\n    return [x * b for x in a if x % 3]\n" * 8
+
+
+def churn() -> None:
+    """Unrelated work: a write to every cache line of :data:`EVICT_BYTES`, then a parse,
+    an encode, a regex and a compression (interpreter and C code far from the route's)."""
+    CHURN_DATA[::CACHE_LINE] = CHURN_FILL
+    ast.parse(CHURN_TEXT)
+    json.dumps({"a": [1, 2, {"b": "c" * 50}] * 20})
+    re.sub(r"(\w+)\((\w+)", r"\2", CHURN_TEXT)
+    zlib.compress(CHURN_TEXT.encode())
 
 
 def record(command: str, lines: list[str]) -> None:
