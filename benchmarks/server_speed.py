@@ -1,6 +1,7 @@
 """Server speed: the arena's routes beside a bare ASGI endpoint on three server stacks.
 
     python benchmarks/server_speed.py [--seconds 5] [--rounds 1] [--connections 64] [--record]
+    python benchmarks/server_speed.py --parts [--seconds 5] [--record]
 
 Needs ``wrk`` (Debian/Ubuntu: ``apt-get install -y wrk``). Everything runs on 127.0.0.1,
 every load run is bounded by ``--seconds``, and each server is stopped after its runs.
@@ -34,6 +35,12 @@ What one run measures, side by side:
 
 Each row gives requests/s, p50 and p99 latency (ms) and the server's CPU time per request
 (all its processes, from ``/proc``: a figure that the machine's other load moves little).
+
+``--parts`` runs none of that, only this: each part of the Delvewick route's work (the
+state opened, sealed, played; all of ``step_sealed``; and a plain busy loop to compare)
+done inside the bare app on the default stack as ``playbench serve`` runs it, every
+server up at once and loaded in alternating rounds: the server CPU each part adds to a
+request, beside its cost in process (a warm loop, and with caches churned).
 """
 
 from __future__ import annotations
@@ -93,6 +100,11 @@ CACHE_LINE = 64
 WRK_THREADS = 1
 WRK_TIMEOUT_SECONDS = 10
 ENV_BARE_FILE = "PLAYBENCH_BENCH_BARE_FILE"
+ENV_REQUEST_FILE = "PLAYBENCH_BENCH_REQUEST_FILE"
+#: the parts of the Delvewick route's work that ``--parts`` serves one by one (see
+#: :func:`part_work`), and the length of its busy loop
+PARTS = ("busy", "open", "seal", "play", "step")
+BUSY_SECONDS = 60e-6
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "RESULTS.md"
 
@@ -190,12 +202,53 @@ def sealer_of(settings: Any) -> Any:
     return Sealer(settings.secrets, settings.max_sealed_state_chars, settings.max_state_json_bytes)
 
 
+def part_work(name: str, env: Any) -> Any:
+    """One part of the Delvewick route's work on the benchmark's request, as a call:
+    ``busy`` (a :data:`BUSY_SECONDS` loop on the clock), ``open`` and ``seal`` (the state),
+    ``play`` (the trusted read and the move on the match kernel) or ``step`` (all of
+    ``step_sealed``)."""
+    from playbench.core import get_game
+    from playbench.core.match import Match
+    from playbench.server.routes.games import step_sealed
+    from playbench.server.settings import Settings
+
+    sealer = sealer_of(Settings.from_env(dict(env)))
+    body = json.loads(Path(env[ENV_REQUEST_FILE]).read_bytes())
+    game = get_game("delvewick")
+    opened = sealer.open("delvewick", body["state"])
+
+    def busy() -> None:
+        until = time.perf_counter() + BUSY_SECONDS
+        while time.perf_counter() < until:
+            pass
+
+    return {
+        "busy": busy,
+        "open": lambda: sealer.open("delvewick", body["state"]),
+        "seal": lambda: sealer.seal("delvewick", opened),
+        "play": lambda: Match(game, game.from_trusted_json(opened)).play(body["action"]),
+        "step": lambda: step_sealed(sealer, game, body["state"], body["action"]),
+    }[name]
+
+
+def part_app(name: str) -> Any:
+    """:func:`bare_app` doing one part of the route's work (:func:`part_work`) first."""
+    work = part_work(name, os.environ)
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            work()
+        await bare_app(scope, receive, send)
+
+    return app
+
+
 def serve_bare(stack: str, port: int, variant: str = "plain", workers: int = 1) -> None:
     """Serve :func:`bare_app` on ``stack`` (run in its own process by the benchmark).
 
     ``variant``: ``plain`` is the stack's own defaults; ``guarded`` is a uvicorn stack
     with the connection guards and settings that ``playbench serve`` uses; ``fastpath``
-    is that, serving :func:`fast_path_app`."""
+    is that, serving :func:`fast_path_app`; ``part-NAME`` serves :func:`part_app`."""
     if stack == "granian":
         from granian.constants import Interfaces, Loops
         from granian.log import LogLevels
@@ -226,7 +279,11 @@ def serve_bare(stack: str, port: int, variant: str = "plain", workers: int = 1) 
             ServeOptions(stack, HOST, port, workers, "warning", False, BACKLOG, limits)
         )
     # several workers import the app by name, from this folder
-    app = fast_path_app() if variant == "fastpath" else "server_speed:bare_app"
+    app: Any = "server_speed:bare_app"
+    if variant == "fastpath":
+        app = fast_path_app()
+    elif variant.startswith("part-"):
+        app = part_app(variant.removeprefix("part-"))
     os.chdir(HERE)
     uvicorn.run(app, **options)
 
@@ -478,6 +535,11 @@ def main() -> int:
     parser.add_argument("--skip-act", action="store_true", help="leave out session act")
     parser.add_argument("--act-only", action="store_true", help="only session act")
     parser.add_argument("--record", action="store_true", help=f"append to {RESULTS.name}")
+    parser.add_argument(
+        "--parts",
+        action="store_true",
+        help="only the server CPU each part of the Delvewick route's work adds to a request",
+    )
     parser.add_argument("--bare-server", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.bare_server:
@@ -519,9 +581,12 @@ def report_rows(
 ) -> tuple[list[str], list[bool]]:
     lines: list[str] = []
     verdicts: list[bool] = []
-    if not args.act_only:
+    if args.parts:
+        script = post_script(folder, "request-delvewick", loads["delvewick"].request)
+        lines = parts_rows(folder, env, script, args)
+    elif not args.act_only:
         lines, verdicts = route_rows(folder, env, loads, stacks, args)
-    if not args.skip_act:
+    if not (args.skip_act or args.parts):
         acts_env = {**env, "PLAYBENCH_DATA": str(folder / "acts")}
         act = session_act(folder, acts_env, DEFAULT_SERVER, args)
         run = act["run"]
@@ -678,33 +743,19 @@ def cost_rows(
     if "granian" in stacks and DEFAULT_SERVER != "granian":
         servers["granian"] = (reference_server(folder, env, "granian", "delvewick"), "/")
     bares = [name for name in ("stack", "granian") if name in servers]
-    runs: dict[str, list[Run]] = {name: [] for name in servers}
-    try:
-        for server, path in servers.values():
-            wrk(server, path, script, 1, args.connections)
-        for round_ in range(COST_ROUNDS):
-            order = list(servers) if round_ % 2 == 0 else list(reversed(servers))
-            for name in order:
-                server, path = servers[name]
-                runs[name].append(wrk(server, path, script, args.seconds, args.connections))
-    finally:
-        for server, _ in servers.values():
-            server.stop()
+    runs = alternating(servers, script, args)
     ratios = [
         runs["arena"][i].rps / max(runs[name][i].rps for name in bares) for i in range(COST_ROUNDS)
     ]
     paired = sorted(ratios)[COST_ROUNDS // 2]
-    middle = {
-        name: sorted(found, key=lambda run: run.cpu_us)[COST_ROUNDS // 2]
-        for name, found in runs.items()
-    }
+    middle = {name: median_cpu(found) for name, found in runs.items()}
     stack_alone, fast, arena = middle["stack"], middle["fast"], middle["arena"]
     server = reference_server(folder, env, DEFAULT_SERVER, "delvewick", "guarded", workers=2)
     try:
         two = measured(server, "/", script, args)
     finally:
         server.stop()
-    warm, cold = step_in_process_us(env, request)
+    warm, cold = in_process_us(part_work("step", request_env(folder, env)))
     stack_label = f"{STACK_NAMES[DEFAULT_SERVER]} as playbench serves it"
     rows = [(f"bare ASGI, {DEFAULT_SERVER} as playbench serves it", stack_alone, False)]
     if "granian" in middle:
@@ -746,30 +797,77 @@ def cost_rows(
     }
 
 
-def step_in_process_us(env: dict[str, str], request: bytes) -> tuple[float, float]:
-    """Microseconds of ``step_sealed`` on the benchmark's Delvewick request in this process,
-    no server around it: the mean call of a tight loop (caches warm), and the mean call
-    when each follows :func:`churn` (caches and branch predictors holding other work, as
-    a server's between two requests); the best of five repeats each."""
-    from playbench.core import get_game
-    from playbench.server.routes.games import step_sealed
-    from playbench.server.settings import Settings
+def alternating(
+    servers: dict[str, tuple[Server, str]], script: Path, args: argparse.Namespace
+) -> dict[str, list[Run]]:
+    """:data:`COST_ROUNDS` rounds of wrk on each (server, path), in alternating order (so
+    the machine's drift falls on all alike); every server is stopped after."""
+    runs: dict[str, list[Run]] = {name: [] for name in servers}
+    try:
+        for server, path in servers.values():
+            wrk(server, path, script, 1, args.connections)
+        for round_ in range(COST_ROUNDS):
+            order = list(servers) if round_ % 2 == 0 else list(reversed(servers))
+            for name in order:
+                server, path = servers[name]
+                runs[name].append(wrk(server, path, script, args.seconds, args.connections))
+    finally:
+        for server, _ in servers.values():
+            server.stop()
+    return runs
 
-    sealer = sealer_of(Settings.from_env(env))
-    body = json.loads(request)
-    game = get_game("delvewick")
+
+def median_cpu(runs: list[Run]) -> Run:
+    return sorted(runs, key=lambda run: run.cpu_us)[len(runs) // 2]
+
+
+def request_env(folder: Path, env: dict[str, str]) -> dict[str, str]:
+    """``env`` naming the Delvewick request file that :func:`post_script` wrote."""
+    return {**env, ENV_REQUEST_FILE: str(folder / "request-delvewick.json")}
+
+
+def in_process_us(work: Any) -> tuple[float, float]:
+    """Microseconds of one call of ``work`` in this process, no server around it: the mean
+    call of a tight loop (caches warm), and the mean call when each follows :func:`churn`
+    (caches and branch predictors holding other work, as a server's between two
+    requests); the best of five repeats each."""
 
     def mean_call(between: Any) -> float:
         spent = 0.0
         for _ in range(STEP_CALLS):
             between()
             start = time.perf_counter()
-            step_sealed(sealer, game, body["state"], body["action"])
+            work()
             spent += time.perf_counter() - start
         return spent / STEP_CALLS * 1e6
 
     warm = min(mean_call(lambda: None) for _ in range(5))
     return warm, min(mean_call(churn) for _ in range(5))
+
+
+def parts_rows(
+    folder: Path, env: dict[str, str], script: Path, args: argparse.Namespace
+) -> list[str]:
+    """Each part of the route's work (:func:`part_work`) added to the bare app on the
+    default stack as ``playbench serve`` runs it, every server up at once and loaded in
+    alternating rounds: the server CPU each adds to a request, beside its cost in process."""
+    env = request_env(folder, env)
+    servers = {
+        name: (reference_server(folder, env, DEFAULT_SERVER, "delvewick", name), "/")
+        for name in ("guarded", *(f"part-{part}" for part in PARTS))
+    }
+    runs = {name: median_cpu(found) for name, found in alternating(servers, script, args).items()}
+    bare = runs["guarded"].cpu_us
+    lines = [
+        f"each part of the delvewick route's work, added to the bare app ({DEFAULT_SERVER} as "
+        f"playbench serves it: {bare:.0f} us CPU/req), median of {COST_ROUNDS} alternating rounds:",
+        "  part     in process, warm us  churned us  server CPU added us/req",
+    ]
+    for part in PARTS:
+        warm, churned = in_process_us(part_work(part, env))
+        added = runs[f"part-{part}"].cpu_us - bare
+        lines.append(f"  {part:<8} {warm:>19.1f} {churned:>11.1f} {added:>24.0f}")
+    return lines
 
 
 CHURN_DATA = bytearray(EVICT_BYTES)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
+import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -73,3 +74,20 @@ def test_the_fast_path_alone_answers_as_the_arena_does(bench, tmp_path):
             "delvewick", arena.pop("state")
         )
         assert alone == arena
+
+
+def test_each_part_of_the_route_runs_inside_the_bare_app(bench, tmp_path, monkeypatch):
+    app = create_app(replace(Settings.from_env(), data_dir=tmp_path / "data"))
+    with TestClient(app) as client:
+        start = client.post("/api/games/delvewick/init", json={"seed": 3}).json()
+    request = json.dumps({"state": start["state"], "action": {"type": "wait"}}).encode()
+    (tmp_path / "request.json").write_bytes(request)
+    monkeypatch.setenv("PLAYBENCH_BENCH_REQUEST_FILE", str(tmp_path / "request.json"))
+    step = bench.part_work("step", dict(os.environ))()
+    assert step["ok"] and step["observation"]["tick"] == start["observation"]["tick"] + 1
+    for part in bench.PARTS:
+        assert _call(bench.part_app(part), "/", request) == (
+            200,
+            {b"content-type": b"application/json", b"content-length": b"11"},
+            b'{"ok":true}',
+        )
