@@ -582,6 +582,7 @@ def report_rows(
     lines: list[str] = []
     verdicts: list[bool] = []
     if args.parts:
+        post_script(folder, "answer-delvewick", loads["delvewick"].answer)
         script = post_script(folder, "request-delvewick", loads["delvewick"].request)
         lines = parts_rows(folder, env, script, args)
     elif not args.act_only:
