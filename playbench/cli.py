@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import secrets
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,7 +13,7 @@ from typing import Any
 from playbench import __version__
 from playbench.core import PlaybenchError, all_games, get_game
 from playbench.core.match import Match
-from playbench.core.rng import MAX_SEED
+from playbench.core.rng import draw_seed
 
 #: HTTP server stacks of ``serve``: uvicorn with httptools and uvloop, granian (Rust), and
 #: uvicorn on its pure-Python h11 parser; benchmarks/server_speed.py measures all three.
@@ -62,7 +61,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from playbench.terminal import TerminalSession, require_terminal, run_curses
 
     options = _options(args)
-    seed = args.seed if args.seed is not None else secrets.randbelow(MAX_SEED + 1)
+    seed = args.seed if args.seed is not None else draw_seed()
     match = Match.start(get_game(args.game), seed, options)
     require_terminal()
     session = TerminalSession(match)

@@ -9,9 +9,10 @@ from playbench.core.errors import (
 )
 from playbench.core.game import JSON, Action, Command, Game, Outcome, Spec, canonical_json
 from playbench.core.registry import all_games, get_game, register
-from playbench.core.rng import Rng, check_seed
+from playbench.core.rng import DRAWN_SEED_LIMIT, Rng, check_seed, draw_seed
 
 __all__ = [
+    "DRAWN_SEED_LIMIT",
     "JSON",
     "Action",
     "Command",
@@ -27,6 +28,7 @@ __all__ = [
     "all_games",
     "canonical_json",
     "check_seed",
+    "draw_seed",
     "get_game",
     "register",
 ]

@@ -8,6 +8,7 @@ the global ``random`` module.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
@@ -19,6 +20,10 @@ MASK64 = (1 << 64) - 1
 MASK32 = (1 << 32) - 1
 GOLDEN_GAMMA = 0x9E3779B97F4A7C15
 MAX_SEED = (1 << 63) - 1
+#: every seed drawn at random (ranked sessions, a stateless game or a terminal game started
+#: without one) is below this: 2^53, so JavaScript's numbers hold it exactly and a browser
+#: replays the game it names (clients may still choose any seed up to ``MAX_SEED``)
+DRAWN_SEED_LIMIT = 1 << 53
 
 
 def _mix(z: int) -> int:
@@ -137,3 +142,8 @@ def check_seed(seed: object) -> int:
     if not 0 <= seed <= MAX_SEED:
         raise OptionsError(f"seed must be between 0 and {MAX_SEED}, got {seed}")
     return seed
+
+
+def draw_seed() -> int:
+    """A random seed below :data:`DRAWN_SEED_LIMIT` (2^53, exact in JavaScript)."""
+    return secrets.randbelow(DRAWN_SEED_LIMIT)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from playbench.core.errors import PlaybenchError
 from playbench.core.game import JSON
 from playbench.core.match import Match
+from playbench.core.rng import draw_seed
 
 #: defaults: per session, in all, and minutes idle before a match is dropped
 PER_OWNER = 16
@@ -75,7 +76,7 @@ class MatchTable:
         Raises :class:`MatchLimitError` when the owner or the table is full, and the
         game's own errors (unknown game, bad seed or options) as they are.
         """
-        match = Match.start(game, secrets.randbelow(2**63) if seed is None else seed, options)
+        match = Match.start(game, draw_seed() if seed is None else seed, options)
         with self._lock:
             now = self._sweep()
             if owner is not None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from playbench.core.game import JSON, Game, canonical_json
 from playbench.core.match import Match
-from playbench.core.rng import MAX_SEED
+from playbench.core.rng import draw_seed
 from playbench.server.services import Services
 from playbench.server.storage import (
     LogEntry,
@@ -53,11 +53,6 @@ class BatchConflict(VersionConflict):
             f"{self.total} commands were applied before that ({done}); "
             "GET the state before sending the rest"
         )
-
-
-def draw_seed() -> int:
-    """A seed for a ranked session: random, below 2^53 so JavaScript reads it exactly."""
-    return secrets.randbelow(MAX_SEED + 1)
 
 
 def new_session(

@@ -442,8 +442,11 @@ class Storage:
         self._write(lambda conn: conn.execute(insert(sessions).values(values)))
         return self.reload(session_id)
 
-    def session_by_token(self, slug: str, token_hash: str) -> SessionRow | None:
-        query = select(sessions).where(sessions.c.token_hash == token_hash, sessions.c.slug == slug)
+    def session_by_token(self, slug: str | None, token_hash: str) -> SessionRow | None:
+        """The session of a token (of game ``slug``; None: of any game)."""
+        query = select(sessions).where(sessions.c.token_hash == token_hash)
+        if slug is not None:
+            query = query.where(sessions.c.slug == slug)
         with self.engine.connect() as conn:
             row = conn.execute(query).first()
         return _row(row) if row is not None else None

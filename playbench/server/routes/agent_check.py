@@ -23,10 +23,13 @@ router = APIRouter(
 @router.get("/agent-check", response_model=PuzzlePublic)
 def puzzle(
     services: ServicesDep,
-    slug: Annotated[str, Query(description="the session's game")],
     authorization: Annotated[
         str, Header(description="Bearer <token> of the session the puzzle is for")
     ],
+    slug: Annotated[
+        str | None,
+        Query(description="the session's game (optional: the token alone finds the session)"),
+    ] = None,
 ) -> Response:
     """A puzzle answers only for the session it was issued to: send that session's token.
     (Every session answer already carries the next puzzle.)"""
@@ -35,5 +38,6 @@ def puzzle(
     if scheme.lower() == "bearer" and token.strip():
         row = services.storage.session_by_token(slug, token_hash(token.strip()))
     if row is None:
-        raise ApiError(404, f"no {slug} session for this token: send Authorization: Bearer <token>")
+        game = f"{slug} " if slug else ""
+        raise ApiError(404, f"no {game}session for this token: send Authorization: Bearer <token>")
     return json_response(services.puzzle(row.id))

@@ -13,7 +13,6 @@ as it always has; both paths step through :func:`step_sealed`.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
 
@@ -28,7 +27,7 @@ from playbench.core.errors import PlaybenchError, UnknownGameError
 from playbench.core.game import JSON, Game
 from playbench.core.match import Match
 from playbench.core.registry import all_games, get_game
-from playbench.core.rng import MAX_SEED
+from playbench.core.rng import MAX_SEED, draw_seed
 from playbench.server.middleware import ASGIApp, Receive, Scope, replaying, send_json
 from playbench.server.schemas import (
     ActionCreate,
@@ -87,7 +86,7 @@ def list_games(request: Request) -> Response:
 
 def _start(services: Services, game: Game, seed: int | None, options: Any) -> Response:
     if seed is None:
-        seed = secrets.randbelow(MAX_SEED + 1)
+        seed = draw_seed()
     state = game.new(seed, options or {})
     return json_response(
         {

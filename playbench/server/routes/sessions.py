@@ -95,6 +95,13 @@ def act(
     body: ActCreate,
 ) -> Response:
     row = _session(services, game, token)
+    if row.finished:
+        raise ApiError(
+            409,
+            "this session is finished: it takes no more commands and nothing was stored "
+            "(start a new session with POST new)",
+            puzzle=True,
+        )
     texts = body.texts()
     for index, text in enumerate(texts):
         limit = game.command_limit(text)

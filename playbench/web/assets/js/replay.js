@@ -1,8 +1,10 @@
 // /replay/{sessionId} and /replay: step a replay forward and back. Boards are rebuilt by
 // stepping the actions through the stateless API from the seed and options, so the
-// viewer shows exactly what the rules make of them; a replay file written by
-// `playbench run` (a JSONL header {game, seed, options, agent, version}, then one line
-// per action {action, reward, score, ...}) opens the same way.
+// viewer shows exactly what the rules make of them. A replay file written by
+// `playbench run` opens the same way; its format (playbench/runner/replay.py, the one
+// the CLI reads) is a header {replay: 1, game, seed, options, agent, version}, one line
+// per applied action {step, action, reward, score, ...} and the end line {end: {score,
+// fingerprint, steps, outcome, progress}}, whose score the last board must match.
 import { spectate, statelessAction, statelessInit } from "./api.js";
 import { $, describeEvent, showProblem, showView } from "./ui.js";
 
@@ -27,13 +29,15 @@ function parseReplayFile(text) {
     }
   });
   const [header, ...steps] = rows;
-  if (!header || typeof header.game !== "string" || !Number.isInteger(header.seed)) {
-    throw new Error("the first line must be the header {game, seed, options, agent, version}");
+  if (!header || typeof header.game !== "string" || !Number.isSafeInteger(header.seed)) {
+    throw new Error("the first line must be the header {replay, game, seed, options, agent, version} with a seed below 2^53");
   }
+  const last = steps[steps.length - 1];
+  const end = last && typeof last === "object" && last.end && typeof last.end === "object" ? steps.pop().end : null;
   steps.forEach((step, i) => {
-    if (!step || typeof step !== "object" || !("action" in step)) throw new Error(`line ${i + 2} has no action`);
+    if (!step || typeof step !== "object" || !("action" in step)) throw new Error(`line ${i + 2} is neither an action line nor the last line's end`);
   });
-  return { game: header.game, seed: header.seed, options: header.options || {}, agent: header.agent, steps };
+  return { game: header.game, seed: header.seed, options: header.options || {}, agent: header.agent, steps, end };
 }
 
 // The frame after `k` actions, stepping from the last frame built.
@@ -75,6 +79,9 @@ function draw(k, current) {
     if (Number.isInteger(step.score) && step.score !== current.score) {
       showProblem(`step ${k}: the rules give score ${current.score}, the replay says ${step.score}`);
     }
+  }
+  if (k === total && replay.end && Number.isInteger(replay.end.score) && replay.end.score !== current.score) {
+    showProblem(`the rules end the replay at score ${current.score}, its end line says ${replay.end.score}`);
   }
 }
 
@@ -160,6 +167,11 @@ const id = location.pathname.split("/")[2];
 if (id) {
   spectate
     .replay(id)
-    .then((r) => open({ game: r.game, seed: r.seed, options: r.options, agent: r.agent, steps: r.steps }))
+    .then((r) => {
+      if (!Number.isSafeInteger(r.seed)) {
+        throw new Error("this session's seed is 2^53 or more, which a browser cannot hold exactly: verify it with playbench verify --server instead");
+      }
+      return open({ game: r.game, seed: r.seed, options: r.options, agent: r.agent, steps: r.steps, end: r.finished ? { score: r.score } : null });
+    })
     .catch((error) => showProblem(error.message));
 }
