@@ -216,9 +216,9 @@ class GymDoor:
     def __init__(self, slug: str) -> None:
         import gymnasium as gym
 
-        from playbench.gym import ENV_IDS
+        from playbench.gym import env_ids
 
-        env_id = next(env_id for env_id, game in ENV_IDS.items() if game == slug)
+        env_id = next(env_id for env_id, game in env_ids().items() if game == slug)
         self.env = gym.make(env_id)
         self.chooser = Rng.from_seed(0)
         self.record: list[object] = []
@@ -236,7 +236,7 @@ class GymDoor:
 
         start = self.env.unwrapped.match.state
         self.record = []
-        env, chooser, actions = self.env, self.chooser, self.env.unwrapped._table.actions
+        env, chooser, actions = self.env, self.chooser, self.env.unwrapped.learning.actions.actions
         flatnonzero, below = np.flatnonzero, chooser.below
         record = self.record
 

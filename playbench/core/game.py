@@ -118,6 +118,9 @@ class Game(ABC, Generic[S]):
     #: False where the seed changes nothing (Delvewick's fixed levels): every run is the
     #: same puzzle, so its leaderboard compares solutions
     seeded: ClassVar[bool] = True
+    #: the steps after which a door that cuts episodes (Gymnasium's ``max_episode_steps``)
+    #: stops one by default: well past a full game played at random
+    step_cap: ClassVar[int] = 10_000
 
     # -- the rules ---------------------------------------------------------------------
     @abstractmethod

@@ -1,4 +1,5 @@
-"""Gymnasium environments of the four games (``pip install 'playbench[gym]'``).
+"""Gymnasium environments of every game that has a learning module (``pip install
+'playbench[gym]'``).
 
     import gymnasium
     import playbench  # registers the ids below
@@ -8,9 +9,11 @@
     observation, reward, terminated, truncated, info = env.step(info["action_mask"].argmax())
 
 Without the import, Gymnasium's module-prefixed id does it:
-``gymnasium.make("playbench:playbench/GemSwap-v0")``. The env is
-:class:`playbench.gym.env.PlaybenchEnv`; its actions, observations and pictures are
-described in :mod:`~playbench.gym.actions`, :mod:`~playbench.gym.observations` and
+``gymnasium.make("playbench:playbench/GemSwap-v0")``. The ids come from the game registry
+(:func:`env_id`); each game says its actions, arrays and picture in its own ``learning``
+module (:mod:`playbench.core.learning`). The env is :class:`playbench.gym.env.PlaybenchEnv`,
+``gymnasium.make_vec`` makes :class:`playbench.gym.vector.PlaybenchVectorEnv`; observations
+and pictures are built in :mod:`~playbench.gym.observations` and
 :mod:`~playbench.gym.pictures`.
 
 This module stays light: importing it (``import playbench`` does) imports neither
@@ -26,35 +29,45 @@ import importlib.util
 import sys
 from types import ModuleType
 
-#: env id -> registry slug
-ENV_IDS: dict[str, str] = {
-    "playbench/Delvewick-v0": "delvewick",
-    "playbench/Chimestep-v0": "chimestep",
-    "playbench/GemSwap-v0": "gem-swap",
-    "playbench/Cogcrawl-v0": "cogcrawl",
-}
-#: steps after which an episode is truncated
-MAX_EPISODE_STEPS: dict[str, int] = {
-    "delvewick": 5_000,
-    "chimestep": 20_000,
-    "gem-swap": 500,
-    "cogcrawl": 50_000,
-}
+from playbench.core.game import Game
+from playbench.core.registry import all_games
+
 ENTRY_POINT = "playbench.gym.env:PlaybenchEnv"
+VECTOR_ENTRY_POINT = "playbench.gym.vector:PlaybenchVectorEnv"
 GYMNASIUM = "gymnasium"
+#: the name of a game's learning module (see :mod:`playbench.core.learning`)
+LEARNING = "learning"
+
+
+def env_id(game: Game) -> str:
+    """A game's env id: ``playbench/`` and its name without spaces, version 0."""
+    return f"playbench/{game.name.replace(' ', '')}-v0"
+
+
+def env_ids() -> dict[str, str]:
+    """Every env id -> its game's slug: each registered game with a learning module."""
+    return {env_id(game): game.slug for game in all_games() if _learns(game)}
+
+
+def _learns(game: Game) -> bool:
+    """Whether the game has a learning module, found without importing it (nor numpy)."""
+    package = sys.modules[type(game).__module__].__package__
+    return importlib.util.find_spec(f"{package}.{LEARNING}") is not None
 
 
 def register_envs() -> None:
-    """Register the four ids with Gymnasium (again is harmless)."""
+    """Register every game's id with Gymnasium (again is harmless)."""
     from gymnasium.envs.registration import register, registry
 
-    for env_id, slug in ENV_IDS.items():
-        if env_id not in registry:
+    for game in all_games():
+        name = env_id(game)
+        if name not in registry and _learns(game):
             register(
-                id=env_id,
+                id=name,
                 entry_point=ENTRY_POINT,
-                kwargs={"game": slug},
-                max_episode_steps=MAX_EPISODE_STEPS[slug],
+                vector_entry_point=VECTOR_ENTRY_POINT,
+                kwargs={"game": game.slug},
+                max_episode_steps=game.step_cap,
             )
 
 

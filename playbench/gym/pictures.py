@@ -1,148 +1,120 @@
-"""Pictures of a board: ``uint8`` arrays of shape (height, width, 3), drawn with numpy.
+"""Frames of a game for videos and pixel agents: one fixed size per env, a status line on top.
 
-Each picture is drawn from the game's public JSON observation with the colours of
-``palette.json``, one square per cell with a one-pixel gap of the background colour.
-
-- Delvewick: 16-pixel cells, the level only (no padding).
-- Chimestep: 24-pixel tiles, each tier centred under the one above; a Hush is a square
-  in its tile's centre (grey while dormant), the chick a smaller square on top.
-- Gem Swap: 24-pixel cells; a row blaster has a white bar across, a column blaster one
-  down, an area bomb a white centre, a colour bomb a white centre on black.
-- Cogcrawl: 8-pixel cells, each glyph in its colour, monsters red.
+A frame is ``uint8`` (height, width, 3): a band with the game's status line (score, oil,
+lives, moves, depth as the game has them), then the board at the top left of a canvas as
+large as the largest board the env's options allow, so a video holds every frame of an
+episode (Delvewick's levels differ in size). The board is the game's own picture
+(``Learning.paint``) or its glyph rows (``Learning.glyphs``) drawn as characters in the
+colours of the game's palette; a game with neither gets its text board in glyphs.
+Characters are drawn with Pillow's default font, each glyph rendered once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from functools import cache
+from typing import Any
 
 import numpy as np
+from PIL import Image, ImageDraw, ImageFont
 
-from playbench.core.game import JSON
-from playbench.games.chimestep.board import TIERS
-from playbench.games.gemswap.board import (
-    COLOR_BOMB_TOKEN,
-    COLOR_LETTERS,
-    COLUMN_BLASTER,
-    ROW_BLASTER,
-    SIZE,
-)
-from playbench.gym.observations import GEM_CODES
-from playbench.gym.palette import palette, rgb
+from playbench.core.game import Game
+from playbench.core.learning import Learning
+from playbench.core.palette import palette_of, rgb
 
-DELVEWICK_CELL = 16
-CHIMESTEP_CELL = 24
-GEMSWAP_CELL = 24
-COGCRAWL_CELL = 8
-#: the part of a cell a centre mark covers, in pixels from each side
-MARK_INSET = 7
-BAR_WIDTH = 4
+#: a glyph cell and the status band, in pixels
+GLYPH_WIDTH = 10
+GLYPH_HEIGHT = 16
+BAND = 18
+FONT_SIZE = 13
+#: the text board's size in glyphs for a game that gives no size
+TEXT_GRID = (40, 80)
+BLACK = (0, 0, 0)
+WHITE = (235, 235, 235)
 
 
 @cache
-def _lookup(slug: str) -> np.ndarray:
-    """A 256-entry colour table by character code: the background where the palette
-    names no colour (Cogcrawl's monsters, which are letters, get the monster colour)."""
-    colours = palette(slug)
-    table = np.empty((256, 3), dtype=np.uint8)
-    table[:] = rgb(colours["background"])
+def _font() -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
+    return ImageFont.load_default(size=FONT_SIZE)
+
+
+@cache
+def _atlas() -> np.ndarray:
+    """A coverage mask (0..1) of every byte's glyph in a cell: shape (256, h, w)."""
+    atlas = np.zeros((256, GLYPH_HEIGHT, GLYPH_WIDTH), dtype=np.float32)
+    font = _font()
+    for code in range(33, 127):
+        image = Image.new("L", (GLYPH_WIDTH, GLYPH_HEIGHT))
+        ImageDraw.Draw(image).text(
+            (GLYPH_WIDTH / 2, GLYPH_HEIGHT / 2), chr(code), fill=255, font=font, anchor="mm"
+        )
+        atlas[code] = np.asarray(image, dtype=np.float32) / 255
+    return atlas
+
+
+def _colour_table(game: Game) -> tuple[np.ndarray, np.ndarray]:
+    """The colour of each byte's glyph and the background, from the game's palette: its
+    ``cells``, ``monster`` for letters it does not name, white for the rest."""
+    colours = palette_of(game) or {}
+    background = np.array(rgb(colours.get("background", "#000000")), dtype=np.float32)
+    table = np.empty((256, 3), dtype=np.float32)
+    table[:] = WHITE
     if "monster" in colours:
-        monster = rgb(colours["monster"])
-        for letter in range(ord("A"), ord("z") + 1):
-            if chr(letter).isalpha():
-                table[letter] = monster
-    for glyph, colour in colours["cells"].items():
+        for code in range(256):
+            if chr(code).isascii() and chr(code).isalpha():
+                table[code] = rgb(colours["monster"])
+    for glyph, colour in colours.get("cells", {}).items():
         table[ord(glyph)] = rgb(colour)
-    return table
+    return table, background
 
 
-def _cells(codes: np.ndarray, table: np.ndarray, cell: int, background: np.ndarray) -> np.ndarray:
-    """Each code as a ``cell``-pixel square of its colour with a one-pixel gap."""
-    picture = np.repeat(np.repeat(table[codes], cell, axis=0), cell, axis=1)
-    picture[cell - 1 :: cell, :, :] = background
-    picture[:, cell - 1 :: cell, :] = background
-    return picture
+def glyph_picture(rows: list[str], size: tuple[int, int], table: np.ndarray, background: Any):
+    """``rows`` as coloured characters in a grid of ``size`` (rows, columns) glyph cells,
+    cropped to it and padded with the background."""
+    height, width = size
+    codes = np.full((height, width), ord(" "), dtype=np.uint8)
+    for index, row in enumerate(rows[:height]):
+        line = row[:width].encode("ascii", "replace")
+        codes[index, : len(line)] = np.frombuffer(line, dtype=np.uint8)
+    cover = _atlas()[codes].transpose(0, 2, 1, 3).reshape(height * GLYPH_HEIGHT, -1)[..., None]
+    colour = np.repeat(np.repeat(table[codes], GLYPH_HEIGHT, 0), GLYPH_WIDTH, 1)
+    return (background + cover * (colour - background)).astype(np.uint8)
 
 
-def _fill(picture: np.ndarray, top: int, left: int, size: int, inset: int, colour: object) -> None:
-    """Paint the square of a ``size``-pixel cell at (``top``, ``left``), ``inset`` pixels in
-    from each side (the cell's last pixel row and column are its gap)."""
-    far = size - 1 - inset
-    picture[top + inset : top + far, left + inset : left + far] = colour
+class Painter:
+    """The frames of one env: its game, its learning description, its options."""
 
-
-def _text_grid(rows: list[str]) -> np.ndarray:
-    height = len(rows)
-    return np.frombuffer("".join(rows).encode(), dtype=np.uint8).reshape(height, -1)
-
-
-def delvewick(view: JSON) -> np.ndarray:
-    table = _lookup("delvewick")
-    background = np.array(rgb(palette("delvewick")["background"]), dtype=np.uint8)
-    return _cells(_text_grid(view["board"]), table, DELVEWICK_CELL, background)
-
-
-def cogcrawl(view: JSON) -> np.ndarray:
-    table = _lookup("cogcrawl")
-    background = np.array(rgb(palette("cogcrawl")["background"]), dtype=np.uint8)
-    return _cells(_text_grid(view["map"]), table, COGCRAWL_CELL, background)
-
-
-def gemswap(view: JSON) -> np.ndarray:
-    colours = palette("gem-swap")
-    gem_colours = colours["gems"]
-    letters = [*COLOR_LETTERS, COLOR_BOMB_TOKEN]  # by colour code: the colour bomb is NO_COLOR
-    table = np.array([rgb(gem_colours[letter]) for letter in letters], dtype=np.uint8)
-    background = np.array(rgb(colours["background"]), dtype=np.uint8)
-    mark = np.array(rgb(colours["mark"]), dtype=np.uint8)
-    pairs = np.array([GEM_CODES[token] for row in view["board"] for token in row])
-    color_codes = pairs[:, 0].reshape(SIZE, SIZE)
-    kind_codes = pairs[:, 1].reshape(SIZE, SIZE)
-    cell = GEMSWAP_CELL
-    picture = _cells(color_codes, table, cell, background)
-    bar = slice(cell // 2 - BAR_WIDTH // 2, cell // 2 + BAR_WIDTH // 2)
-    for row, col in zip(*np.nonzero(kind_codes), strict=True):
-        top, left = row * cell, col * cell
-        square = picture[top : top + cell - 1, left : left + cell - 1]
-        kind = kind_codes[row, col]
-        if kind == ROW_BLASTER:
-            square[bar, :] = mark
-        elif kind == COLUMN_BLASTER:
-            square[:, bar] = mark
+    def __init__(self, game: Game, learning: Learning, options: Mapping[str, Any] | None) -> None:
+        self.game = game
+        self.learning = learning
+        self.table, self.background = _colour_table(game)
+        if learning.paint is not None:
+            board = learning.frame(options)
         else:
-            _fill(picture, top, left, cell, MARK_INSET, mark)
-    return picture
+            self.grid = learning.grid(options) if learning.glyphs is not None else TEXT_GRID
+            board = (self.grid[0] * GLYPH_HEIGHT, self.grid[1] * GLYPH_WIDTH)
+        self.board = board
+        #: every frame's (height, width, 3)
+        self.shape = (BAND + board[0], board[1], 3)
 
+    def board_picture(self, state: Any) -> np.ndarray:
+        learning = self.learning
+        if learning.paint is not None:
+            return learning.paint(state)
+        if learning.glyphs is not None:
+            rows = learning.glyphs(state)
+        else:
+            rows = self.game.render(state).splitlines()
+        return glyph_picture(rows, self.grid, self.table, self.background)
 
-def chimestep(view: JSON) -> np.ndarray:
-    colours = palette("chimestep")
-    cell = CHIMESTEP_CELL
-    background = rgb(colours["background"])
-    levels = [rgb(colour) for colour in colours["levels"]]
-    hush_colours = {kind: rgb(colour) for kind, colour in colours["hush"].items()}
-    dormant = rgb(colours["dormant"])
-    picture = np.empty((TIERS * cell, TIERS * cell, 3), dtype=np.uint8)
-    picture[:] = background
-
-    def corner(row: int, col: int) -> tuple[int, int]:
-        return row * cell, (TIERS - 1 - row) * cell // 2 + col * cell
-
-    for row, tier in enumerate(view["tiles"]):
-        for col, level in enumerate(tier):
-            _fill(picture, *corner(row, col), cell, 0, levels[level])
-    inset = MARK_INSET - 2
-    for entries, fixed in ((view["dormantHush"], dormant), (view["hushCells"], None)):
-        for entry in entries:
-            colour = fixed if fixed is not None else hush_colours[entry["kind"]]
-            _fill(picture, *corner(entry["row"], entry["col"]), cell, inset, colour)
-    chick = corner(view["position"]["row"], view["position"]["col"])
-    _fill(picture, *chick, cell, MARK_INSET, rgb(colours["chick"]))
-    return picture
-
-
-PAINTERS: dict[str, Callable[[JSON], np.ndarray]] = {
-    "delvewick": delvewick,
-    "chimestep": chimestep,
-    "gem-swap": gemswap,
-    "cogcrawl": cogcrawl,
-}
+    def frame(self, state: Any) -> np.ndarray:
+        picture = np.empty(self.shape, dtype=np.uint8)
+        picture[:] = self.background
+        board = self.board_picture(state)[: self.board[0], : self.board[1]]
+        picture[BAND : BAND + board.shape[0], : board.shape[1]] = board
+        band = Image.new("RGB", (self.shape[1], BAND), BLACK)
+        ImageDraw.Draw(band).text(
+            (4, BAND // 2), self.learning.status(state), fill=WHITE, font=_font(), anchor="lm"
+        )
+        picture[:BAND] = np.asarray(band)
+        return picture

@@ -5,12 +5,19 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from playbench.core.learning import learning_of
 from playbench.core.match import Match
+from playbench.core.palette import palette_of
 from playbench.core.registry import get_game
 from playbench.games.cogcrawl.glyphs import DIRECTIONS, ITEMS, TERRAIN_WALKABLE
 from playbench.games.delvewick.levels import BOARD_GLYPHS
-from playbench.gym.actions import TABLES
-from playbench.gym.palette import palette
+from playbench.gym import env_ids
+
+TABLES = {slug: learning_of(get_game(slug)).actions for slug in env_ids().values()}
+
+
+def palette(slug: str) -> dict:
+    return palette_of(get_game(slug))
 
 
 def test_sizes_and_first_entries() -> None:
@@ -62,10 +69,12 @@ def test_every_masked_action_is_accepted_and_every_legal_action_is_masked(
     slug: str, seed: int, picks: list[int]
 ) -> None:
     table = TABLES[slug]
+    learning = learning_of(get_game(slug))
     match = Match.start(slug, seed)
     for pick in picks:
         legal = match.game.legal_actions(match.state)
-        mask = table.mask(legal)
+        mask = [0] * table.size
+        learning.fill_mask(match.game, match.state, mask)
         chosen = [i for i, flag in enumerate(mask) if flag]
         keys = {table.key(action) for action in legal}
         assert {table.key(table.actions[i]) for i in chosen} == keys - _left_out(slug)

@@ -9,21 +9,35 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+from playbench.core.learning import learning_of
 from playbench.core.match import Match
+from playbench.core.registry import get_game
+from playbench.games.chimestep.learning import TICK_COUNTS
 from playbench.games.delvewick.levels import LEVELS, SOLUTION_LETTERS
-from playbench.gym import ENV_IDS, MAX_EPISODE_STEPS
-from playbench.gym.actions import TABLES, TICK_COUNTS
+from playbench.gym import env_ids
 from tests.games.delvewick.test_levels import LEVEL_POINTS
 
+ENV_IDS = env_ids()
 IDS = list(ENV_IDS)
-#: picture shapes: Delvewick level 1 is 7 x 18 cells of 16 px, the pyramid 7 tiers of 24 px,
-#: Gem Swap 8 x 8 cells of 24 px, Cogcrawl 18 x 48 cells of 8 px
+OBS_TYPES = ["dict", "rgb", "text"]
+#: frame shapes: an 18-pixel status band over the largest board of the env: Delvewick's
+#: level 8 is 12 x 28 cells of 16 px, the pyramid 7 tiers of 40 px, Gem Swap 8 x 8 cells of
+#: 40 px, Cogcrawl 18 x 48 glyphs of 10 x 16 px
 PICTURE_SHAPES = {
-    "playbench/Delvewick-v0": (112, 288, 3),
-    "playbench/Chimestep-v0": (168, 168, 3),
-    "playbench/GemSwap-v0": (192, 192, 3),
-    "playbench/Cogcrawl-v0": (144, 384, 3),
+    "playbench/Delvewick-v0": (210, 448, 3),
+    "playbench/Chimestep-v0": (298, 280, 3),
+    "playbench/GemSwap-v0": (338, 320, 3),
+    "playbench/Cogcrawl-v0": (306, 480, 3),
 }
+INFO_KEYS = {"action_mask", "illegal", "reason", "events", "score"}
+
+
+def table(slug: str):
+    return learning_of(get_game(slug)).actions
+
+
+def step_cap(env_id: str) -> int:
+    return get_game(ENV_IDS[env_id]).step_cap
 
 
 def masked_choice(rng: np.random.Generator, info: dict) -> int:
@@ -36,23 +50,33 @@ def any_legal(rng: np.random.Generator, mask: np.ndarray) -> int:
     return int(rng.choice(legal)) if len(legal) else 0
 
 
-@pytest.mark.parametrize("render_mode", ["ansi", "rgb_array"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        {"render_mode": "ansi"},
+        {"render_mode": "rgb_array"},
+        {"obs_type": "rgb"},
+        {"obs_type": "text", "json_info": True},
+        {"one_hot": True, "mask_in_observation": True},
+    ],
+)
 @pytest.mark.parametrize("env_id", IDS)
-def test_check_env_passes_without_warnings(env_id: str, render_mode: str) -> None:
-    env = gymnasium.make(env_id, render_mode=render_mode)
+def test_check_env_passes_without_warnings(env_id: str, make: dict) -> None:
+    env = gymnasium.make(env_id, **make)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         check_env(env.unwrapped)
     assert [str(warning.message) for warning in caught] == []
 
 
-@pytest.mark.parametrize("mode", ["sync", "async"])
+@pytest.mark.parametrize("obs_type", OBS_TYPES)
+@pytest.mark.parametrize("mode", ["sync", "async", "vector_entry_point"])
 @pytest.mark.parametrize("env_id", IDS)
-def test_vector_env_of_eight(env_id: str, mode: str) -> None:
-    envs = gymnasium.make_vec(env_id, num_envs=8, vectorization_mode=mode)
+def test_vector_env_of_eight(env_id: str, mode: str, obs_type: str) -> None:
+    envs = gymnasium.make_vec(env_id, num_envs=8, vectorization_mode=mode, obs_type=obs_type)
     try:
         observations, infos = envs.reset(seed=11)
-        size = len(TABLES[ENV_IDS[env_id]].actions)
+        size = table(ENV_IDS[env_id]).size
         assert infos["action_mask"].shape == (8, size)
         assert infos["action_mask"].dtype == np.int8
         rng = np.random.default_rng(0)
@@ -87,11 +111,11 @@ def test_ansi_is_the_text_board(env_id: str) -> None:
 
 @pytest.mark.parametrize("env_id", IDS)
 def test_masked_random_play_reaches_game_over(env_id: str) -> None:
-    env = gymnasium.make(env_id)
+    env = gymnasium.make(env_id, json_info=True)
     rng = np.random.default_rng(5)
     _, info = env.reset(seed=5)
     total = 0.0
-    for _ in range(MAX_EPISODE_STEPS[ENV_IDS[env_id]]):
+    for _ in range(step_cap(env_id)):
         _, reward, terminated, truncated, info = env.step(masked_choice(rng, info))
         assert not info["illegal"], info["reason"]
         total += reward
@@ -135,22 +159,36 @@ def test_delvewick_level_one_solution_through_the_env() -> None:
         rewards.append(reward)
     assert sum(rewards) == LEVEL_POINTS[0]
     assert info["events"][-2]["type"] == "levelClear"
-    solution = LEVELS[0].solution
-    assert observation["stats"].tolist() == [2, 5, 0, 0, 46, len(solution), 0, LEVEL_POINTS[0], 0]
+    expected = [2 / 8, 0, 0, 1, 0, LEVEL_POINTS[0] / 5000]
+    assert observation["stats"].tolist() == np.array(expected, dtype=np.float32).tolist()
     assert not terminated
 
 
 def test_delvewick_observation_arrays() -> None:
-    env = gymnasium.make("playbench/Delvewick-v0")
+    env = gymnasium.make("playbench/Delvewick-v0", json_info=True)
     observation, info = env.reset(seed=0)
     rows = info["observation"]["board"]
-    assert observation["board"].shape == (40, 64)
-    assert bytes(observation["board"][0, : len(rows[0])]).decode() == rows[0]
-    assert observation["board"][: len(rows), len(rows[0]) :].sum() == 0
-    assert observation["board"][len(rows) :].sum() == 0
+    glyphs = " #%.Oo*vGgXEM"
+    board = observation["board"]
+    assert board.shape == (12, 28)
+    assert "".join(glyphs[code] for code in board[0, : len(rows[0])]) == rows[0]
+    assert board[: len(rows), len(rows[0]) :].sum() == 0
+    assert board[len(rows) :].sum() == 0
     row = next(r for r, text in enumerate(rows) if "M" in text)
     assert observation["mole"].tolist() == [row, rows[row].index("M")]
-    assert observation["stats"].tolist() == [1, 4, 0, 0, 40, 0, 0, 0, 0]
+    assert observation["stats"].tolist() == [0.125, 0, 0, 1, 0, 0]
+
+
+def test_one_hot_board_planes_and_the_mask_in_the_observation() -> None:
+    plain = gymnasium.make("playbench/Delvewick-v0")
+    wide = gymnasium.make("playbench/Delvewick-v0", one_hot=True, mask_in_observation=True)
+    board = plain.reset(seed=0)[0]["board"]
+    observation, info = wide.reset(seed=0)
+    planes = observation["board"]
+    assert planes.shape == (13, 12, 28)
+    assert planes.sum(axis=0).tolist() == np.ones((12, 28), dtype=int).tolist()
+    assert planes.argmax(axis=0).tolist() == board.tolist()
+    assert observation["action_mask"].tolist() == info["action_mask"].tolist()
 
 
 def test_illegal_action_is_a_noop_with_a_flag() -> None:
@@ -179,7 +217,7 @@ def test_gem_swap_hint_costs_its_points_as_a_negative_reward() -> None:
     _, info = env.reset(seed=2)
     swap = int(np.flatnonzero(info["action_mask"])[0])
     _, gained, _, _, info = env.step(swap)
-    hint = len(TABLES["gem-swap"].actions) - 1
+    hint = table("gem-swap").size - 1
     _, reward, _, _, info = env.step(hint)
     assert gained > 0
     assert reward == -50
@@ -190,23 +228,23 @@ def test_chimestep_tick_counts_advance_the_clock_by_their_count() -> None:
     env = gymnasium.make("playbench/Chimestep-v0")
     _, info = env.reset(seed=3)
     assert info["action_mask"].tolist() == [1] + [0] * 11
-    observation, _, _, _, info = env.step(0)
+    _, _, _, _, info = env.step(0)
     first_tick = 6
     assert info["action_mask"][first_tick:].tolist() == [1] * len(TICK_COUNTS)
     for offset, count in enumerate(TICK_COUNTS):
-        before = int(observation["stats"][-1])
-        observation, _, _, _, info = env.step(first_tick + offset)
-        assert int(observation["stats"][-1]) == before + count
+        before = env.unwrapped.match.state.tick
+        env.step(first_tick + offset)
+        assert env.unwrapped.match.state.tick == before + count
 
 
 def test_options_pass_through_make_and_reset() -> None:
     env = gymnasium.make("playbench/Delvewick-v0", options={"startLevel": 3})
     observation, _ = env.reset(seed=0)
-    assert observation["stats"][0] == 3
+    assert observation["stats"][0] * 8 == 3
     observation, _ = env.reset(seed=0, options={"startLevel": 5})
-    assert observation["stats"][0] == 5
+    assert observation["stats"][0] * 8 == 5
     observation, _ = env.reset(seed=0)
-    assert observation["stats"][0] == 3
+    assert observation["stats"][0] * 8 == 3
 
 
 def test_bad_options_fail_at_reset_with_the_game_reason() -> None:
@@ -218,7 +256,7 @@ def test_bad_options_fail_at_reset_with_the_game_reason() -> None:
 def test_truncated_by_max_episode_steps() -> None:
     env = gymnasium.make("playbench/GemSwap-v0", max_episode_steps=3)
     env.reset(seed=1)
-    hint = len(TABLES["gem-swap"].actions) - 1
+    hint = table("gem-swap").size - 1
     results = [env.step(hint)[2:4] for _ in range(3)]
     assert results == [(False, False), (False, False), (False, True)]
 

@@ -1,19 +1,50 @@
-"""The README's Gymnasium example runs as printed: five lines, one game to its end."""
+"""The README's Gymnasium examples run as printed: one game to its end, and the vector
+loop under every vectorization mode."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode
+
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 
+def examples() -> list[str]:
+    section = README.read_text(encoding="utf-8").split("## Gymnasium", 1)[1].split("\n## ")[0]
+    return re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+
+
 def test_readme_example_plays_a_game_to_its_end() -> None:
-    section = README.read_text(encoding="utf-8").split("## Gymnasium", 1)[1]
-    code = re.search(r"```python\n(.*?)```", section, re.DOTALL).group(1)
+    code = examples()[0]
     assert len([line for line in code.splitlines() if line.strip()]) == 5
     scope: dict = {}
     exec(code, scope)
     assert scope["terminated"] and not scope["truncated"]
-    assert scope["info"]["observation"]["movesLeft"] == 0
-    assert scope["env"].render().shape == (192, 192, 3)
+    assert scope["env"].unwrapped.match.state.moves_made == 30
+    assert scope["env"].render().shape == (338, 320, 3)
+
+
+@pytest.mark.parametrize("mode", ["vector_entry_point", "sync", "async"])
+def test_readme_vector_loop_runs_past_game_overs(mode: str) -> None:
+    code = examples()[1]
+    make = 'gymnasium.make_vec("playbench/GemSwap-v0", num_envs=4)'
+    assert make in code
+    if mode != "vector_entry_point":
+        code = code.replace(
+            make,
+            f'gymnasium.make_vec("playbench/GemSwap-v0", num_envs=4, vectorization_mode="{mode}",'
+            ' vector_kwargs={"autoreset_mode": AutoresetMode.SAME_STEP})',
+        )
+    scope: dict = {"gymnasium": gymnasium, "np": np, "AutoresetMode": AutoresetMode}
+    try:
+        exec(code, scope)
+        ended = scope["terminated"] | scope["truncated"]
+        assert scope["info"]["action_mask"].any(axis=1).all()
+    finally:
+        scope["envs"].close()
+    assert len(ended) == 4

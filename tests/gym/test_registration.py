@@ -8,7 +8,9 @@ import sys
 
 import pytest
 
-from playbench.gym import ENV_IDS
+from playbench.gym import env_ids
+
+ENV_IDS = env_ids()
 
 
 def run(code: str) -> str:

@@ -46,6 +46,7 @@ class Chimestep(Game[State]):
     slug = "chimestep"
     name = "Chimestep"
     genre = "arcade"
+    step_cap = 20_000
 
     def new(self, seed: int, options: Mapping[str, Any] | None = None) -> State:
         return rules.new(seed, options)

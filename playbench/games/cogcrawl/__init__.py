@@ -57,6 +57,7 @@ class Cogcrawl(Game[CogState]):
     slug = "cogcrawl"
     name = "Cogcrawl"
     genre = "roguelike"
+    step_cap = 50_000
 
     def command_limit(self, text: str) -> int:
         """A raw seat reply may be as long as the seat protocol allows."""

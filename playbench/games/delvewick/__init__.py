@@ -56,6 +56,7 @@ class Delvewick(Game[State]):
     name = "Delvewick"
     genre = "digging puzzle"
     seeded = False
+    step_cap = 5_000
 
     # -- the rules ---------------------------------------------------------------------
     def new(self, seed: int, options: Mapping[str, Any] | None = None) -> State:

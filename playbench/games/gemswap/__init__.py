@@ -46,6 +46,7 @@ class GemSwap(Game[GemState]):
     name: ClassVar[str] = "Gem Swap"
     genre: ClassVar[str] = "match-3"
     score_can_fall: ClassVar[bool] = True
+    step_cap: ClassVar[int] = 500
 
     def new(self, seed: int, options: Mapping[str, Any] | None = None) -> GemState:
         return rules.new(seed, options)

@@ -25,13 +25,13 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from playbench.core.controls import controls_of
 from playbench.core.errors import UnknownGameError
 from playbench.core.game import Game
+from playbench.core.palette import palette_of
 from playbench.core.registry import all_games, get_game
 from playbench.server.guards import CONTENT_SECURITY_POLICY
 
 WEB = Path(str(resources.files("playbench") / "web"))
 PAGES = WEB / "pages"
 ASSETS = WEB / "assets"
-PALETTE = Path(str(resources.files("playbench") / "gym" / "palette.json"))
 #: the Swagger UI files /docs needs, served from the installed swagger-ui-py package
 SWAGGER_FILES = ("swagger-ui-bundle.js", "swagger-ui.css", "favicon-32x32.png", "LICENSE")
 INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
@@ -158,8 +158,10 @@ def _file(root: Path, name: str) -> Response:
 
 @router.get("/assets/palette.json")
 def palette() -> Response:
-    """The games' colours, the same file the Gymnasium door draws its pictures with."""
-    return _file(PALETTE.parent, PALETTE.name)
+    """Every game's colours by slug, the same files the Gymnasium door paints with."""
+    colours = {game.slug: palette_of(game) for game in all_games()}
+    body = json.dumps({slug: found for slug, found in colours.items() if found is not None})
+    return Response(body, media_type="application/json", headers={"Cache-Control": "no-cache"})
 
 
 @router.get("/assets/{name:path}")

@@ -1,4 +1,4 @@
-// The games' colours, shared with the Gymnasium door's pictures (playbench/gym/palette.json),
+// The games' colours, each game's palette.json (shared with the Gymnasium door's pictures),
 // so a board looks the same wherever it is drawn.
 export const palette = await (await fetch("/assets/palette.json")).json();
 

@@ -1,0 +1,125 @@
+"""What a game tells a learning door (Gymnasium): its fixed actions, its arrays, its picture.
+
+Like :mod:`playbench.core.controls`, this is found by convention: a game package with a
+``learning`` module (``ACTIONS`` and the functions below) is a game the Gymnasium door
+can serve; :func:`learning_of` imports it only when a door asks, so numpy is imported
+only then. Nothing here imports numpy or Gymnasium: an array is described by
+an :class:`Array` and the door builds the space.
+
+- ``actions``: one fixed enumeration of the game's JSON actions (:class:`ActionTable`),
+  the ``Discrete(n)`` action space; which of them the rules take now is the mask.
+- ``arrays(options)``: the observation arrays by name, fixed in shape for the options
+  (a board plane of small category ids says how many ids it has, for a one-hot form);
+  ``encode(state, out)`` fills arrays of those shapes from the state's public part only.
+- ``mask(state, out)``: 1 at every index the rules take now (by default from
+  ``legal_actions``; a game may compute it faster from its state).
+- ``status(state)``: the status line of a picture (score, oil, lives, moves, depth).
+- ``paint(state)`` (optional): the board as an RGB picture, ``frame(options)`` the largest
+  it can be for those options, so a door gives every frame of an env the same size. Or
+  ``glyphs(state)``: the board as rows of glyphs, drawn in the colours of the game's
+  palette (:mod:`playbench.core.palette`), at most ``grid(options)`` rows and columns.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from playbench.core.game import Action, Game
+
+#: the module a game's learning description lives in
+MODULE = "learning"
+#: what such a module may leave out
+OPTIONAL = ("mask", "paint", "frame", "glyphs", "grid")
+
+
+@dataclass(frozen=True, slots=True)
+class Array:
+    """One observation array: its shape, numpy dtype name and inclusive bounds.
+
+    ``categories`` > 0 marks a plane of category ids 0 .. categories - 1 (a board); a door
+    may hand it out one-hot instead, as ``categories`` planes of 0/1.
+    """
+
+    shape: tuple[int, ...]
+    dtype: str
+    low: float
+    high: float
+    categories: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ActionTable:
+    """A game's enumeration: ``actions[i]`` is the JSON action of index ``i``.
+
+    ``key`` reduces an action of the game to a hashable key and ``indices`` maps a key to
+    the indices it stands for, so a list of legal actions becomes a mask in one pass.
+    """
+
+    actions: tuple[Action, ...]
+    key: Callable[[Action], Hashable]
+    indices: dict[Hashable, tuple[int, ...]]
+
+    @classmethod
+    def of(cls, actions: list[Action], key: Callable[[Action], Hashable]) -> ActionTable:
+        indices: dict[Hashable, tuple[int, ...]] = {}
+        for index, action in enumerate(actions):
+            found = key(action)
+            indices[found] = (*indices.get(found, ()), index)
+        return cls(tuple(actions), key, indices)
+
+    @property
+    def size(self) -> int:
+        return len(self.actions)
+
+    def mark(self, legal: list[Action], out: Any) -> None:
+        """Set ``out[i] = 1`` for every index among ``legal`` (``out`` starts at zero)."""
+        key, indices = self.key, self.indices
+        for action in legal:
+            for index in indices.get(key(action), ()):
+                out[index] = 1
+
+
+def _no_size(options: Mapping[str, Any] | None) -> tuple[int, int]:
+    return (0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Learning:
+    """A game's description for learning doors (see the module docstring)."""
+
+    actions: ActionTable
+    arrays: Callable[[Mapping[str, Any] | None], dict[str, Array]]
+    encode: Callable[[Any, dict[str, Any]], None]
+    status: Callable[[Any], str]
+    mask: Callable[[Any, Any], None] | None = None
+    paint: Callable[[Any], Any] | None = None
+    frame: Callable[[Mapping[str, Any] | None], tuple[int, int]] = field(default=_no_size)
+    glyphs: Callable[[Any], list[str]] | None = None
+    grid: Callable[[Mapping[str, Any] | None], tuple[int, int]] = field(default=_no_size)
+
+    def fill_mask(self, game: Game, state: Any, out: Any) -> None:
+        """Write the mask of ``state`` into ``out``, which starts at zero."""
+        if self.mask is not None:
+            self.mask(state, out)
+        else:
+            self.actions.mark(game.legal_actions(state), out)
+
+
+def learning_of(game: Game) -> Learning | None:
+    """What the ``learning`` module beside the game's class says, if there is one: its
+    ``ACTIONS``, ``arrays``, ``encode`` and ``status``, and where it has them ``mask``,
+    ``paint`` with ``frame``, or ``glyphs`` with ``grid``."""
+    package = sys.modules[type(game).__module__].__package__
+    name = f"{package}.{MODULE}"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name != name:
+            raise
+        return None
+    found = {part: getattr(module, part) for part in OPTIONAL if hasattr(module, part)}
+    return Learning(module.ACTIONS, module.arrays, module.encode, module.status, **found)

@@ -1,0 +1,38 @@
+"""A game's colours: ``palette.json`` beside its package, found by convention.
+
+Every picture of a game (the Gymnasium door's frames, the browser's boards) reads the
+same file. Colours are ``#rrggbb`` text; ``background`` is always there, the rest is the
+game's own (named cells, levels, gems).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from playbench.core.game import Game
+
+PALETTE_FILE = "palette.json"
+
+
+@cache
+def read_palette(package: str) -> dict[str, Any] | None:
+    """The palette in ``package``'s folder, or None when it has none."""
+    found = resources.files(package).joinpath(PALETTE_FILE)
+    if not found.is_file():
+        return None
+    return json.loads(found.read_text(encoding="utf-8"))
+
+
+def palette_of(game: Game) -> dict[str, Any] | None:
+    """The palette beside the game's class, or None."""
+    return read_palette(sys.modules[type(game).__module__].__package__)
+
+
+def rgb(colour: str) -> tuple[int, int, int]:
+    """``"#rrggbb"`` as three bytes."""
+    value = int(colour.removeprefix("#"), 16)
+    return value >> 16, (value >> 8) & 0xFF, value & 0xFF

@@ -1,0 +1,160 @@
+"""Chimestep for learning doors: 12 actions, the pyramid as category planes, its picture.
+
+Actions (12): ``start``; ``hop upLeft``, ``hop upRight``, ``hop downLeft``,
+``hop downRight``; ``toll``; ``tick 1``, ``tick 2``, ``tick 4``, ``tick 8``, ``tick 16``,
+``tick 30`` (a tick is legal whenever the game takes a tick, at every count).
+
+Observation (row r of a 7 x 7 plane holds the r + 1 tiles of tier r in columns 0..r):
+    ``tiles`` uint8 (7, 7): 0 off the pyramid, else the tile's level + 1 (1..3).
+    ``hush`` uint8 (7, 7): 0 none, 1 tumble, 2 stalker, 3 muffle, 4..6 the same dormant.
+    ``chick`` uint8 (2,): the chick's row and column.
+    ``stats`` float32 (14,), each in 0..1: status / 5 (waiting, stageIntro, playing,
+    recovering, stageClear, done), stage / 30 (at most 1), target - 1, remaining / 28,
+    hop cooldown / 4, buffered hop (0 none, else 1 + upLeft, upRight, downLeft, downRight)
+    / 4, teeter direction (the same) / 4, teeter ticks / 12, lives / 5 (at most 1),
+    chain / 10, toll charges / 2, toll cooldown / 24, shimmer ticks / 36, hops this stage
+    / par (at most 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from typing import Any
+
+import numpy as np
+
+from playbench.core.game import Action
+from playbench.core.learning import ActionTable, Array
+from playbench.core.palette import read_palette, rgb
+from playbench.games.chimestep.board import CELLS, DIRECTIONS, TIERS, TILE_COUNT
+from playbench.games.chimestep.rules import legal_actions
+from playbench.games.chimestep.state import (
+    H_DORMANT,
+    H_KIND,
+    H_TILE,
+    HUSH_FIELDS,
+    STATUSES,
+    State,
+)
+from playbench.games.chimestep.tables import (
+    CHAIN_CAP,
+    HOP_COOLDOWN,
+    KINDS,
+    MAX_CHARGES,
+    SHIMMER_TICKS,
+    TEETER_TICKS,
+    TOLL_COOLDOWN,
+    par_for,
+)
+
+#: the tick counts the enumeration offers (the hop cooldown is 4 ticks)
+TICK_COUNTS = (1, 2, 4, 8, 16, 30)
+TILE_CATEGORIES = 4
+HUSH_CATEGORIES = 2 * len(KINDS) + 1
+STAGE_SCALE = 30
+LIVES_SCALE = 5
+#: each tile's place in a flattened 7 x 7 plane
+PLACE = np.array([row * TIERS + col for row, col in CELLS], dtype=np.intp)
+CELL = 40
+
+
+def _key(action: Action) -> Hashable:
+    """A tick of any count has the key of the game's legal ``{"type": "tick"}``."""
+    return action["type"], action.get("dir")
+
+
+def _actions() -> list[Action]:
+    actions: list[Action] = [{"type": "start"}]
+    actions += [{"type": "hop", "dir": name} for name in DIRECTIONS]
+    actions.append({"type": "toll"})
+    actions += [{"type": "tick", "count": count} for count in TICK_COUNTS]
+    return actions
+
+
+ACTIONS = ActionTable.of(_actions(), _key)
+
+
+def arrays(options: Mapping[str, Any] | None) -> dict[str, Array]:
+    return {
+        "tiles": Array((TIERS, TIERS), "uint8", 0, TILE_CATEGORIES - 1, TILE_CATEGORIES),
+        "hush": Array((TIERS, TIERS), "uint8", 0, HUSH_CATEGORIES - 1, HUSH_CATEGORIES),
+        "chick": Array((2,), "uint8", 0, TIERS - 1),
+        "stats": Array((14,), "float32", 0.0, 1.0),
+    }
+
+
+def _hush_codes(state: State) -> list[tuple[int, int]]:
+    """(tile, code) of every Hush: 1 + kind awake, 1 + kinds + kind dormant."""
+    found = state.hush
+    return [
+        (found[at + H_TILE], found[at + H_KIND] + 1 + (len(KINDS) if found[at + H_DORMANT] else 0))
+        for at in range(0, len(found), HUSH_FIELDS)
+    ]
+
+
+def encode(state: State, out: dict[str, Any]) -> None:
+    tiles = out["tiles"].reshape(-1)
+    tiles[:] = 0
+    tiles[PLACE] = np.frombuffer(state.tiles, dtype=np.uint8) + 1
+    hush = out["hush"].reshape(-1)
+    hush[:] = 0
+    for tile, code in _hush_codes(state):
+        hush[PLACE[tile]] = code
+    out["chick"][:] = CELLS[state.position]
+    par = par_for(state.target)
+    out["stats"][:] = (
+        state.status / (len(STATUSES) - 1),
+        min(state.stage, STAGE_SCALE) / STAGE_SCALE,
+        state.target - 1,
+        state.remaining() / TILE_COUNT,
+        state.cooldown / HOP_COOLDOWN,
+        (state.buffered + 1) / len(DIRECTIONS),
+        (state.teeter_dir + 1) / len(DIRECTIONS) if state.teeter else 0.0,
+        state.teeter / TEETER_TICKS,
+        min(state.lives, LIVES_SCALE) / LIVES_SCALE,
+        min(state.chain, CHAIN_CAP) / CHAIN_CAP,
+        state.charges / MAX_CHARGES,
+        state.toll_cooldown / TOLL_COOLDOWN,
+        state.shimmer / SHIMMER_TICKS,
+        min(state.stage_hops / par, 1.0),
+    )
+
+
+def mask(state: State, out: Any) -> None:
+    ACTIONS.mark(legal_actions(state), out)
+
+
+def status(state: State) -> str:
+    return (
+        f"stage {state.stage} lives {state.lives} left {state.remaining()} "
+        f"score {state.score} {STATUSES[state.status]}"
+    )
+
+
+def paint(state: State) -> np.ndarray:
+    """The pyramid, each tier centred under the one above: a tile in its level's colour, a
+    Hush a square in its centre (grey while dormant), the chick a smaller one on top."""
+    colours = read_palette(__package__)
+    levels = [rgb(colour) for colour in colours["levels"]]
+    hush_colours = [rgb(colours["hush"][kind]) for kind in KINDS]
+    hush_colours += [rgb(colours["dormant"])] * len(KINDS)
+    picture = np.empty((TIERS * CELL, TIERS * CELL, 3), dtype=np.uint8)
+    picture[:] = rgb(colours["background"])
+
+    def fill(tile: int, inset: int, colour: tuple[int, int, int]) -> None:
+        row, col = CELLS[tile]
+        top, left = row * CELL, (TIERS - 1 - row) * CELL // 2 + col * CELL
+        picture[top + inset : top + CELL - 1 - inset, left + inset : left + CELL - 1 - inset] = (
+            colour
+        )
+
+    for tile, level in enumerate(state.tiles):
+        fill(tile, 0, levels[level])
+    for tile, code in _hush_codes(state):
+        fill(tile, CELL // 5, hush_colours[code - 1])
+    fill(state.position, CELL // 3, rgb(colours["chick"]))
+    return picture
+
+
+def frame(options: Mapping[str, Any] | None) -> tuple[int, int]:
+    return TIERS * CELL, TIERS * CELL

@@ -1,0 +1,139 @@
+"""Cogcrawl for learning doors: 133 one-primitive seat turns, the drawn map as category ids.
+
+Actions (133): a seat turn of one primitive: ``move`` in the 8 directions
+(n, s, e, w, ne, nw, se, sw), ``kick`` and ``chat`` in the same 8, ``search``, ``wait``,
+``pickup``, ``down``, ``up``, then ``eat``, ``quaff``, ``wield`` and ``wear`` of each pack
+letter a..z. ``travel`` is left out (its target is a map cell, which an agent reaches by
+moves); so are multi-entry replies and ``say``/``notes``.
+
+Observation (everything from the seat's own observation, never the hidden dungeon):
+    ``map`` uint8 (18, 48): the drawn map (the remembered dungeon, the cog and the
+    monsters in view) as category ids: 0 unseen, 1..16 ``. # | - + ' < > } $ % ! ) [ " @``
+    (floor, corridor, walls, doors, stairs, lava, gold, food, potion, weapon, armour, the
+    Cogheart, the cog), then one id per monster glyph in the monster table's order, and
+    the last id for any other mark.
+    ``position`` int16 (2,): the cog's x and y.
+    ``stats`` float32 (11,), each in 0..1 (clipped): DL / 10, HP / max HP, max HP / 100,
+    XL / 14, (AC + 10) / 30, gold / 1,000, hunger / 3 (not hungry, hungry, weak,
+    fainting), confused, dungeon turn / 50,000, score / 10,000, deepest level / 10.
+    ``pack`` uint8 (26,): what each pack letter a..z holds: 0 nothing, 1 gold, 2 food,
+    3 potion, 4 weapon, 5 armour, 6 the Cogheart.
+
+Picture: the drawn map as coloured glyphs (``palette.json``'s cells, monsters in the
+monster colour).
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Hashable, Mapping
+from typing import Any
+
+import numpy as np
+
+from playbench.core.game import Action
+from playbench.core.learning import ActionTable, Array
+from playbench.games.cogcrawl.constants import (
+    FAINTING,
+    HUNGRY,
+    MAX_XL,
+    NOT_HUNGRY,
+    TURN_LIMIT,
+    WEAK,
+)
+from playbench.games.cogcrawl.dungeon import LEVELS
+from playbench.games.cogcrawl.glyphs import DIRECTIONS, HEIGHT, WIDTH
+from playbench.games.cogcrawl.items import CATEGORIES
+from playbench.games.cogcrawl.monsters import KINDS
+from playbench.games.cogcrawl.state import CogState
+from playbench.games.cogcrawl.view import drawn_map, observe
+
+PACK_LETTERS = string.ascii_lowercase
+TERRAIN_GLYPHS = " .#|-+'<>}$%!)[\"@"
+MAP_GLYPHS = TERRAIN_GLYPHS + "".join(
+    dict.fromkeys(kind.glyph for kind in KINDS if kind.glyph not in TERRAIN_GLYPHS)
+)
+#: the id of any mark not in ``MAP_GLYPHS``
+OTHER = len(MAP_GLYPHS)
+MAP_CATEGORIES = OTHER + 1
+CATEGORY_OF = np.full(256, OTHER, dtype=np.uint8)
+for _id, _glyph in enumerate(MAP_GLYPHS):
+    CATEGORY_OF[ord(_glyph)] = _id
+HUNGER_CODES = {NOT_HUNGRY: 0, HUNGRY: 1, WEAK: 2, FAINTING: 3}
+PACK_CODES = {kind: code for code, kind in enumerate(CATEGORIES, start=1)}
+#: the scales of the counters (value / scale, clipped to 0..1)
+HP_SCALE = 100
+AC_FLOOR, AC_SPAN = -10, 30
+GOLD_SCALE = 1_000
+SCORE_SCALE = 10_000
+
+
+def _key(action: Action) -> Hashable:
+    (entry,) = action["actions"]
+    return entry["do"], entry.get("dir", entry.get("item"))
+
+
+def _actions() -> list[Action]:
+    entries: list[dict[str, Any]] = []
+    for verb in ("move", "kick", "chat"):
+        entries += [{"do": verb, "dir": name} for name in DIRECTIONS]
+    entries += [{"do": verb} for verb in ("search", "wait", "pickup", "down", "up")]
+    for verb in ("eat", "quaff", "wield", "wear"):
+        entries += [{"do": verb, "item": letter} for letter in PACK_LETTERS]
+    return [{"actions": [entry]} for entry in entries]
+
+
+ACTIONS = ActionTable.of(_actions(), _key)
+
+
+def arrays(options: Mapping[str, Any] | None) -> dict[str, Array]:
+    return {
+        "map": Array((HEIGHT, WIDTH), "uint8", 0, MAP_CATEGORIES - 1, MAP_CATEGORIES),
+        "position": Array((2,), "int16", 0, WIDTH - 1),
+        "stats": Array((11,), "float32", 0.0, 1.0),
+        "pack": Array((len(PACK_LETTERS),), "uint8", 0, len(CATEGORIES)),
+    }
+
+
+def _unit(value: float) -> float:
+    return min(max(value, 0.0), 1.0)
+
+
+def encode(state: CogState, out: dict[str, Any]) -> None:
+    view = observe(state)
+    drawn = "".join(view["map"]).encode()
+    out["map"][:] = CATEGORY_OF[np.frombuffer(drawn, dtype=np.uint8).reshape(HEIGHT, WIDTH)]
+    out["position"][:] = (view["position"]["x"], view["position"]["y"])
+    pack = out["pack"]
+    pack[:] = 0
+    for entry in view["pack"]:
+        pack[ord(entry["letter"]) - ord("a")] = PACK_CODES[entry["kind"]]
+    status, run = view["status"], view["run"]
+    out["stats"][:] = (
+        status["dl"] / LEVELS,
+        _unit(status["hp"] / status["max_hp"]),
+        _unit(status["max_hp"] / HP_SCALE),
+        status["xl"] / MAX_XL,
+        _unit((status["ac"] - AC_FLOOR) / AC_SPAN),
+        _unit(status["gold"] / GOLD_SCALE),
+        HUNGER_CODES[status["hunger"]] / (len(HUNGER_CODES) - 1),
+        float(status["confused"]),
+        _unit(view["dungeon_turn"] / TURN_LIMIT),
+        _unit(run["score"] / SCORE_SCALE),
+        run["deepest"] / LEVELS,
+    )
+
+
+def status(state: CogState) -> str:
+    return (
+        f"DL{state.dl} HP {state.hp}/{state.max_hp} gold {state.gold} "
+        f"turn {state.turn} score {state.score}"
+    )
+
+
+def glyphs(state: CogState) -> list[str]:
+    return drawn_map(state)
+
+
+def grid(options: Mapping[str, Any] | None) -> tuple[int, int]:
+    return HEIGHT, WIDTH

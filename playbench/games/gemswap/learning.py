@@ -1,0 +1,112 @@
+"""Gem Swap for learning doors: 113 actions, the board as two category planes, its picture.
+
+Actions (113): the 112 swaps of neighbouring cells in normal form, in board order
+(A1 right, A1 down, B1 right, ..., H7 down, A8 right, ..., G8 right), then ``hint``. The
+``moves`` query and the ``select``/``deselect`` clicks are left out: they are a person's
+aids, not play.
+
+Observation (row 1 first):
+    ``colors`` uint8 (8, 8): 0 R, 1 G, 2 B, 3 Y, 4 P, 5 O, 6 W, 7 colour bomb.
+    ``kinds`` uint8 (8, 8): 0 plain, 1 row blaster, 2 column blaster, 3 area bomb,
+    4 colour bomb.
+    ``stats`` float32 (2,): moves left / 30 (0..1), score / 10,000 (-1..1, below 0 after
+    hints bought with fewer than 50 points).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from typing import Any
+
+import numpy as np
+
+from playbench.core.game import Action
+from playbench.core.learning import ActionTable, Array
+from playbench.core.palette import read_palette, rgb
+from playbench.games.gemswap.board import (
+    AREA_BOMB,
+    COLOR_BOMB,
+    COLOR_BOMB_TOKEN,
+    COLOR_LETTERS,
+    COLUMN_BLASTER,
+    NO_COLOR,
+    ROW_BLASTER,
+    SIZE,
+)
+from playbench.games.gemswap.commands import HINT, NORMAL_SWAPS, SWAP_TEXTS
+from playbench.games.gemswap.state import MOVES_PER_GAME, GemState
+from playbench.games.gemswap.view import PROGRESS_SCORE
+
+CELL = 40
+#: the white marks on specials, in pixels
+BAR = 8
+INSET = 12
+
+
+def _key(action: Action) -> Hashable:
+    return action["command"]
+
+
+ACTIONS = ActionTable.of([*({"command": text} for text in NORMAL_SWAPS), {"command": HINT}], _key)
+#: a swap's cell pair -> its index
+SWAP_INDEX = {pair: ACTIONS.indices[text][0] for pair, text in SWAP_TEXTS.items()}
+HINT_INDEX = ACTIONS.size - 1
+
+
+def arrays(options: Mapping[str, Any] | None) -> dict[str, Array]:
+    return {
+        "colors": Array((SIZE, SIZE), "uint8", 0, NO_COLOR, NO_COLOR + 1),
+        "kinds": Array((SIZE, SIZE), "uint8", 0, COLOR_BOMB, COLOR_BOMB + 1),
+        "stats": Array((2,), "float32", -1.0, 1.0),
+    }
+
+
+def encode(state: GemState, out: dict[str, Any]) -> None:
+    out["colors"][:] = np.frombuffer(state.colors, dtype=np.uint8).reshape(SIZE, SIZE)
+    out["kinds"][:] = np.frombuffer(state.kinds, dtype=np.uint8).reshape(SIZE, SIZE)
+    out["stats"][:] = (
+        (MOVES_PER_GAME - state.moves_made) / MOVES_PER_GAME,
+        max(-1.0, min(state.score / PROGRESS_SCORE, 1.0)),
+    )
+
+
+def mask(state: GemState, out: Any) -> None:
+    if state.over:
+        return
+    index = SWAP_INDEX
+    for pair in state.legal_swaps():
+        out[index[pair]] = 1
+    out[HINT_INDEX] = 1
+
+
+def status(state: GemState) -> str:
+    return f"score {state.score} moves {MOVES_PER_GAME - state.moves_made} left"
+
+
+def paint(state: GemState) -> np.ndarray:
+    """One square a gem in its colour; a row blaster has a white bar across, a column
+    blaster one down, an area bomb a white centre, a colour bomb a white centre on black."""
+    colours = read_palette(__package__)
+    gems = colours["gems"]
+    table = np.array([rgb(gems[letter]) for letter in [*COLOR_LETTERS, COLOR_BOMB_TOKEN]])
+    mark = rgb(colours["mark"])
+    codes = np.frombuffer(state.colors, dtype=np.uint8).reshape(SIZE, SIZE)
+    picture = np.repeat(np.repeat(table[codes].astype(np.uint8), CELL, 0), CELL, 1)
+    picture[CELL - 1 :: CELL] = rgb(colours["background"])
+    picture[:, CELL - 1 :: CELL] = rgb(colours["background"])
+    middle = slice(CELL // 2 - BAR // 2, CELL // 2 + BAR // 2)
+    centre = slice(INSET, CELL - 1 - INSET)
+    for cell, kind in enumerate(state.kinds):
+        top, left = divmod(cell, SIZE)
+        square = picture[top * CELL : (top + 1) * CELL - 1, left * CELL : (left + 1) * CELL - 1]
+        if kind == ROW_BLASTER:
+            square[middle, :] = mark
+        elif kind == COLUMN_BLASTER:
+            square[:, middle] = mark
+        elif kind in (AREA_BOMB, COLOR_BOMB):
+            square[centre, centre] = mark
+    return picture
+
+
+def frame(options: Mapping[str, Any] | None) -> tuple[int, int]:
+    return SIZE * CELL, SIZE * CELL

@@ -1,0 +1,107 @@
+"""Vector envs: the native one plays exactly as Gymnasium's sync env of single envs, info
+keeps its keys and types, masks are read-only, every mode survives game overs."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode
+
+from playbench.gym import env_ids
+
+IDS = list(env_ids())
+
+
+def any_legal(rng: np.random.Generator, mask: np.ndarray) -> int:
+    """A legal index, or 0 where none is (NEXT_STEP: that env resets whatever it gets)."""
+    legal = np.flatnonzero(mask)
+    return int(rng.choice(legal)) if len(legal) else 0
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_chimestep_under_gymnasium_vector_envs_survives_teeters_and_game_overs(mode: str) -> None:
+    envs = gymnasium.make_vec("playbench/Chimestep-v0", num_envs=2, vectorization_mode=mode)
+    try:
+        _, info = envs.reset(seed=[1, 2])
+        rng = np.random.default_rng(0)
+        for _ in range(300):
+            picks = [any_legal(rng, mask) for mask in info["action_mask"]]
+            _, _, _, _, info = envs.step(np.array(picks))
+        assert set(info) >= {"action_mask", "illegal", "reason", "events", "score"}
+    finally:
+        envs.close()
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_native_vector_env_plays_as_the_sync_env(env_id: str) -> None:
+    seed = int(np.random.default_rng().integers(2**31))
+    native = gymnasium.make_vec(env_id, num_envs=3, autoreset_mode=AutoresetMode.NEXT_STEP)
+    sync = gymnasium.make_vec(env_id, num_envs=3, vectorization_mode="sync")
+    assert native.unwrapped.__class__.__name__ == "PlaybenchVectorEnv"
+    first, info = native.reset(seed=seed)
+    second, other = sync.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(60):
+        for key in first:
+            assert np.array_equal(first[key], second[key]), key
+        assert np.array_equal(info["action_mask"], other["action_mask"])
+        picks = np.array([any_legal(rng, mask) for mask in info["action_mask"]])
+        first, reward, terminated, truncated, info = native.step(picks)
+        second, reward2, terminated2, truncated2, other = sync.step(picks)
+        assert reward.tolist() == reward2.tolist()
+        assert terminated.tolist() == terminated2.tolist()
+        assert truncated.tolist() == truncated2.tolist()
+        assert info["score"].tolist() == other["score"].tolist()
+
+
+def test_same_step_autoreset_hands_out_the_next_episode_and_the_final_one() -> None:
+    envs = gymnasium.make_vec("playbench/GemSwap-v0", num_envs=2, json_info=True)
+    _, info = envs.reset(seed=5)
+    steps = 0
+    while True:
+        picks = [int(np.flatnonzero(mask)[0]) for mask in info["action_mask"]]
+        _, _, terminated, _, info = envs.step(picks)
+        steps += 1
+        if terminated.any():
+            break
+    assert steps == 30
+    assert info["action_mask"].any(axis=1).all()
+    ended = int(np.flatnonzero(terminated)[0])
+    assert info["_final_obs"][ended]
+    final = info["final_info"][ended]
+    assert final["action_mask"].sum() == 0
+    assert final["observation"]["movesLeft"] == 0
+    assert info["observation"][ended]["movesLeft"] == 30
+    assert info["final_obs"][ended]["stats"][0] == 0
+
+
+@pytest.mark.parametrize("make", [gymnasium.make, gymnasium.make_vec])
+def test_the_mask_handed_out_is_read_only_and_the_next_action_stays_legal(make) -> None:
+    env = make("playbench/Delvewick-v0")
+    _, info = env.reset(seed=0)
+    mask = info["action_mask"]
+    legal = mask.copy()
+    with pytest.raises(ValueError, match="read-only"):
+        mask[...] = 0
+    copy = env.unwrapped.action_masks()
+    copy[...] = 0
+    assert env.unwrapped.action_masks().tolist() == legal.tolist()
+    pick = int(np.flatnonzero(legal.reshape(-1, legal.shape[-1])[0])[0])
+    _, _, _, _, info = env.step(pick if make is gymnasium.make else [pick])
+    assert not np.any(info["illegal"])
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_info_has_the_same_keys_and_types_every_step(env_id: str) -> None:
+    env = gymnasium.make(env_id)
+    _, info = env.reset(seed=3)
+    shape = {key: type(value) for key, value in info.items()}
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        legal = np.flatnonzero(info["action_mask"])
+        if not len(legal):
+            _, info = env.reset()
+        else:
+            _, _, _, _, info = env.step(int(rng.choice(legal)))
+        assert {key: type(value) for key, value in info.items()} == shape
