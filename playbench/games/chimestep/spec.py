@@ -21,9 +21,9 @@ DESCRIPTION = (
 )
 
 GOAL = (
-    f"Ring every one of the {TILE_COUNT} tiles up to the stage's target level (remaining = 0) "
-    f"to clear the stage; stages are endless and the run ends when the last of "
-    f"{tables.START_LIVES} lives is gone. Score as much as you can."
+    f"Hop a chick around a pyramid of {TILE_COUNT} chime tiles and ring each one up to the "
+    f"stage's colour to clear it, dodging the Hush; stages never end, and the run ends when "
+    f"the last of {tables.START_LIVES} lives is gone. Score as much as you can."
 )
 
 SCORING = (

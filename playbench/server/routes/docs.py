@@ -35,11 +35,13 @@ PAGE = """<!doctype html>
 <style>
 body {{ font-family: system-ui, sans-serif; max-width: 52rem; margin: 2rem auto;
        padding: 0 1rem; line-height: 1.5; color: #1d1d1f; }}
-pre, code {{ background: #f3f3f5; border-radius: 4px; }}
+pre, code {{ background: #f3f3f5; border-radius: 4px; }} code {{ overflow-wrap: anywhere; }}
 pre {{ padding: .75rem; overflow-x: auto; }}
 table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #ccc; padding: .3rem .6rem;
-       text-align: left; vertical-align: top; }}
+       text-align: left; vertical-align: top; overflow-wrap: anywhere; }}
+nav.back {{ font-size: .95rem; }} nav.back a {{ color: #5b3fd6; }}
 </style></head><body>
+<nav class="back"><a href="/">&larr; the arena</a> &middot; <a href="/docs">every route</a></nav>
 {body}
 </body></html>
 """

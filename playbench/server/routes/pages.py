@@ -41,6 +41,15 @@ TITLE = "playbench arena"
 #: every page's head and header, around the page's own body
 FRAME = "frame.html"
 BODY_MARK = "<!-- body -->"
+#: the bar above Swagger UI that leads back to the arena
+DOCS_BAR = (
+    '<nav class="arena-bar" style="display:flex;flex-wrap:wrap;gap:.4rem 1.2rem;'
+    "align-items:center;padding:.7rem 1.2rem;background:#0f0c18;font:15px system-ui,sans-serif"
+    '"><a href="/" style="color:#ffcf4d;font-weight:700;text-decoration:none">'
+    "&larr; playbench arena</a>"
+    '<a href="/llms.txt" style="color:#c9c2e8;text-decoration:none">llms.txt</a>'
+    '<a href="/openapi.json" style="color:#c9c2e8;text-decoration:none">openapi.json</a></nav>'
+)
 
 router = APIRouter(include_in_schema=False)
 
@@ -78,11 +87,11 @@ def _card(game: Game) -> str:
         f'<div class="card-body"><h2>{escape(game.name)}</h2>'
         f'<p class="genre">{escape(game.genre)}</p>'
         f'<p class="goal">{escape(game.spec().goal)}</p>'
+        f'<div class="live" data-live="{slug}"><span class="muted">nobody is playing</span></div>'
         f'<nav class="card-links"><a class="button primary" href="/play/{slug}">Play</a>'
         f'<a class="button" href="/leaderboard/{slug}">Leaderboard</a>'
         f'<a class="button quiet" href="/docs/api/{slug}">API</a></nav>'
-        f'<div class="live" data-live="{slug}"><span class="muted">nobody is playing</span>'
-        "</div></div></article>"
+        "</div></article>"
     )
 
 
@@ -91,6 +100,12 @@ def _controls_json(game: Game) -> str:
     controls = controls_of(game)
     body = {"keys": dict(controls.keys), "idle": controls.idle}
     return json.dumps(body).replace("<", "\\u003c")
+
+
+def _example(game: Game) -> str:
+    """A command of the game's grammar to show beside the command line."""
+    examples = [command.example for command in game.spec().commands if command.example]
+    return examples[0] if examples else "help"
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -110,6 +125,7 @@ def play(slug: str) -> HTMLResponse:
         name=escape(game.name),
         slug=escape(game.slug),
         goal=escape(game.spec().goal),
+        example=escape(_example(game)),
         controls=_controls_json(game),
     )
 
@@ -189,6 +205,7 @@ def swagger() -> HTMLResponse:
         swagger_css_url="/docs/assets/swagger-ui.css",
         swagger_favicon_url="/docs/assets/favicon-32x32.png",
     )
+    page = HTMLResponse(page.body.decode().replace("<body>", f"<body>\n{DOCS_BAR}", 1))
     hashes = " ".join(
         "'sha256-" + base64.b64encode(hashlib.sha256(script.encode()).digest()).decode() + "'"
         for script in INLINE_SCRIPT.findall(page.body.decode())

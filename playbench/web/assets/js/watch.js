@@ -39,9 +39,8 @@ function show(record) {
     $("messages-panel").hidden = false;
     for (const line of lines) addMessage($("messages"), line);
   }
-  const replay = $("replay-link");
-  replay.href = `/replay/${record.sessionId}`;
-  replay.hidden = record.ranked && !record.finished;
+  $("replay-link").href = `/replay/${record.sessionId}`;
+  $("replay-panel").hidden = record.ranked && !record.finished;
 }
 
 const source = spectate.stream(
