@@ -1,4 +1,5 @@
-"""The one command: ``playbench play | games | serve | run | replay | verify | mcp``."""
+"""The one command: ``playbench play | games | serve | run | bench | report | replay | verify
+| mcp | prune``."""
 
 from __future__ import annotations
 
@@ -120,7 +121,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from playbench.agents import LlmSettings
     from playbench.runner.episode import EpisodeSpec
     from playbench.runner.run import (
         DEFAULT_SEEDS,
@@ -135,20 +135,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.ranked is not None and args.seeds is not None:
         raise RunError("--ranked lets the server draw the seeds; drop --seeds")
     seeds = [] if args.ranked is not None else parse_seeds(args.seeds or DEFAULT_SEEDS)
-    llm = None
-    if args.agent == "llm" and args.model:
-        llm = LlmSettings(
-            model=args.model,
-            base_url=args.base_url,
-            api_key_env=args.api_key_env,
-            temperature=args.temperature,
-            max_tokens=args.max_tokens,
-            timeout=args.timeout,
-        )
     spec = EpisodeSpec(
         game=args.game,
         agent=args.agent,
-        llm=llm,
+        llm=_llm_settings(args),
         options=_options(args) or None,
         max_steps=args.max_steps,
         server=args.server,
@@ -175,6 +165,52 @@ def cmd_run(args: argparse.Namespace) -> int:
     for failure in report.failures:
         seed = failure.task.seed if failure.task.seed is not None else "ranked"
         sys.stderr.write(f"playbench: episode {seed} not written: {failure.message}\n")
+    if report.interrupted:
+        sys.stderr.write("playbench: interrupted; every finished episode is written\n")
+        return 130
+    return 1 if report.failures else 0
+
+
+def _llm_settings(args: argparse.Namespace) -> Any:
+    """The model's settings from the agent flags (``--model`` and the rest), or None."""
+    from playbench.agents import LlmSettings
+
+    if args.agent != "llm" or not args.model:
+        return None
+    return LlmSettings(
+        model=args.model,
+        base_url=args.base_url,
+        api_key_env=args.api_key_env,
+        temperature=args.temperature,
+        max_tokens=args.max_tokens,
+        timeout=args.timeout,
+    )
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from playbench.runner.bench import BenchRequest, bench_table, execute_bench, prepare_bench
+    from playbench.runner.suite import load_suite
+
+    plan = prepare_bench(
+        BenchRequest(
+            suite=load_suite(args.suite),
+            agent=args.agent,
+            llm=_llm_settings(args),
+            out=Path(args.out) if args.out else None,
+            workers=args.workers,
+            backend=args.backend,
+            ray_address=args.ray_address,
+        )
+    )
+    report = execute_bench(plan, Console(stderr=True))
+    out = Console(width=None if sys.stdout.isatty() else 160)
+    if report.bench is not None:
+        out.print(bench_table(report.bench))
+        out.print(f"bench.json written to {plan.folder}")
+    for failure in report.failures:
+        sys.stderr.write(f"playbench: episode {failure.task.seed} not written: {failure.message}\n")
     if report.interrupted:
         sys.stderr.write("playbench: interrupted; every finished episode is written\n")
         return 130
@@ -255,6 +291,23 @@ def cmd_prune(args: argparse.Namespace) -> int:
         f"and {report.puzzles} spent puzzles\n"
     )
     return 0
+
+
+def _add_backend_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--workers", type=int, help="episodes at once (default: one per CPU)")
+    parser.add_argument("--backend", default="local", help="local (processes) or ray")
+    parser.add_argument("--ray-address", help="join this Ray cluster instead of starting one")
+
+
+def _add_llm_arguments(parser: argparse.ArgumentParser) -> None:
+    """The llm agent's flags, the same for ``run`` and ``bench``."""
+    llm = parser.add_argument_group("the llm agent (any OpenAI-compatible endpoint)")
+    llm.add_argument("--model", help="model name")
+    llm.add_argument("--base-url", help="endpoint, e.g. http://127.0.0.1:8080/v1")
+    llm.add_argument("--api-key-env", default="OPENAI_API_KEY", help="variable that holds the key")
+    llm.add_argument("--temperature", type=float, default=0.0, help="sampling temperature")
+    llm.add_argument("--max-tokens", type=int, default=1024, help="most tokens per reply")
+    llm.add_argument("--timeout", type=float, default=60.0, help="seconds per call")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -339,9 +392,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("game", help="game slug, e.g. delvewick")
     run.add_argument("--agent", required=True, help="random, bot or llm")
     run.add_argument("--seeds", help="seeds to play: 0-49, 1,5,9 or a mix (default 0-9)")
-    run.add_argument("--workers", type=int, help="episodes at once (default: one per CPU)")
-    run.add_argument("--backend", default="local", help="local (processes) or ray")
-    run.add_argument("--ray-address", help="join this Ray cluster instead of starting one")
+    _add_backend_arguments(run)
     run.add_argument("--out", help="run folder (default runs/<game>-<agent>-<UTC time>)")
     run.add_argument("--max-steps", type=int, default=100_000, help="cut an episode here")
     run.add_argument("--level", type=int, help="start level (games with levels)")
@@ -350,14 +401,22 @@ def build_parser() -> argparse.ArgumentParser:
     remote.add_argument("--server", help="the server's URL, e.g. http://127.0.0.1:8000")
     remote.add_argument("--player", help="the name the server shows (1-40 characters)")
     remote.add_argument("--ranked", type=int, help="N ranked games on seeds the server draws")
-    llm = run.add_argument_group("the llm agent (any OpenAI-compatible endpoint)")
-    llm.add_argument("--model", help="model name")
-    llm.add_argument("--base-url", help="endpoint, e.g. http://127.0.0.1:8080/v1")
-    llm.add_argument("--api-key-env", default="OPENAI_API_KEY", help="variable that holds the key")
-    llm.add_argument("--temperature", type=float, default=0.0, help="sampling temperature")
-    llm.add_argument("--max-tokens", type=int, default=1024, help="most tokens per reply")
-    llm.add_argument("--timeout", type=float, default=60.0, help="seconds per call")
+    _add_llm_arguments(run)
     run.set_defaults(run=cmd_run)
+
+    bench = commands.add_parser(
+        "bench", help="an agent over a whole suite: per-game figures and one headline"
+    )
+    bench.add_argument("--agent", required=True, help="random, bot or llm")
+    bench.add_argument(
+        "--suite",
+        default="suite-v1",
+        help="a shipped suite (suite-v1, quick) or the path of a suite file (default suite-v1)",
+    )
+    bench.add_argument("--out", help="bench folder (default runs/bench-<suite>-<agent>-<UTC time>)")
+    _add_backend_arguments(bench)
+    _add_llm_arguments(bench)
+    bench.set_defaults(run=cmd_bench)
 
     replay = commands.add_parser("replay", help="play a replay file back in the terminal")
     replay.add_argument("file", help="a replay file, e.g. runs/.../replays/delvewick-0.jsonl")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import signal
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from playbench.agents import AgentError
@@ -63,11 +64,10 @@ def ray_module() -> Any:
     return ray
 
 
-def run_ray(
-    spec: EpisodeSpec, tasks: list[Task], workers: int, address: str | None
-) -> Iterator[Result]:
-    """Each episode as a Ray task: on a local cluster of ``workers`` CPUs started here,
-    or on the cluster at ``address``."""
+@contextmanager
+def ray_cluster(workers: int, address: str | None) -> Iterator[Any]:
+    """Ray, connected for the block: to the cluster at ``address``, or to a local cluster
+    of ``workers`` CPUs started here; one already connected is used as it is and left on."""
     ray = ray_module()
     started = not ray.is_initialized()
     if started:
@@ -81,14 +81,25 @@ def run_ray(
                 logging_level="ERROR",
                 log_to_driver=False,
             )
-    remote = ray.remote(play)
-    pending = [remote.remote(spec, task) for task in tasks]
     try:
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            yield ray.get(done[0])
+        yield ray
     finally:
-        for reference in pending:
-            ray.cancel(reference, force=True)
         if started:
             ray.shutdown()
+
+
+def run_ray(
+    spec: EpisodeSpec, tasks: list[Task], workers: int, address: str | None
+) -> Iterator[Result]:
+    """Each episode as a Ray task: on a local cluster of ``workers`` CPUs started here,
+    or on the cluster at ``address`` (or on the one already connected)."""
+    with ray_cluster(workers, address) as ray:
+        remote = ray.remote(play)
+        pending = [remote.remote(spec, task) for task in tasks]
+        try:
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                yield ray.get(done[0])
+        finally:
+            for reference in pending:
+                ray.cancel(reference, force=True)

@@ -24,6 +24,7 @@ from playbench.agents.bot import bot_factory
 from playbench.agents.llm import check_endpoint
 from playbench.agents.remote import check_server
 from playbench.core.errors import PlaybenchError
+from playbench.core.game import JSON
 from playbench.core.registry import get_game
 from playbench.runner.backends import (
     BACKENDS,
@@ -57,6 +58,8 @@ class RunRequest:
     workers: int | None = None
     backend: str = "local"
     ray_address: str | None = None
+    #: the suite this run belongs to (``playbench bench``), recorded in ``run.json``
+    suite: JSON | None = None
 
 
 @dataclass(slots=True)
@@ -124,6 +127,8 @@ def prepare(request: RunRequest) -> Plan:
         "ranked": request.ranked is not None,
         "version": __version__,
     }
+    if request.suite is not None:
+        config["suite"] = request.suite
     done = folder.check(config)
     if request.ranked is not None:
         tasks = [Task(None, index) for index in range(len(done), request.ranked)]

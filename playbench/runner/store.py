@@ -27,7 +27,17 @@ RUNS = "runs.jsonl"
 SUMMARY = "summary.json"
 CONFIG = "run.json"
 #: the fields of ``run.json`` that must agree for a run to continue in a folder
-SAME_RUN = ("game", "agent", "model", "options", "maxSteps", "server", "player", "ranked")
+SAME_RUN = (
+    "game",
+    "agent",
+    "model",
+    "options",
+    "maxSteps",
+    "server",
+    "player",
+    "ranked",
+    "suite",
+)
 
 
 class RunDirError(PlaybenchError):

@@ -1,0 +1,421 @@
+"""``playbench bench``: one agent over a whole suite, one headline figure with its interval.
+
+A bench folder holds one run folder per game of the suite (``<folder>/<slug>/``, exactly
+as ``playbench run`` writes it, so resume, replays and verify work as for any run) and
+``bench.json``: the suite (its name, hash and games), the agent, and the figures, per game
+the mean score and the mean progress with 95% intervals (and for a language model the
+share of turns it played itself, its tokens per turn, seconds per call and fallback
+share), and the headline: the mean progress over the games, with an interval from
+resampling every game's episodes on their own (:func:`~playbench.runner.stats.stratified_interval`).
+
+``bench.json`` holds no clock times, so the same suite and agent give the same file, on
+every backend and however often the bench was resumed; :func:`check_bench` re-simulates
+every replay of a folder and recomputes its figures, for the arena to trust a result.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from playbench import __version__
+from playbench.agents import LlmSettings
+from playbench.core.errors import PlaybenchError
+from playbench.core.game import JSON
+from playbench.core.registry import get_game
+from playbench.runner.backends import RAY, ray_cluster
+from playbench.runner.episode import EpisodeSpec, Failure
+from playbench.runner.outcome import OUTCOMES, WON
+from playbench.runner.replay import ReplayError, read_replay, verify_path, write_atomic
+from playbench.runner.run import RUNS_ROOT, Plan, RunRequest, execute, prepare
+from playbench.runner.stats import mean_interval, stratified_interval
+from playbench.runner.store import RunDir
+from playbench.runner.suite import Suite, read_suite, suite_hash
+
+BENCH = "bench.json"
+FORMAT = 1
+LLM_COUNTS = (
+    "calls",
+    "promptTokens",
+    "completionTokens",
+    "parseFailures",
+    "retries",
+    "fallbacks",
+    "errors",
+)
+
+
+class BenchError(PlaybenchError):
+    """A bench that cannot start as asked, or a folder that holds no sound bench."""
+
+
+@dataclass(frozen=True, slots=True)
+class BenchRequest:
+    """A bench as ``playbench bench`` asks for it."""
+
+    suite: Suite
+    agent: str
+    llm: LlmSettings | None = None
+    out: Path | None = None
+    workers: int | None = None
+    backend: str = "local"
+    ray_address: str | None = None
+
+
+@dataclass(slots=True)
+class BenchPlan:
+    """A checked bench: its folder and one checked run per game."""
+
+    request: BenchRequest
+    folder: Path
+    runs: list[Plan]
+
+
+@dataclass(slots=True)
+class BenchReport:
+    """What :func:`execute_bench` did: the figures (none while a game is unfinished)."""
+
+    bench: JSON | None = None
+    written: int = 0
+    failures: list[Failure] = field(default_factory=list)
+    interrupted: bool = False
+
+
+def default_out(suite: str, agent: str, now: datetime | None = None) -> Path:
+    stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%SZ")
+    return Path(RUNS_ROOT) / f"bench-{suite}-{agent}-{stamp}"
+
+
+def prepare_bench(request: BenchRequest) -> BenchPlan:
+    """Check every game's run before anything is written; :class:`PlaybenchError` in one
+    line for anything wrong."""
+    suite = request.suite
+    folder = request.out or default_out(suite.name, request.agent)
+    if folder.exists() and not folder.is_dir():
+        raise BenchError(f"--out {folder} is a file, not a folder")
+    before = folder / BENCH
+    if before.exists():
+        held = _read_json(before)
+        if held.get("suite", {}).get("hash") != suite.hash or held.get("agent") != request.agent:
+            raise BenchError(
+                f"{folder} holds another bench (suite {held.get('suite', {}).get('name')!r}, "
+                f"agent {held.get('agent')!r}); choose another --out"
+            )
+    runs = []
+    for entry in suite.games:
+        spec = EpisodeSpec(
+            game=entry.game,
+            agent=request.agent,
+            llm=entry.llm_settings(request.llm),
+            options=entry.options or None,
+            max_steps=entry.max_steps,
+        )
+        runs.append(
+            prepare(
+                RunRequest(
+                    spec=spec,
+                    seeds=entry.seeds,
+                    out=folder / entry.game,
+                    suite=suite.describe(),
+                    workers=request.workers,
+                    backend=request.backend,
+                    ray_address=request.ray_address,
+                )
+            )
+        )
+    return BenchPlan(request, folder, runs)
+
+
+@contextmanager
+def _backend(request: BenchRequest, workers: int) -> Iterator[None]:
+    """One Ray cluster for every game of the bench (each run would start its own)."""
+    with ExitStack() as stack:
+        if request.backend == RAY:
+            stack.enter_context(ray_cluster(workers, request.ray_address))
+        yield
+
+
+def execute_bench(plan: BenchPlan, console: Console | None = None) -> BenchReport:
+    """Play every game's episodes left; once every game is complete, write ``bench.json``."""
+    report = BenchReport()
+    workers = max((run.workers for run in plan.runs), default=1)
+    with _backend(plan.request, workers):
+        for run in plan.runs:
+            if not run.tasks:
+                continue
+            done = execute(run, console)
+            report.written += done.written
+            report.failures += done.failures
+            if done.interrupted:
+                report.interrupted = True
+                return report
+    if not report.failures:
+        report.bench = bench_figures(plan.folder)
+        write_atomic(plan.folder / BENCH, _json_bytes(report.bench))
+    return report
+
+
+# -- the figures ------------------------------------------------------------------------
+
+
+def _read_json(path: Path) -> JSON:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise BenchError(f"cannot read {path}: {error}") from None
+    if not isinstance(data, dict):
+        raise BenchError(f"{path} is not a JSON object")
+    return data
+
+
+def _json_bytes(data: JSON) -> bytes:
+    return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode()
+
+
+def _turns(folder: Path, records: list[JSON]) -> tuple[int, int]:
+    """The agent turns recorded in the replays of ``records`` and those the fallback
+    played."""
+    turns = fallbacks = 0
+    for record in records:
+        try:
+            replay = read_replay(folder / record["replay"])
+        except ReplayError as error:
+            raise BenchError(str(error)) from None
+        for line in replay.lines:
+            for note in line.get("turns", ()):
+                turns += 1
+                fallbacks += bool(note.get("fallback"))
+    return turns, fallbacks
+
+
+def _share(part: float, whole: float) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def llm_figures(counts: JSON, turns: int, fallback_turns: int, seconds: float) -> JSON:
+    """A model's figures from its summed counts: the share of turns it played itself
+    (not its fallback), tokens per turn, seconds per call and the fallback share."""
+    model_turns = counts.get("modelTurns", turns - fallback_turns)
+    tokens = counts["promptTokens"] + counts["completionTokens"]
+    return {
+        **{name: counts[name] for name in LLM_COUNTS},
+        "turns": turns,
+        "modelTurns": model_turns,
+        "modelTurnShare": _share(model_turns, turns),
+        "tokens": tokens,
+        "tokensPerTurn": _share(tokens, turns),
+        "secondsPerCall": _share(seconds, counts["calls"]),
+        "fallbackShare": _share(counts["fallbacks"], turns),
+    }
+
+
+def _sum_llm(records: list[JSON]) -> tuple[JSON, float]:
+    counts: JSON = {name: 0 for name in LLM_COUNTS}
+    seconds = 0.0
+    for record in records:
+        llm = record.get("llm", {})
+        for name in LLM_COUNTS:
+            counts[name] += llm.get(name, 0)
+        if "modelTurns" in llm:
+            counts["modelTurns"] = counts.get("modelTurns", 0) + llm["modelTurns"]
+        seconds += llm.get("seconds", 0.0)
+    return counts, seconds
+
+
+def game_figures(folder: Path, records: list[JSON]) -> JSON:
+    """One game's figures from its episodes (in seed order)."""
+    rows = sorted(records, key=lambda record: record["seed"])
+    scores = [row["score"] for row in rows]
+    progress = [row["progress"] for row in rows]
+    score, spread = mean_interval(scores), mean_interval(progress)
+    outcomes = {outcome: 0 for outcome in OUTCOMES}
+    for row in rows:
+        outcomes[row["outcome"]] += 1
+    figures: JSON = {
+        "folder": folder.name,
+        "episodes": len(rows),
+        "meanScore": round(score.mean, 4),
+        "scoreCi95": score.rounded(),
+        "medianScore": statistics.median(scores),
+        "meanProgress": round(spread.mean, 4),
+        "progressCi95": spread.rounded(),
+        "wins": outcomes[WON],
+        "outcomes": outcomes,
+        "meanSteps": round(statistics.fmean(row["steps"] for row in rows), 2),
+    }
+    if any("llm" in row for row in rows):
+        counts, seconds = _sum_llm(rows)
+        figures["llm"] = llm_figures(counts, *_turns(folder, rows), seconds)
+    return figures
+
+
+def _total_llm(games: dict[str, JSON]) -> JSON | None:
+    blocks = [figures["llm"] for figures in games.values() if "llm" in figures]
+    if not blocks:
+        return None
+    counts = {name: sum(block[name] for block in blocks) for name in LLM_COUNTS}
+    counts["modelTurns"] = sum(block["modelTurns"] for block in blocks)
+    turns = sum(block["turns"] for block in blocks)
+    seconds = sum((block["secondsPerCall"] or 0) * block["calls"] for block in blocks)
+    total = llm_figures(counts, turns, turns - counts["modelTurns"], seconds)
+    total["modelTurns"] = counts["modelTurns"]
+    return total
+
+
+def bench_figures(folder: Path) -> JSON:
+    """``bench.json`` of a bench folder, from its run folders alone: every game of its
+    suite must be complete (every seed played, with the suite's options and limits)."""
+    runs = _runs(folder)
+    if not runs:
+        raise BenchError(f"{folder} holds no run folder: not a bench folder")
+    held = _read_json(runs[0] / "run.json").get("suite")
+    if not isinstance(held, dict):
+        raise BenchError(f"{runs[0]} is a run of no suite")
+    suite = read_suite({key: value for key, value in held.items() if key != "hash"}, str(runs[0]))
+    first = _read_json(runs[0] / "run.json")
+    games: dict[str, JSON] = {}
+    progress: list[list[float]] = []
+    for entry in suite.games:
+        run = folder / entry.game
+        config = _read_json(run / "run.json")
+        if config.get("suite", {}).get("hash") != suite.hash:
+            raise BenchError(f"{run} was played for another suite")
+        for key in ("agent", "model"):
+            if config.get(key) != first.get(key):
+                raise BenchError(f"{run} was played by another {key} than {first.get(key)!r}")
+        if config.get("options") != entry.options or config.get("maxSteps") != entry.max_steps:
+            raise BenchError(f"{run} was played with other options or limits than the suite's")
+        records = sorted(RunDir(run).records(), key=lambda record: record["seed"])
+        seeds = [record["seed"] for record in records]
+        if seeds != sorted(entry.seeds):
+            missing = set(entry.seeds) - set(seeds)
+            raise BenchError(
+                f"{run} is unfinished: {len(missing)} seed(s) of the suite unplayed"
+                if missing
+                else f"{run} holds seeds the suite does not list"
+            )
+        games[entry.game] = game_figures(run, records)
+        progress.append([record["progress"] for record in records])
+    headline = stratified_interval(progress)
+    bench: JSON = {
+        "bench": FORMAT,
+        "suite": suite.describe(),
+        "agent": first["agent"],
+        "model": first.get("model"),
+        "version": __version__,
+        "headline": {"meanProgress": round(headline.mean, 4), "ci95": headline.rounded()},
+        "games": games,
+    }
+    total = _total_llm(games)
+    if total is not None:
+        bench["headline"]["llm"] = total
+    return bench
+
+
+def _runs(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        raise BenchError(f"{folder} is not a folder")
+    return sorted(path.parent for path in folder.glob("*/run.json"))
+
+
+def read_bench(folder: Path) -> JSON:
+    """``bench.json`` of a bench folder; :class:`BenchError` when there is none."""
+    path = folder / BENCH
+    if not path.is_file():
+        raise BenchError(f"{folder} holds no {BENCH}: not a bench folder")
+    bench = _read_json(path)
+    if bench.get("bench") != FORMAT:
+        raise BenchError(f"{path} is not a bench result of format {FORMAT}")
+    return bench
+
+
+def check_bench(folder: Path) -> list[str]:
+    """What is wrong with a bench folder, or nothing: every replay re-simulated, every
+    record matched with its replay, the suite's hash and every figure recomputed."""
+    try:
+        bench = read_bench(folder)
+        suite = bench.get("suite", {})
+        if suite_hash({k: v for k, v in suite.items() if k != "hash"}) != suite.get("hash"):
+            return [f"{folder / BENCH}: its suite does not match its hash"]
+        problems = []
+        for slug in suite.get("games", {}):
+            problems += [
+                f"{verdict.path}: {verdict.problem}"
+                for verdict in verify_path(folder / slug)
+                if not verdict.ok
+            ]
+        if problems:
+            return problems
+        if bench_figures(folder) != bench:
+            return [f"{folder / BENCH}: its figures differ from its episodes'"]
+    except PlaybenchError as error:
+        return [str(error)]
+    return []
+
+
+# -- the table ----------------------------------------------------------------------------
+
+
+def _interval(values: list[float], digits: int) -> str:
+    return f"{values[0]:,.{digits}f} – {values[1]:,.{digits}f}"
+
+
+def _percent(share: float | None) -> str:
+    return "–" if share is None else f"{share:.0%}"
+
+
+def bench_table(bench: JSON) -> Table:
+    """The Rich table of a bench: a row per game, then the headline."""
+    suite = bench["suite"]
+    who = bench["agent"] + (f" {bench['model']}" if bench.get("model") else "")
+    table = Table(title=f"{suite['name']} · {who}", caption=f"suite {suite['hash'][:19]}")
+    has_llm = "llm" in bench["headline"]
+    columns = ["game", "episodes", "mean score", "95% CI", "progress", "95% CI"]
+    if has_llm:
+        columns += ["model turns", "tokens/turn", "fallbacks"]
+    for name in columns:
+        table.add_column(name, justify="left" if name == "game" else "right")
+    for slug, figures in bench["games"].items():
+        row = [
+            get_game(slug).name,
+            str(figures["episodes"]),
+            f"{figures['meanScore']:,.1f}",
+            _interval(figures["scoreCi95"], 1),
+            f"{figures['meanProgress']:.3f}",
+            _interval(figures["progressCi95"], 3),
+        ]
+        if has_llm:
+            row += _llm_cells(figures.get("llm"))
+        table.add_row(*row)
+    headline = bench["headline"]
+    row = [
+        "[bold]headline",
+        str(sum(figures["episodes"] for figures in bench["games"].values())),
+        "",
+        "",
+        f"[bold]{headline['meanProgress']:.3f}",
+        _interval(headline["ci95"], 3),
+    ]
+    if has_llm:
+        row += _llm_cells(headline["llm"])
+    table.add_row(*row, end_section=True)
+    return table
+
+
+def _llm_cells(llm: JSON | None) -> list[str]:
+    if llm is None:
+        return ["–", "–", "–"]
+    per_turn = llm["tokensPerTurn"]
+    return [
+        _percent(llm["modelTurnShare"]),
+        "–" if per_turn is None else f"{per_turn:,.0f}",
+        _percent(llm["fallbackShare"]),
+    ]

@@ -1,0 +1,223 @@
+"""``playbench bench``: the suites, the figures of the quick suite for the random and bot
+agents, resume and Ray giving the same ``bench.json``, and the check the arena runs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import statistics
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from playbench.cli import main
+from playbench.core import all_games
+from playbench.runner.bench import BENCH, bench_figures, check_bench, read_bench
+from playbench.runner.seeds import parse_seeds
+from playbench.runner.stats import RESAMPLES, mean_interval, stratified_interval
+from playbench.runner.suite import SuiteError, load_suite, read_suite, shipped_suites
+
+SLUGS = {game.slug for game in all_games()}
+QUICK_HASH = "sha256:f05f6d55fcd956d9891cb09dd2d74c7a4e6d205885a337ac57ccdca0552ad5e1"
+V1_HASH = "sha256:1f40d985846e41e570f951128efff2462e3f5a83b7b6c729c9190502e2f3be9b"
+
+
+def bench(folder: Path, *args: str) -> int:
+    return main(["bench", *args, "--out", str(folder)])
+
+
+@pytest.fixture(scope="module")
+def random_quick(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("bench") / "random"
+    assert bench(folder, "--agent", "random", "--suite", "quick", "--workers", "1") == 0
+    return folder
+
+
+# -- the suites -----------------------------------------------------------------------------
+
+
+def test_the_shipped_suites_cover_every_game_with_fixed_hashes():
+    assert shipped_suites() == ["quick", "suite-v1"]
+    quick, full = load_suite("quick"), load_suite("suite-v1")
+    assert quick.hash == QUICK_HASH
+    assert full.hash == V1_HASH
+    for suite in (quick, full):
+        assert {entry.game for entry in suite.games} == SLUGS
+        assert all(entry.options == {} and entry.harness == {} for entry in suite.games)
+    assert {entry.game: (entry.seeds, entry.max_steps) for entry in quick.games} == {
+        slug: ([0, 1, 2], 500 if slug == "chimestep" else 200 if slug == "gem-swap" else 2000)
+        for slug in SLUGS
+    }
+    assert {entry.game: len(entry.seeds) for entry in full.games} == {
+        "delvewick": 10,
+        "chimestep": 10,
+        "gem-swap": 10,
+        "cogcrawl": 10,
+    }
+    assert next(e for e in full.games if e.game == "chimestep").max_steps == 1000
+
+
+def test_a_suite_file_by_path_and_its_hash_follow_its_contents(tmp_path):
+    data = json.loads(json.dumps(load_suite("quick").data))
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(data, indent=4))
+    assert load_suite(str(path)).hash == QUICK_HASH  # the layout of the file does not count
+    data["games"]["gem-swap"]["seeds"] = "0-3"
+    assert read_suite(data).hash != QUICK_HASH
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d["games"]["gem-swap"].pop("harness"), "exactly the keys"),
+        (lambda d: d["games"]["gem-swap"].update(harness={"model": "x"}), "unknown harness"),
+        (lambda d: d["games"]["gem-swap"].update(maxSteps=0), "maxSteps"),
+        (lambda d: d["games"]["gem-swap"].update(seeds=[0, 1]), "seeds"),
+        (lambda d: d.update(games={}), "no games"),
+        (lambda d: d["games"].update(nosuch=d["games"]["gem-swap"]), "nosuch"),
+    ],
+)
+def test_a_bad_suite_is_one_clear_line(change, message, tmp_path, capsys):
+    data = json.loads(json.dumps(load_suite("quick").data))
+    change(data)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    assert bench(tmp_path / "out", "--agent", "random", "--suite", str(path)) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("playbench: ") and message in error and error.count("\n") == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_unknown_suite_names_the_shipped_ones(tmp_path, capsys):
+    assert bench(tmp_path / "out", "--agent", "bot", "--suite", "v9") == 2
+    assert "no suite 'v9': give one of quick, suite-v1" in capsys.readouterr().err
+    with pytest.raises(SuiteError):
+        read_suite([])
+
+
+# -- the figures ----------------------------------------------------------------------------
+
+
+def test_random_over_the_quick_suite(random_quick, capsys):
+    data = read_bench(random_quick)
+    assert data["suite"]["name"] == "quick" and data["suite"]["hash"] == QUICK_HASH
+    assert data["agent"] == "random" and data["model"] is None
+    assert data["headline"] == {"meanProgress": 0.0695, "ci95": [0.0657, 0.0744]}
+    figures = {slug: (g["meanScore"], g["meanProgress"]) for slug, g in data["games"].items()}
+    assert figures == {
+        "delvewick": (33.3333, 0.0417),
+        "chimestep": (490.0, 0.0155),
+        "gem-swap": (1210.0, 0.121),
+        "cogcrawl": (0.0, 0.1),
+    }
+    assert data["games"]["gem-swap"]["scoreCi95"] == [1140.0, 1280.0]
+    # the figures are the runs' own: one door's output is the other's input
+    for slug, game in data["games"].items():
+        rows = [json.loads(line) for line in (random_quick / slug / "runs.jsonl").open()]
+        assert sorted(row["seed"] for row in rows) == [0, 1, 2]
+        assert game["meanScore"] == round(statistics.fmean(row["score"] for row in rows), 4)
+        assert game["episodes"] == 3 and "llm" not in game
+    means = [game["meanProgress"] for game in data["games"].values()]
+    assert data["headline"]["meanProgress"] == pytest.approx(statistics.fmean(means), abs=1e-4)
+    assert main(["verify", str(random_quick / "gem-swap")]) == 0
+    assert check_bench(random_quick) == []
+
+
+def test_bot_over_the_quick_suite(tmp_path, capsys):
+    folder = tmp_path / "bot"
+    assert bench(folder, "--agent", "bot", "--suite", "quick", "--workers", "2") == 0
+    out = capsys.readouterr().out
+    assert "quick · bot" in out and "headline" in out and "Gem Swap" in out
+    data = read_bench(folder)
+    figures = {slug: (g["meanScore"], g["meanProgress"]) for slug, g in data["games"].items()}
+    assert figures == {
+        "delvewick": (4760.0, 1.0),
+        "chimestep": (6283.0, 0.0804),
+        "gem-swap": (6690.0, 0.6547),
+        "cogcrawl": (1161.3333, 0.9333),
+    }
+    assert data["headline"] == {"meanProgress": 0.6671, "ci95": [0.6107, 0.7534]}
+    assert check_bench(folder) == []
+
+
+def test_resume_gives_the_same_bench_json(random_quick, tmp_path):
+    folder = tmp_path / "again"
+    shutil.copytree(random_quick, folder)
+    (folder / BENCH).unlink()
+    shutil.rmtree(folder / "cogcrawl")
+    runs = folder / "gem-swap" / "runs.jsonl"
+    runs.write_text("".join(runs.read_text().splitlines(keepends=True)[:1]))
+    assert bench(folder, "--agent", "random", "--suite", "quick", "--workers", "1") == 0
+    assert (folder / BENCH).read_bytes() == (random_quick / BENCH).read_bytes()
+    assert len((folder / "gem-swap" / "runs.jsonl").read_text().splitlines()) == 3
+
+
+def test_ray_gives_the_same_bench_json(random_quick, tmp_path):
+    folder = tmp_path / "ray"
+    args = ["--agent", "random", "--suite", "quick", "--backend", "ray", "--workers", "2"]
+    assert bench(folder, *args) == 0
+    assert read_bench(folder) == read_bench(random_quick)
+    assert (folder / BENCH).read_bytes() == (random_quick / BENCH).read_bytes()
+
+
+def test_a_folder_of_another_bench_is_refused(random_quick, tmp_path, capsys):
+    folder = tmp_path / "other"
+    shutil.copytree(random_quick, folder)
+    before = (folder / BENCH).read_bytes()
+    assert bench(folder, "--agent", "random", "--suite", "suite-v1") == 2
+    assert "holds another bench (suite 'quick'" in capsys.readouterr().err
+    assert bench(folder, "--agent", "bot", "--suite", "quick") == 2
+    assert (folder / BENCH).read_bytes() == before
+
+
+def test_the_check_finds_a_replay_or_a_figure_that_was_changed(random_quick, tmp_path):
+    folder = tmp_path / "changed"
+    shutil.copytree(random_quick, folder)
+    replay = folder / "delvewick" / "replays" / "delvewick-1.jsonl"
+    lines = replay.read_text().splitlines()
+    end = json.loads(lines[-1])
+    end["end"]["score"] += 100
+    replay.write_text("\n".join([*lines[:-1], json.dumps(end)]) + "\n")
+    problems = check_bench(folder)
+    assert problems and "delvewick-1.jsonl" in problems[0] and "final score" in problems[0]
+
+    shutil.rmtree(folder)
+    shutil.copytree(random_quick, folder)
+    data = json.loads((folder / BENCH).read_text())
+    data["headline"]["meanProgress"] = 0.9
+    (folder / BENCH).write_text(json.dumps(data))
+    assert check_bench(folder) == [f"{folder / BENCH}: its figures differ from its episodes'"]
+
+    data["suite"]["games"]["gem-swap"]["seeds"] = "0-1"
+    (folder / BENCH).write_text(json.dumps(data))
+    assert check_bench(folder) == [f"{folder / BENCH}: its suite does not match its hash"]
+    assert bench_figures(random_quick) == read_bench(random_quick)
+
+
+def test_an_unfinished_bench_has_no_figures(random_quick, tmp_path):
+    folder = tmp_path / "part"
+    shutil.copytree(random_quick, folder)
+    runs = folder / "chimestep" / "runs.jsonl"
+    runs.write_text(runs.read_text().splitlines(keepends=True)[0])
+    unfinished = f"{folder / 'chimestep'} is unfinished: 2 seed(s) of the suite unplayed"
+    assert check_bench(folder) == [unfinished]
+
+
+# -- the intervals ----------------------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(-1000, 1000), min_size=1, max_size=12))
+def test_an_interval_holds_its_mean_and_repeats(values):
+    interval = mean_interval(values)
+    assert interval.low <= interval.mean + 1e-9 and interval.mean <= interval.high + 1e-9
+    assert min(values) <= interval.low and interval.high <= max(values)
+    assert mean_interval(values) == interval
+
+
+def test_the_headline_interval_of_constant_games_is_its_mean():
+    assert stratified_interval([[1.0, 1.0], [0.5], [0.0, 0.0, 0.0]]).rounded() == [0.5, 0.5]
+    assert RESAMPLES == 2000
+    assert parse_seeds(load_suite("suite-v1").data["games"]["gem-swap"]["seeds"]) == list(range(10))
