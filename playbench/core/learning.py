@@ -10,7 +10,8 @@ an :class:`Array` and the door builds the space.
   the ``Discrete(n)`` action space; which of them the rules take now is the mask.
 - ``arrays(options)``: the observation arrays by name, fixed in shape for the options
   (a board plane of small category ids says how many ids it has, for a one-hot form);
-  ``encode(state, out)`` fills arrays of those shapes from the state's public part only.
+  ``encode(state, out)`` fills arrays of those shapes whole (they come uninitialised)
+  from the state's public part only.
 - ``mask(state, out)``: 1 at every index the rules take now (by default from
   ``legal_actions``; a game may compute it faster from its state).
 - ``status(state)``: the status line of a picture (score, oil, lives, moves, depth).

@@ -78,9 +78,10 @@ class Observer:
         return spaces.Dict(boxes)
 
     def empty(self, *batch: int) -> dict[str, np.ndarray]:
-        """Arrays the game's ``encode`` fills (in their plain form), ``batch`` in front."""
+        """Arrays for the game's ``encode`` to fill whole (in their plain form), ``batch`` in
+        front."""
         return {
-            name: np.zeros((*batch, *array.shape), dtype=array.dtype)
+            name: np.empty((*batch, *array.shape), dtype=array.dtype)
             for name, array in self.arrays.items()
         }
 

@@ -23,7 +23,7 @@ import numpy as np
 from playbench.core.game import Action
 from playbench.core.learning import ActionTable, Array
 from playbench.core.palette import read_palette, rgb
-from playbench.games.delvewick.levels import LEVELS, MOLE
+from playbench.games.delvewick.levels import LEVELS, MOLE, Level
 from playbench.games.delvewick.rules import DIRECTIONS, legal_dirs
 from playbench.games.delvewick.state import PLAYING, State, level_from_options
 
@@ -34,6 +34,8 @@ CATEGORIES = len(CATEGORY_GLYPHS) + 1
 CATEGORY_OF = np.zeros(256, dtype=np.uint8)
 for _id, _glyph in enumerate(CATEGORY_GLYPHS, start=1):
     CATEGORY_OF[ord(_glyph)] = _id
+#: the same as a byte table, for ``bytes.translate``
+CATEGORY_BYTES = CATEGORY_OF.tobytes()
 MAX_CHAIN = 3
 SCORE_SCALE = 5_000
 WAIT = len(DIRECTIONS)
@@ -72,12 +74,32 @@ def _grid(state: State) -> np.ndarray:
     return np.frombuffer(state.board, dtype=np.uint8).reshape(level.height, level.width)[::-1]
 
 
+GATHERS_KEPT = 64
+#: a level and a board shape -> where each cell of the shape reads the level's board
+_GATHERS: dict[tuple[int, tuple[int, ...]], tuple[Level, np.ndarray]] = {}
+
+
+def _gather(level: Level, shape: tuple[int, ...]) -> np.ndarray:
+    """For each cell of ``shape``, its index in the level's board (bottom row first), or
+    one past the end (a 0 is read there) outside the level."""
+    found = _GATHERS.get((id(level), shape))
+    if found is None:
+        if len(_GATHERS) >= GATHERS_KEPT:  # custom levels are new objects each run
+            _GATHERS.clear()
+        outside = level.height * level.width
+        gather = np.full(shape, outside, dtype=np.intp)
+        rows = np.arange(level.height)[::-1, None] * level.width + np.arange(level.width)
+        gather[: level.height, : level.width] = rows
+        found = _GATHERS[id(level), shape] = (level, gather)
+    return found[1]
+
+
 def encode(state: State, out: dict[str, Any]) -> None:
     level = state.level
     height, width = level.height, level.width
     board = out["board"]
-    board[:] = 0
-    board[:height, :width] = CATEGORY_OF[_grid(state)]
+    codes = np.frombuffer(state.board.translate(CATEGORY_BYTES) + b"\0", dtype=np.uint8)
+    board[...] = codes[_gather(level, board.shape)]
     if state.board[state.pos] == MOLE:
         row, col = divmod(state.pos, width)
         out["mole"][:] = (height - 1 - row, col)
