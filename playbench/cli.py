@@ -217,6 +217,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 1 if report.failures else 0
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    from playbench.runner.report import write_report
+
+    written = write_report([Path(folder) for folder in args.folders], Path(args.out))
+    sys.stdout.write(f"{len(written)} files written to {args.out} (open {written[-2]})\n")
+    return 0
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from playbench.runner.playback import (
         MAX_SPEED,
@@ -417,6 +425,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_backend_arguments(bench)
     _add_llm_arguments(bench)
     bench.set_defaults(run=cmd_bench)
+
+    report = commands.add_parser(
+        "report", help="compare bench folders: an HTML page, PNG charts and report.md"
+    )
+    report.add_argument("folders", nargs="+", metavar="DIR", help="bench folders")
+    report.add_argument("--out", default="report", help="report folder (default ./report)")
+    report.set_defaults(run=cmd_report)
 
     replay = commands.add_parser("replay", help="play a replay file back in the terminal")
     replay.add_argument("file", help="a replay file, e.g. runs/.../replays/delvewick-0.jsonl")

@@ -1,0 +1,221 @@
+"""The report's pictures, drawn with matplotlib (``pip install 'playbench[report]'``).
+
+Each chart is a PNG of a fixed size (:data:`SIZE` inches at :data:`DPI`, so
+:data:`PIXELS`), drawn off screen; :func:`draw` returns its bytes.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from playbench.core.errors import PlaybenchError
+
+SIZE = (8.0, 4.5)
+DPI = 100
+PIXELS = (int(SIZE[0] * DPI), int(SIZE[1] * DPI))
+#: one colour per agent, in the order the report lists them (colour-blind safe)
+COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442")
+
+
+class ChartError(PlaybenchError):
+    """matplotlib is missing."""
+
+
+def pyplot() -> Any:
+    """matplotlib's pyplot on the off-screen Agg backend, or :class:`ChartError` saying how
+    to install it."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise ChartError(
+            "playbench report needs matplotlib: pip install 'playbench[report]'"
+        ) from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def colour(index: int) -> str:
+    return COLOURS[index % len(COLOURS)]
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """A labelled mean and its interval, as a chart draws it."""
+
+    label: str
+    mean: float
+    low: float
+    high: float
+
+
+def draw(paint: Callable[[Any, Any], None], columns: int = 1) -> bytes:
+    """A PNG of :data:`PIXELS` painted by ``paint(figure, axes)`` (a list of ``columns``
+    axes side by side when there are more than one)."""
+    plt = pyplot()
+    figure, grid = plt.subplots(1, columns, figsize=SIZE, dpi=DPI, squeeze=False)
+    try:
+        paint(figure, grid[0][0] if columns == 1 else list(grid[0]))
+        figure.tight_layout()
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png", dpi=DPI, metadata={"Software": None})
+    finally:
+        plt.close(figure)
+    return buffer.getvalue()
+
+
+def intervals(title: str, axis: str, estimates: Sequence[Estimate]) -> bytes:
+    """Horizontal means with their 95% intervals, one row per estimate (top to bottom)."""
+
+    def paint(_figure: Any, axes: Any) -> None:
+        rows = list(range(len(estimates)))[::-1]
+        for row, (index, estimate) in zip(rows, enumerate(estimates), strict=True):
+            axes.errorbar(
+                [estimate.mean],
+                [row],
+                xerr=[[estimate.mean - estimate.low], [estimate.high - estimate.mean]],
+                fmt="o",
+                color=colour(index),
+                capsize=6,
+                markersize=8,
+            )
+            axes.annotate(
+                f"{estimate.mean:,.3g}",
+                (estimate.mean, row),
+                textcoords="offset points",
+                xytext=(0, 9),
+                ha="center",
+            )
+        axes.set_yticks(rows, [estimate.label for estimate in estimates])
+        axes.set_ylim(-0.7, len(estimates) - 0.3)
+        axes.axvline(0, color="#999", linewidth=0.8)
+        axes.set_xlabel(axis)
+        axes.set_title(title)
+        axes.grid(axis="x", alpha=0.3)
+
+    return draw(paint)
+
+
+def grouped_bars(
+    title: str, axis: str, groups: Sequence[str], agents: Sequence[str], cells: Any
+) -> bytes:
+    """Bars per group and agent with 95% intervals: ``cells[agent][group]`` is an
+    :class:`Estimate` or None (not played)."""
+
+    def paint(_figure: Any, axes: Any) -> None:
+        width = 0.8 / max(1, len(agents))
+        for index, agent in enumerate(agents):
+            xs, means, lows, highs = [], [], [], []
+            for position, group in enumerate(groups):
+                estimate = cells[agent].get(group)
+                if estimate is None:
+                    continue
+                xs.append(position - 0.4 + width * (index + 0.5))
+                means.append(estimate.mean)
+                lows.append(estimate.mean - estimate.low)
+                highs.append(estimate.high - estimate.mean)
+            axes.bar(
+                xs, means, width, yerr=[lows, highs], capsize=4, color=colour(index), label=agent
+            )
+        axes.set_xticks(range(len(groups)), groups)
+        axes.set_ylabel(axis)
+        axes.set_title(title)
+        axes.grid(axis="y", alpha=0.3)
+        axes.legend(loc="best", fontsize="small")
+
+    return draw(paint)
+
+
+def distributions(title: str, axis: str, values: Sequence[tuple[str, Sequence[float]]]) -> bytes:
+    """A box per agent with every value drawn on it as a point (a strip plot)."""
+
+    def paint(_figure: Any, axes: Any) -> None:
+        labels = [label for label, _ in values]
+        axes.boxplot([list(points) for _, points in values], orientation="horizontal", widths=0.5)
+        for index, (_label, points) in enumerate(values):
+            count = len(points)
+            # a fixed spread around the row, so the same values give the same picture
+            offsets = [((position % 7) - 3) * 0.04 for position in range(count)]
+            axes.scatter(
+                list(points),
+                [index + 1 + offset for offset in offsets],
+                color=colour(index),
+                alpha=0.7,
+                s=18,
+                zorder=3,
+            )
+        axes.set_yticks(range(1, len(labels) + 1), labels)
+        axes.set_xlabel(axis)
+        axes.set_title(title)
+        axes.grid(axis="x", alpha=0.3)
+
+    return draw(paint)
+
+
+def paired(title: str, axis: str, pairs: Sequence[tuple[str, Sequence[float], Estimate]]) -> bytes:
+    """Per pair of agents, the per-seed differences as points and their mean with its
+    paired 95% interval."""
+
+    def paint(_figure: Any, axes: Any) -> None:
+        rows = list(range(len(pairs)))[::-1]
+        for row, (_label, differences, estimate) in zip(rows, pairs, strict=True):
+            offsets = [((position % 7) - 3) * 0.04 for position in range(len(differences))]
+            axes.scatter(
+                list(differences),
+                [row + 0.15 + offset for offset in offsets],
+                color="#888",
+                s=14,
+                alpha=0.7,
+            )
+            axes.errorbar(
+                [estimate.mean],
+                [row - 0.15],
+                xerr=[[estimate.mean - estimate.low], [estimate.high - estimate.mean]],
+                fmt="D",
+                color=colour(0),
+                capsize=6,
+            )
+        axes.set_yticks(rows, [label for label, _, _ in pairs])
+        axes.set_ylim(-0.7, len(pairs) - 0.3)
+        axes.axvline(0, color="#c00", linewidth=0.8)
+        axes.set_xlabel(axis)
+        axes.set_title(title)
+        axes.grid(axis="x", alpha=0.3)
+
+    return draw(paint)
+
+
+def panels(title: str, rows: Sequence[tuple[str, str, Any]], groups: Sequence[str]) -> bytes:
+    """Side by side panels of bars, one per ``(name, axis, cells)`` where
+    ``cells[agent][group]`` is a number or None: a language model's figures."""
+
+    def paint(figure: Any, grid: Any) -> None:
+        grid = grid if len(rows) > 1 else [grid]
+        for axes, (name, axis, cells) in zip(grid, rows, strict=True):
+            agents = list(cells)
+            width = 0.8 / max(1, len(agents))
+            for index, agent in enumerate(agents):
+                played = [
+                    (position, cells[agent][group])
+                    for position, group in enumerate(groups)
+                    if cells[agent].get(group) is not None
+                ]
+                axes.bar(
+                    [position - 0.4 + width * (index + 0.5) for position, _ in played],
+                    [height for _, height in played],
+                    width,
+                    color=colour(index),
+                    label=agent,
+                )
+            axes.set_xticks(range(len(groups)), groups, rotation=30, fontsize="small")
+            axes.set_title(name, fontsize="medium")
+            axes.set_ylabel(axis, fontsize="small")
+            axes.grid(axis="y", alpha=0.3)
+        grid[0].legend(fontsize="x-small")
+        figure.suptitle(title)
+
+    return draw(paint, columns=len(rows))

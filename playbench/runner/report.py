@@ -1,0 +1,284 @@
+"""``playbench report DIR [DIR ...] --out report/``: bench folders compared side by side.
+
+The report folder gets ``index.html`` (one self-contained page: styles inline, every
+picture embedded as a data URI, no script, nothing fetched, readable on a phone),
+``report.md`` (the same figures as Markdown, the pictures linked beside it) and the PNG
+charts (:mod:`playbench.runner.charts`):
+
+- ``headline.png``: each agent's headline (mean progress over the games) with its interval;
+- ``progress.png``: each game's mean progress per agent with intervals;
+- ``scores-<slug>.png``: each game's score distribution per agent (box and points);
+- ``paired-<slug>.png``: where two agents played the same seeds, the per-seed score
+  differences and their mean with a paired bootstrap interval;
+- ``llm.png`` (language models only): tokens per turn, seconds per call, fallback share.
+
+Every episode links to its replay file, with the ``playbench replay`` command that plays
+it. Results of different suites (another hash) are never put side by side.
+"""
+
+from __future__ import annotations
+
+import base64
+import itertools
+import os
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from playbench.core.errors import PlaybenchError
+from playbench.core.game import JSON
+from playbench.core.registry import get_game
+from playbench.runner import charts
+from playbench.runner.bench import read_bench
+from playbench.runner.charts import Estimate
+from playbench.runner.replay import write_atomic
+from playbench.runner.stats import Interval, paired_interval
+from playbench.runner.store import RunDir
+
+TEMPLATES = Path(str(resources.files("playbench") / "runner" / "templates"))
+HTML = "index.html"
+MARKDOWN = "report.md"
+
+
+class ReportError(PlaybenchError):
+    """Folders that cannot be reported together."""
+
+
+@dataclass(slots=True)
+class Entry:
+    """One bench folder: its agent's label, ``bench.json`` and episodes per game."""
+
+    label: str
+    folder: Path
+    bench: JSON
+    records: dict[str, list[JSON]] = field(default_factory=dict)
+
+    def scores(self, slug: str) -> dict[int, float]:
+        return {record["seed"]: record["score"] for record in self.records[slug]}
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """Two agents' score differences on one game over the seeds both played."""
+
+    game: str
+    first: str
+    second: str
+    differences: list[float]
+    interval: Interval
+
+    def sentence(self) -> str:
+        """ "A beats B on Gem Swap by 1,240, 95% 980 to 1,510"."""
+        name = get_game(self.game).name
+        mean, low, high = self.interval.mean, self.interval.low, self.interval.high
+        if mean == 0 and low == 0 and high == 0:
+            return f"{self.first} and {self.second} tie on {name} on every seed"
+        winner, loser = (self.first, self.second) if mean >= 0 else (self.second, self.first)
+        if mean < 0:
+            mean, low, high = -mean, -high, -low
+        unclear = " (the interval holds 0: not clear)" if low <= 0 <= high else ""
+        return (
+            f"{winner} beats {loser} on {name} by {mean:,.0f}, "
+            f"95% {low:,.0f} to {high:,.0f}{unclear}"
+        )
+
+
+def _label(bench: JSON) -> str:
+    return bench["agent"] + (f" {bench['model']}" if bench.get("model") else "")
+
+
+def load_entries(folders: list[Path]) -> list[Entry]:
+    """The bench folders, each checked complete and of one suite; :class:`ReportError`
+    when their suites differ."""
+    entries = []
+    for folder in folders:
+        bench = read_bench(folder)
+        entry = Entry(_label(bench), folder, bench)
+        for slug, figures in bench["games"].items():
+            rows = RunDir(folder / figures["folder"]).records()
+            entry.records[slug] = sorted(rows, key=lambda record: record["seed"])
+        entries.append(entry)
+    first = entries[0].bench["suite"]
+    for entry in entries[1:]:
+        suite = entry.bench["suite"]
+        if suite["hash"] != first["hash"]:
+            raise ReportError(
+                f"{entry.folder} is suite {suite['name']} ({suite['hash'][:19]}), "
+                f"{entries[0].folder} is suite {first['name']} ({first['hash'][:19]}): "
+                "results of different suites are not compared"
+            )
+    labels = [entry.label for entry in entries]
+    for entry in entries:
+        if labels.count(entry.label) > 1:
+            entry.label = f"{entry.label} ({entry.folder.name})"
+    return entries
+
+
+def pairs(entries: list[Entry]) -> list[Pair]:
+    """Every two agents on every game, over the seeds both played."""
+    found = []
+    for first, second in itertools.combinations(entries, 2):
+        for slug in first.records:
+            if slug not in second.records:
+                continue
+            one, other = first.scores(slug), second.scores(slug)
+            seeds = sorted(one.keys() & other.keys())
+            if not seeds:
+                continue
+            differences = [one[seed] - other[seed] for seed in seeds]
+            interval = paired_interval(one, other)
+            found.append(Pair(slug, first.label, second.label, differences, interval))
+    return found
+
+
+def _estimate(label: str, mean: float, bounds: list[float]) -> Estimate:
+    return Estimate(label, mean, bounds[0], bounds[1])
+
+
+def _charts(entries: list[Entry], found: list[Pair]) -> dict[str, bytes]:
+    slugs = list(entries[0].bench["games"])
+    names = [get_game(slug).name for slug in slugs]
+    pictures = {
+        "headline.png": charts.intervals(
+            "Headline: mean progress over the games, 95% interval",
+            "mean progress (0 to 1)",
+            [
+                _estimate(entry.label, headline["meanProgress"], headline["ci95"])
+                for entry in entries
+                for headline in [entry.bench["headline"]]
+            ],
+        ),
+        "progress.png": charts.grouped_bars(
+            "Mean progress per game, 95% intervals",
+            "mean progress",
+            names,
+            [entry.label for entry in entries],
+            {
+                entry.label: {
+                    get_game(slug).name: _estimate(slug, g["meanProgress"], g["progressCi95"])
+                    for slug, g in entry.bench["games"].items()
+                }
+                for entry in entries
+            },
+        ),
+    }
+    for slug, name in zip(slugs, names, strict=True):
+        pictures[f"scores-{slug}.png"] = charts.distributions(
+            f"{name}: score per episode",
+            "score",
+            [(entry.label, list(entry.scores(slug).values())) for entry in entries],
+        )
+        game_pairs = [pair for pair in found if pair.game == slug]
+        if game_pairs:
+            pictures[f"paired-{slug}.png"] = charts.paired(
+                f"{name}: score difference per seed, mean and paired 95% interval",
+                "score difference",
+                [
+                    (
+                        f"{pair.first} − {pair.second}",
+                        pair.differences,
+                        _estimate("", pair.interval.mean, [pair.interval.low, pair.interval.high]),
+                    )
+                    for pair in game_pairs
+                ],
+            )
+    models = [entry for entry in entries if "llm" in entry.bench["headline"]]
+    if models:
+        rows = []
+        for key, name, axis in (
+            ("tokensPerTurn", "tokens per turn", "tokens"),
+            ("secondsPerCall", "seconds per call", "seconds"),
+            ("fallbackShare", "fallback share", "share of turns"),
+        ):
+            cells = {
+                entry.label: {
+                    get_game(slug).name: g.get("llm", {}).get(key)
+                    for slug, g in entry.bench["games"].items()
+                }
+                for entry in models
+            }
+            rows.append((name, axis, cells))
+        pictures["llm.png"] = charts.panels("Language models", rows, names)
+    return pictures
+
+
+def _episodes(entries: list[Entry], out: Path) -> list[JSON]:
+    """Every episode with its replay: the path from the report, and the command."""
+    rows = []
+    for entry in entries:
+        for slug, records in entry.records.items():
+            folder = entry.folder / entry.bench["games"][slug]["folder"]
+            for record in records:
+                replay = folder / record["replay"]
+                rows.append(
+                    {
+                        "agent": entry.label,
+                        "game": get_game(slug).name,
+                        "seed": record["seed"],
+                        "score": record["score"],
+                        "progress": record["progress"],
+                        "outcome": record["outcome"],
+                        "href": Path(os.path.relpath(replay.resolve(), out.resolve())).as_posix(),
+                        "command": f"playbench replay {replay.as_posix()}",
+                    }
+                )
+    return rows
+
+
+def _environment() -> Any:
+    try:
+        import jinja2
+    except ImportError:
+        raise ReportError(
+            "playbench report needs jinja2: pip install 'playbench[report]'"
+        ) from None
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=jinja2.select_autoescape(["html"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    environment.filters["number"] = lambda value, digits=1: f"{value:,.{digits}f}"
+    environment.filters["share"] = lambda value: "–" if value is None else f"{value:.0%}"
+    return environment
+
+
+def write_report(folders: list[Path], out: Path) -> list[Path]:
+    """Write the report of ``folders`` into ``out``; the files written."""
+    if not folders:
+        raise ReportError("give at least one bench folder")
+    entries = load_entries(folders)
+    environment = _environment()
+    found = pairs(entries)
+    pictures = _charts(entries, found)
+    if out.exists() and not out.is_dir():
+        raise ReportError(f"--out {out} is a file, not a folder")
+    out.mkdir(parents=True, exist_ok=True)
+    suite = entries[0].bench["suite"]
+    context = {
+        "suite": suite,
+        "entries": entries,
+        "games": [(slug, get_game(slug).name) for slug in entries[0].bench["games"]],
+        "pairs": found,
+        "models": [entry for entry in entries if "llm" in entry.bench["headline"]],
+        "pictures": list(pictures),
+        "episodes": _episodes(entries, out),
+    }
+    written = []
+    for name, data in pictures.items():
+        write_atomic(out / name, data)
+        written.append(out / name)
+    embedded = {
+        name: "data:image/png;base64," + base64.b64encode(data).decode()
+        for name, data in pictures.items()
+    }
+    for name, template, sources in (
+        (HTML, "report.html.j2", embedded),
+        (MARKDOWN, "report.md.j2", {name: name for name in pictures}),
+    ):
+        text = environment.get_template(template).render(context, source=sources)
+        write_atomic(out / name, text.encode())
+        written.append(out / name)
+    return written
