@@ -12,8 +12,10 @@ an :class:`Array` and the door builds the space.
   (a board plane of small category ids says how many ids it has, for a one-hot form);
   ``encode(state, out)`` fills arrays of those shapes whole (they come uninitialised)
   from the state's public part only.
-- ``mask(state, out)``: 1 at every index the rules take now (by default from
-  ``legal_actions``; a game may compute it faster from its state).
+- ``legal(state)``: the indices the rules take now, the mask's ones (by default from
+  ``legal_actions``; a game may compute them faster from its state).
+- ``encode_all(states, out)``: row ``i`` of every array from ``states[i]`` at once (by
+  default ``encode`` row by row), for vector envs.
 - ``status(state)``: the status line of a picture (score, oil, lives, moves, depth).
 - ``paint(state)`` (optional): the board as an RGB picture, ``frame(options)`` the largest
   it can be for those options, so a door gives every frame of an env the same size. Or
@@ -34,7 +36,7 @@ from playbench.core.game import Action, Game
 #: the module a game's learning description lives in
 MODULE = "learning"
 #: what such a module may leave out
-OPTIONAL = ("mask", "paint", "frame", "glyphs", "grid")
+OPTIONAL = ("legal", "encode_all", "paint", "frame", "glyphs", "grid")
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,12 +78,10 @@ class ActionTable:
     def size(self) -> int:
         return len(self.actions)
 
-    def mark(self, legal: list[Action], out: Any) -> None:
-        """Set ``out[i] = 1`` for every index among ``legal`` (``out`` starts at zero)."""
+    def legal(self, actions: list[Action]) -> list[int]:
+        """The indices that ``actions`` (the game's legal actions) stand for, in order."""
         key, indices = self.key, self.indices
-        for action in legal:
-            for index in indices.get(key(action), ()):
-                out[index] = 1
+        return [index for action in actions for index in indices.get(key(action), ())]
 
 
 def _no_size(options: Mapping[str, Any] | None) -> tuple[int, int]:
@@ -96,24 +96,33 @@ class Learning:
     arrays: Callable[[Mapping[str, Any] | None], dict[str, Array]]
     encode: Callable[[Any, dict[str, Any]], None]
     status: Callable[[Any], str]
-    mask: Callable[[Any, Any], None] | None = None
+    legal: Callable[[Any], list[int]] | None = None
+    encode_all: Callable[[list[Any], dict[str, Any]], None] | None = None
     paint: Callable[[Any], Any] | None = None
     frame: Callable[[Mapping[str, Any] | None], tuple[int, int]] = field(default=_no_size)
     glyphs: Callable[[Any], list[str]] | None = None
     grid: Callable[[Mapping[str, Any] | None], tuple[int, int]] = field(default=_no_size)
 
-    def fill_mask(self, game: Game, state: Any, out: Any) -> None:
-        """Write the mask of ``state`` into ``out``, which starts at zero."""
-        if self.mask is not None:
-            self.mask(state, out)
-        else:
-            self.actions.mark(game.legal_actions(state), out)
+    def legal_indices(self, game: Game, state: Any) -> list[int]:
+        """The indices the rules take in ``state``: the mask's ones."""
+        if self.legal is not None:
+            return self.legal(state)
+        return self.actions.legal(game.legal_actions(state))
+
+    def encode_each(self, states: list[Any], out: dict[str, Any]) -> None:
+        """Fill row ``i`` of every array of ``out`` from ``states[i]``."""
+        if self.encode_all is not None:
+            self.encode_all(states, out)
+            return
+        encode = self.encode
+        for i, state in enumerate(states):
+            encode(state, {name: array[i] for name, array in out.items()})
 
 
 def learning_of(game: Game) -> Learning | None:
     """What the ``learning`` module beside the game's class says, if there is one: its
-    ``ACTIONS``, ``arrays``, ``encode`` and ``status``, and where it has them ``mask``,
-    ``paint`` with ``frame``, or ``glyphs`` with ``grid``."""
+    ``ACTIONS``, ``arrays``, ``encode`` and ``status``, and where it has them ``legal``,
+    ``encode_all``, ``paint`` with ``frame``, or ``glyphs`` with ``grid``."""
     package = sys.modules[type(game).__module__].__package__
     name = f"{package}.{MODULE}"
     try:

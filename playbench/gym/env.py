@@ -69,7 +69,7 @@ def step_info(
     """One env's ``info`` after ``result``, with a new read-only mask of the match now."""
     state = match.state
     mask = np.zeros(learning.actions.size, dtype=np.int8)
-    learning.fill_mask(game, state, mask)
+    mask[learning.legal_indices(game, state)] = 1
     mask.flags.writeable = False
     info = {
         "action_mask": mask,

@@ -85,13 +85,9 @@ class PlaybenchVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self._mask = np.zeros((num_envs, size), dtype=np.int8)
-        self._mask_rows = list(self._mask)
         self._plain = obs_type == "dict"
         if self._plain:
             self._arrays = self._observer.empty(num_envs)
-            self._rows = [
-                {name: array[i] for name, array in self._arrays.items()} for i in range(num_envs)
-            ]
         elif obs_type == "rgb":
             self._frames = np.zeros((num_envs, *self._observer.painter.shape), dtype=np.uint8)
         self._texts: list[str] = [""] * num_envs
@@ -178,14 +174,18 @@ class PlaybenchVectorEnv(VectorEnv):
     # -- what it hands out ------------------------------------------------------------------
     def _observations(self) -> Any:
         """Refresh every env's mask and observation row from its match."""
-        fill_mask, game = self.learning.fill_mask, self.game
-        self._mask[:] = 0
-        for match, row in zip(self._matches, self._mask_rows, strict=True):
-            fill_mask(game, match.state, row)
+        legal_indices, game, size = self.learning.legal_indices, self.game, len(self._actions)
+        states = [match.state for match in self._matches]
+        ones = [
+            i * size + index
+            for i, state in enumerate(states)
+            for index in legal_indices(game, state)
+        ]
+        mask = self._mask.reshape(-1)
+        mask[:] = 0
+        mask[ones] = 1
         if self._plain:
-            encode = self.learning.encode
-            for match, row in zip(self._matches, self._rows, strict=True):
-                encode(match.state, row)
+            self.learning.encode_each(states, self._arrays)
             arrays = self._arrays
             handed = {name: array.copy() for name, array in arrays.items()} if self.copy else arrays
             return self._observer.finish(dict(handed), self._mask)

@@ -73,8 +73,10 @@ def test_every_masked_action_is_accepted_and_every_legal_action_is_masked(
     match = Match.start(slug, seed)
     for pick in picks:
         legal = match.game.legal_actions(match.state)
+        assert learning.legal_indices(match.game, match.state) == table.legal(legal)
         mask = [0] * table.size
-        learning.fill_mask(match.game, match.state, mask)
+        for index in table.legal(legal):
+            mask[index] = 1
         chosen = [i for i, flag in enumerate(mask) if flag]
         keys = {table.key(action) for action in legal}
         assert {table.key(table.actions[i]) for i in chosen} == keys - _left_out(slug)

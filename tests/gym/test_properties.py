@@ -31,7 +31,8 @@ def test_masked_play_keeps_every_invariant(env_id: str, seed: int, picks: list[i
         match = env.unwrapped.match
         legal = match.game.legal_actions(match.state)
         expected = [0] * len(info["action_mask"])
-        learning_of(match.game).actions.mark(legal, expected)
+        for index in learning_of(match.game).actions.legal(legal):
+            expected[index] = 1
         assert info["action_mask"].tolist() == expected
         assert info["observation"] == match.game.observe(match.state)
         chosen = np.flatnonzero(info["action_mask"])

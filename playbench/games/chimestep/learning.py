@@ -92,17 +92,9 @@ def _hush_codes(state: State) -> list[tuple[int, int]]:
     ]
 
 
-def encode(state: State, out: dict[str, Any]) -> None:
-    tiles = out["tiles"].reshape(-1)
-    tiles[:] = 0
-    tiles[PLACE] = np.frombuffer(state.tiles, dtype=np.uint8) + 1
-    hush = out["hush"].reshape(-1)
-    hush[:] = 0
-    for tile, code in _hush_codes(state):
-        hush[PLACE[tile]] = code
-    out["chick"][:] = CELLS[state.position]
+def _stats(state: State) -> tuple[float, ...]:
     par = par_for(state.target)
-    out["stats"][:] = (
+    return (
         state.status / (len(STATUSES) - 1),
         min(state.stage, STAGE_SCALE) / STAGE_SCALE,
         state.target - 1,
@@ -120,8 +112,31 @@ def encode(state: State, out: dict[str, Any]) -> None:
     )
 
 
-def mask(state: State, out: Any) -> None:
-    ACTIONS.mark(legal_actions(state), out)
+def encode(state: State, out: dict[str, Any]) -> None:
+    encode_all([state], {name: array[None] for name, array in out.items()})
+
+
+def encode_all(states: list[State], out: dict[str, Any]) -> None:
+    """Every pyramid at once: the tiles of all states laid end to end, the Hush by index."""
+    count = len(states)
+    tiles = out["tiles"].reshape(count, -1)
+    tiles[:] = 0
+    joined = np.frombuffer(b"".join([state.tiles for state in states]), dtype=np.uint8)
+    tiles[:, PLACE] = joined.reshape(count, TILE_COUNT) + 1
+    hush = out["hush"].reshape(-1)
+    hush[:] = 0
+    places, codes, plane = [], [], TIERS * TIERS
+    for i, state in enumerate(states):
+        for tile, code in _hush_codes(state):
+            places.append(i * plane + PLACE[tile])
+            codes.append(code)
+    hush[places] = codes
+    out["chick"][:] = [CELLS[state.position] for state in states]
+    out["stats"][:] = [_stats(state) for state in states]
+
+
+def legal(state: State) -> list[int]:
+    return ACTIONS.legal(legal_actions(state))
 
 
 def status(state: State) -> str:

@@ -75,37 +75,40 @@ def _grid(state: State) -> np.ndarray:
 
 
 GATHERS_KEPT = 64
-#: a level and a board shape -> where each cell of the shape reads the level's board
-_GATHERS: dict[tuple[int, tuple[int, ...]], tuple[Level, np.ndarray]] = {}
+#: a level's layout (width, board) and a board shape -> where each cell of the shape
+#: reads the level's board
+_GATHERS: dict[tuple[int, bytes, tuple[int, ...]], np.ndarray] = {}
+#: the last batch's layouts and the gather of all their boards at once
+_BATCH: list[Any] = [None, None]
 
 
 def _gather(level: Level, shape: tuple[int, ...]) -> np.ndarray:
     """For each cell of ``shape``, its index in the level's board (bottom row first), or
     one past the end (a 0 is read there) outside the level."""
-    found = _GATHERS.get((id(level), shape))
+    key = (level.width, level.board, shape)
+    found = _GATHERS.get(key)
     if found is None:
-        if len(_GATHERS) >= GATHERS_KEPT:  # custom levels are new objects each run
+        if len(_GATHERS) >= GATHERS_KEPT:
             _GATHERS.clear()
         outside = level.height * level.width
-        gather = np.full(shape, outside, dtype=np.intp)
+        found = np.full(shape, outside, dtype=np.intp)
         rows = np.arange(level.height)[::-1, None] * level.width + np.arange(level.width)
-        gather[: level.height, : level.width] = rows
-        found = _GATHERS[id(level), shape] = (level, gather)
-    return found[1]
+        found[: level.height, : level.width] = rows
+        _GATHERS[key] = found
+    return found
 
 
-def encode(state: State, out: dict[str, Any]) -> None:
+def _mole(state: State) -> tuple[int, int]:
+    if state.board[state.pos] != MOLE:
+        return (-1, -1)
     level = state.level
-    height, width = level.height, level.width
-    board = out["board"]
-    codes = np.frombuffer(state.board.translate(CATEGORY_BYTES) + b"\0", dtype=np.uint8)
-    board[...] = codes[_gather(level, board.shape)]
-    if state.board[state.pos] == MOLE:
-        row, col = divmod(state.pos, width)
-        out["mole"][:] = (height - 1 - row, col)
-    else:
-        out["mole"][:] = -1
-    out["stats"][:] = (
+    row, col = divmod(state.pos, level.width)
+    return (level.height - 1 - row, col)
+
+
+def _stats(state: State) -> tuple[float, ...]:
+    level = state.level
+    return (
         level.number / len(LEVELS),
         min(state.gems / level.quota, 1.0) if level.quota else 1.0,
         state.exit_open,
@@ -115,11 +118,37 @@ def encode(state: State, out: dict[str, Any]) -> None:
     )
 
 
-def mask(state: State, out: Any) -> None:
-    if state.status == PLAYING:
-        for direction in legal_dirs(state):
-            out[direction] = 1
-        out[WAIT] = 1
+def encode(state: State, out: dict[str, Any]) -> None:
+    board = out["board"]
+    codes = np.frombuffer(state.board.translate(CATEGORY_BYTES) + b"\0", dtype=np.uint8)
+    board[...] = codes[_gather(state.level, board.shape)]
+    out["mole"][:] = _mole(state)
+    out["stats"][:] = _stats(state)
+
+
+def encode_all(states: list[State], out: dict[str, Any]) -> None:
+    """Every board through one gather of all boards laid end to end."""
+    board = out["board"]
+    layouts = [(state.level.width, state.level.board) for state in states]
+    if _BATCH[0] != layouts:
+        shape = board.shape[1:]
+        gathers, offset = [], 0
+        for state in states:
+            level = state.level
+            gathers.append(_gather(level, shape) + offset)
+            offset += level.height * level.width + 1
+        _BATCH[:] = layouts, np.stack(gathers)
+    table = CATEGORY_BYTES
+    joined = b"\0".join([state.board.translate(table) for state in states]) + b"\0"
+    board[...] = np.frombuffer(joined, dtype=np.uint8)[_BATCH[1]]
+    out["mole"][:] = [_mole(state) for state in states]
+    out["stats"][:] = [_stats(state) for state in states]
+
+
+def legal(state: State) -> list[int]:
+    if state.status != PLAYING:
+        return []
+    return [*legal_dirs(state), WAIT]
 
 
 def status(state: State) -> str:

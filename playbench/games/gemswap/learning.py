@@ -64,19 +64,31 @@ def arrays(options: Mapping[str, Any] | None) -> dict[str, Array]:
 def encode(state: GemState, out: dict[str, Any]) -> None:
     out["colors"][:] = np.frombuffer(state.colors, dtype=np.uint8).reshape(SIZE, SIZE)
     out["kinds"][:] = np.frombuffer(state.kinds, dtype=np.uint8).reshape(SIZE, SIZE)
-    out["stats"][:] = (
+    out["stats"][:] = _stats(state)
+
+
+def _stats(state: GemState) -> tuple[float, float]:
+    return (
         (MOVES_PER_GAME - state.moves_made) / MOVES_PER_GAME,
         max(-1.0, min(state.score / PROGRESS_SCORE, 1.0)),
     )
 
 
-def mask(state: GemState, out: Any) -> None:
+def legal(state: GemState) -> list[int]:
     if state.over:
-        return
+        return []
     index = SWAP_INDEX
-    for pair in state.legal_swaps():
-        out[index[pair]] = 1
-    out[HINT_INDEX] = 1
+    return [*(index[pair] for pair in state.legal_swaps()), HINT_INDEX]
+
+
+def encode_all(states: list[GemState], out: dict[str, Any]) -> None:
+    """Every board at once: the colour and kind bytes of all boards laid end to end."""
+    shape = out["colors"].shape
+    out["colors"][...] = np.frombuffer(b"".join([s.colors for s in states]), np.uint8).reshape(
+        shape
+    )
+    out["kinds"][...] = np.frombuffer(b"".join([s.kinds for s in states]), np.uint8).reshape(shape)
+    out["stats"][:] = [_stats(state) for state in states]
 
 
 def status(state: GemState) -> str:
