@@ -2,12 +2,13 @@
 on Gem Swap and on Delvewick level 1, against the random agent on 100 held-out seeds.
 
     pip install -e '.[rl]'
-    nice -n 19 python benchmarks/train_ppo.py [--gem-swap-steps 60000] [--delvewick-steps 40000]
+    nice -n 19 python benchmarks/train_ppo.py [--gem-swap-steps 150000] [--delvewick-steps 100000]
         [--minutes 9] [--out benchmarks]
 
 Each game trains for its step budget or for ``--minutes`` of wall time, whichever ends
-first (the steps reached are printed), on 4 envs made by ``gymnasium.make`` with one-hot
-boards, rewards divided by 100 for the value function (the curves show them unscaled).
+first (the steps reached are printed), torch on one thread, on 4 envs made by
+``gymnasium.make`` with one-hot boards, rewards divided by 100 for the value function (the
+curves show them unscaled).
 Training games draw their seeds from the env's generator (seeded with 1, below 2**63);
 evaluation plays seeds 0-99 (never a training seed in practice), the policy
 deterministic and masked, the random agent a uniformly random legal action. Prints each
@@ -28,6 +29,7 @@ from typing import Any
 import gymnasium
 import matplotlib
 import numpy as np
+import torch
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.utils import get_action_masks
 from stable_baselines3.common.callbacks import BaseCallback
@@ -152,9 +154,12 @@ def plot(result: dict, out: Path) -> Path:
 
 
 def main() -> None:
+    # one thread: on a shared machine torch's thread pool spins against other work and
+    # ran 20 times slower (29 s of CPU for 2,048 steps against 1.7 s)
+    torch.set_num_threads(1)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--gem-swap-steps", type=int, default=60_000)
-    parser.add_argument("--delvewick-steps", type=int, default=40_000)
+    parser.add_argument("--gem-swap-steps", type=int, default=150_000)
+    parser.add_argument("--delvewick-steps", type=int, default=100_000)
     parser.add_argument("--minutes", type=float, default=9.0, help="wall-time cap per game")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent)
     args = parser.parse_args()

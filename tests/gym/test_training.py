@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import gymnasium
 import numpy as np
+import torch
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.utils import get_action_masks
 
 
 def test_maskable_ppo_trains_a_few_hundred_steps_and_plays_legally() -> None:
+    torch.set_num_threads(1)
     env = gymnasium.make("playbench/GemSwap-v0", one_hot=True)
     model = MaskablePPO("MultiInputPolicy", env, n_steps=128, batch_size=64, seed=1, device="cpu")
     model.learn(total_timesteps=256)
