@@ -222,6 +222,8 @@ COMMANDS = [
 
 OBSERVATION = {
     "status": "waiting, stageIntro, playing, recovering, stageClear or done",
+    "phaseTicks": "ticks left in stageIntro, recovering or stageClear before play (0 otherwise); "
+    "hop and toll act only once it has run out",
     "stage": "stage number, from 1",
     "target": "the level every tile must reach this stage (1 or 2)",
     "tiles": "tile levels tier by tier: tiles[row][col]",

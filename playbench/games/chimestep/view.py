@@ -12,7 +12,9 @@ from playbench.games.chimestep.state import (
     H_TILE,
     HUSH_FIELDS,
     NO_DIRECTION,
-    PLAYING,
+    RECOVERING,
+    STAGE_CLEAR,
+    STAGE_INTRO,
     STATUSES,
     WAITING,
     State,
@@ -28,6 +30,12 @@ HUSH_MARKS = ("T", "S", "M")
 CELL_GAP = " "
 #: a tile is drawn as chick mark, level digit, Hush mark
 CELL_WIDTH = 3
+#: the phases that count down to play, as the clock line says them
+PHASE_WORDS = {
+    STAGE_INTRO: "get ready: play starts in",
+    RECOVERING: "a life lost: play resumes in",
+    STAGE_CLEAR: "stage clear: the next stage starts in",
+}
 
 
 # -- observation -----------------------------------------------------------------------------
@@ -46,6 +54,7 @@ def observe(state: State) -> dict[str, Any]:
             awake.append(entry)
     return {
         "status": STATUSES[state.status],
+        "phaseTicks": state.phase_ticks if state.status in PHASE_WORDS else 0,
         "stage": state.stage,
         "target": state.target,
         "tiles": [tiles[index(row, 0) : index(row, 0) + row + 1] for row in range(TIERS)],
@@ -109,8 +118,8 @@ def _clock_line(state: State) -> str:
         parts.append("send start to begin")
     elif state.status == DONE:
         parts.append("the run is over")
-    elif state.status != PLAYING:
-        parts.append(f"{STATUSES[state.status]} {state.phase_ticks} ticks")
+    elif state.status in PHASE_WORDS:
+        parts.append(f"{PHASE_WORDS[state.status]} {state.phase_ticks} ticks")
     parts.append(f"hop ready in {state.cooldown}" if state.cooldown else "hop ready")
     if state.buffered != NO_DIRECTION:
         parts.append(f"buffered {DIRECTIONS[state.buffered]}")

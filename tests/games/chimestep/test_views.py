@@ -14,6 +14,7 @@ from .helpers import GAME, hush_entry, playing, run
 
 OBSERVATION_KEYS = {
     "status",
+    "phaseTicks",
     "stage",
     "target",
     "tiles",
@@ -244,3 +245,21 @@ def test_parse_action_raises_a_precise_error():
     assert parse_action({"type": "hop", "dir": "downLeft"}) == ParsedAction("hop", 2)
     with pytest.raises(ActionError, match="hop dir must be one of upLeft"):
         parse_action({"type": "hop", "dir": "up"})
+
+
+def test_the_phase_counts_down_in_the_observation_and_the_text_board():
+    match = Match.start("chimestep", 7)
+    assert match.view()["observation"]["phaseTicks"] == 0
+    match.command("start")
+    view = match.view()
+    assert (view["observation"]["status"], view["observation"]["phaseTicks"]) == ("stageIntro", 24)
+    assert "get ready: play starts in 24 ticks" in view["board"]
+    assert not match.command("hop dl").ok
+    match.command("tick 20")
+    assert match.view()["observation"]["phaseTicks"] == 4
+    assert "play starts in 4 ticks" in match.view()["board"]
+    match.command("tick 4")
+    view = match.view()
+    assert (view["observation"]["status"], view["observation"]["phaseTicks"]) == ("playing", 0)
+    assert "play starts" not in view["board"]
+    assert match.command("hop dl").ok
