@@ -30,6 +30,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
+def one_worker_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server of one worker, for pages that are looked at and played, not pushed to
+    across workers (a worker starts faster on a busy machine)."""
+    with serving(tmp_path_factory.mktemp("one-worker-data"), 1) as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     executable = chromium_path()
     if not executable.exists():

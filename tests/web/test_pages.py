@@ -80,7 +80,7 @@ def test_delvewick_level_one_cleared_with_the_keyboard(page: Page, api: httpx.Cl
         page.keyboard.press(KEYS[letter])
     wait_moves(page, len(solution))
     expect(page.get_by_test_id("score")).to_have_text(str(LEVEL_ONE_SCORE))
-    expect(page.locator("#messages")).to_contain_text("levelClear · level 1 · name Topsoil")
+    expect(page.locator("#messages")).to_contain_text("Level 1, Topsoil, cleared")
     stored = record(api, sid)
     assert stored["observation"]["level"] == 2
     assert stored["score"] == LEVEL_ONE_SCORE

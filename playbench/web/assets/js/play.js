@@ -2,8 +2,11 @@
 // game's controls (the terminal's table); commands queue and go out one request at a
 // time, because each answer carries the agent-check puzzle the next request answers.
 import { Session } from "./api.js";
+import { seconds } from "./boards/chimestep.js";
 import { cellName } from "./boards/gemswap.js";
-import { $, addMessage, describeEvent, messagesOf, showProblem, showView } from "./ui.js";
+import { painter } from "./boards/index.js";
+import { $, addMessage, messagesOf, showProblem, showView } from "./ui.js";
+import { commandText, eventText, keyText, refusalText } from "./words.js";
 
 const slug = document.querySelector("main").dataset.slug;
 const controls = JSON.parse($("controls").textContent);
@@ -21,7 +24,6 @@ const BROWSER_KEYS = {
   PageDown: "KEY_NPAGE",
   Enter: "\n",
 };
-const KEY_LABELS = { KEY_UP: "↑", KEY_DOWN: "↓", KEY_LEFT: "←", KEY_RIGHT: "→", " ": "space", "\n": "Enter" };
 const STORE = `playbench:${slug}:token`;
 const NAME = "playbench:player";
 
@@ -34,6 +36,9 @@ let busy = false;
 let previousBoard = null;
 let hintCells = null;
 let pendingKeys = "";
+// a command sent while the game's clock counts down to play (Chimestep's stage intro):
+// held, and sent the moment play begins
+let held = null;
 
 const seedParam = new URLSearchParams(location.search).get("seed");
 
@@ -51,6 +56,13 @@ function render(view, drawn = {}) {
   }
   showView(slug, view, { ...parts, drawOptions });
   if (slug === "cogcrawl") $("say-panel").hidden = false;
+  for (const button of $("buttons").querySelectorAll("button")) button.disabled = view.gameOver;
+  $("command").disabled = view.gameOver;
+  if (held && !countdown(view)) {
+    const command = held;
+    held = null;
+    enqueue(command);
+  }
   const over = view.gameOver && !view.finished;
   $("finish-panel").hidden = !(view.gameOver || view.finished);
   $("finish-form").hidden = !over;
@@ -66,17 +78,24 @@ function render(view, drawn = {}) {
   parts.board.dataset.session = view.sessionId;
 }
 
+const GOOD = new Set(["levelClear", "stageClear", "won", "exitOpen"]);
+
 function report(answer, sent) {
   for (const result of answer.results) {
-    if (!result.ok) addMessage(messages, `refused: ${result.command}: ${result.reason}`, "refused");
+    if (!result.ok) addMessage(messages, `Not done (${commandText(result.command)}): ${refusalText(result.reason)}.`, "refused");
     for (const event of result.events) {
       if (event.type === "say") $("say").textContent = event.text || "…";
       if (event.type === "hint" && typeof event.swap === "string") hintCells = hintOf(event.swap);
-      addMessage(messages, describeEvent(event), event.type === "levelClear" ? "good" : "event");
+      let text = eventText(slug, event);
+      if (event.type === "moves" && slug === "gem-swap") {
+        const swaps = answer.commands.filter((c) => c.startsWith("swap ")).map((c) => c.slice(5));
+        if (swaps.length) text += ` ${swaps.join(", ")}.`;
+      }
+      if (text) addMessage(messages, text, GOOD.has(event.type) ? "good" : "event");
     }
   }
   const skipped = sent.length - answer.results.length;
-  if (skipped > 0) addMessage(messages, `${skipped} queued command(s) dropped after the refusal`, "refused");
+  if (skipped > 0) addMessage(messages, `${skipped} more key press(es) dropped after that.`, "refused");
   for (const line of messagesOf(answer.observation)) addMessage(messages, line, "event");
 }
 
@@ -88,6 +107,24 @@ function hintOf(text) {
   const r = Number(found[2]) - 1;
   const [dr, dc] = { up: [-1, 0], down: [1, 0], left: [0, -1], right: [0, 1] }[found[3].toLowerCase()];
   return [cellName(r, c), cellName(r + dr, c + dc)];
+}
+
+// The ticks until play while the clock counts down a phase in which the game acts on
+// nothing but ticks (0: none).
+function countdown(view) {
+  const ticks = view.observation && view.observation.phaseTicks;
+  return controls.idle && ticks > 0 && !view.gameOver ? ticks : 0;
+}
+
+// Whether the game acts on the command now; while a phase counts down, one it would not
+// act on is held (the last such wins) and the page says how long until play.
+function actsNow(command) {
+  const waiting = countdown(session.view);
+  const verb = command.split(" ")[0];
+  if (!waiting || verb === "tick" || session.view.commands.some((c) => c.split(" ")[0] === verb)) return true;
+  held = command;
+  addMessage(messages, `Wait ${seconds(waiting)}: play has not started yet. Your ${commandText(command)} goes the moment it does.`, "info");
+  return false;
 }
 
 function enqueue(command) {
@@ -106,7 +143,9 @@ function enqueue(command) {
 }
 
 async function pump() {
-  if (busy || !session || queue.length === 0) return;
+  if (busy || !session) return;
+  queue = queue.filter(actsNow);
+  if (queue.length === 0) return;
   busy = true;
   const batch = queue.splice(0, MAX_BATCH);
   try {
@@ -242,11 +281,11 @@ function buttons() {
   if (slug === "delvewick") add("Wait", "wait", "let the world move (space)");
   if (slug === "chimestep") {
     add("Start", "start", "space or s");
-    add("Toll", "toll", "t: the bell damps the Hush");
+    add("Toll", "toll", "t: the bell scatters the Hush around the chick");
   }
   if (slug === "gem-swap") {
-    add("Hint", "hint", "h: shows a swap, costs points");
-    add("Moves", "moves", "m: how many swaps there are");
+    add("Hint (−50)", "hint", "h: shows a good swap for 50 points");
+    add("Moves", "moves", "m: lists the swaps that make a line");
     add("Deselect", "deselect", "d");
   }
   if (slug === "cogcrawl") {
@@ -264,12 +303,11 @@ function buttons() {
       sequences.set(`${key[0]}|${command.split(" ")[0]}`, [key[0], command.split(" ")[0]]);
       continue;
     }
-    const label = KEY_LABELS[key] || key.replace("KEY_", "");
-    byCommand.set(command, [...(byCommand.get(command) || []), label]);
+    byCommand.set(command, [...(byCommand.get(command) || []), keyText(key)]);
   }
   const kbd = (labels) => labels.map((label) => `<kbd>${escapeHtml(label)}</kbd>`).join(" ");
   const keys = [
-    ...[...byCommand].map(([command, labels]) => `${kbd(labels)} ${escapeHtml(command.replace(PROMPT, "…"))}`),
+    ...[...byCommand].map(([command, labels]) => `${kbd(labels)} ${escapeHtml(commandText(command, PROMPT))}`),
     ...[...sequences.values()].map(([first, verb]) => `${kbd([first])} then a direction key: ${escapeHtml(verb)}`),
   ]
     .map((entry) => `<span class="key">${entry}</span>`)
@@ -283,6 +321,7 @@ function escapeHtml(text) {
 
 async function start(fresh) {
   queue = [];
+  held = null;
   hintCells = null;
   previousBoard = null;
   messages.replaceChildren();
@@ -312,8 +351,21 @@ async function start(fresh) {
   }
 }
 
+function guide() {
+  const paint = painter(slug);
+  if (paint.guide) {
+    $("guide").textContent = paint.guide;
+    $("guide").hidden = false;
+  }
+  if (paint.legend) {
+    paint.legend($("legend"));
+    $("legend-panel").hidden = false;
+  }
+}
+
 $("player").value = localStorage.getItem(NAME) || "";
 buttons();
+guide();
 start(false);
 if (controls.idle) {
   const [seconds, command] = controls.idle;

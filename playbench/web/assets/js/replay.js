@@ -6,7 +6,8 @@
 // per applied action {step, action, reward, score, ...} and the end line {end: {score,
 // fingerprint, steps, outcome, progress}}, whose score the last board must match.
 import { spectate, statelessAction, statelessInit } from "./api.js";
-import { $, describeEvent, showProblem, showView } from "./ui.js";
+import { $, showProblem, showView } from "./ui.js";
+import { eventText } from "./words.js";
 
 const PLAY_STEP_MS = 160;
 const STEP_TEXT_CHARS = 240;
@@ -74,7 +75,10 @@ function draw(k, current) {
   } else {
     const full = JSON.stringify(step.action);
     const said = full.length > STEP_TEXT_CHARS ? `${full.slice(0, STEP_TEXT_CHARS)}…` : full;
-    const events = current.events.map(describeEvent).join("; ");
+    const events = current.events
+      .map((event) => eventText(replay.game, event))
+      .filter(Boolean)
+      .join(" ");
     box.textContent = `${said}${current.reason ? ` (refused, counted: ${current.reason})` : ""}${events ? ` → ${events}` : ""}`;
     if (Number.isInteger(step.score) && step.score !== current.score) {
       showProblem(`step ${k}: the rules give score ${current.score}, the replay says ${step.score}`);

@@ -1,5 +1,6 @@
 // Small pieces every page shares: the status panel, messages, the problem banner.
 import { painter } from "./boards/index.js";
+import { spaced } from "./words.js";
 
 export const $ = (id) => document.getElementById(id);
 
@@ -21,18 +22,6 @@ export function fillFields(dl, pairs) {
   }
 }
 
-// An event as the terminal shows it: its type, then its plain fields.
-export function describeEvent(event) {
-  const parts = [event.type];
-  for (const [key, value] of Object.entries(event)) {
-    if (key === "type") continue;
-    if (value === null || typeof value !== "object") parts.push(`${key} ${value}`);
-    else if (Array.isArray(value) && value.length && value.every((v) => typeof v !== "object")) parts.push(`${key} ${value.join(" ")}`);
-    else if (!Array.isArray(value) && "row" in value && "col" in value) parts.push(`${key} ${value.row},${value.col}`);
-  }
-  return parts.join(" · ");
-}
-
 export function addMessage(list, text, kind = "event", limit = 200) {
   const li = document.createElement("li");
   li.className = kind;
@@ -48,7 +37,7 @@ export function showView(slug, view, { board, score, status, fields, drawOptions
   board.dataset.moves = String(view.moves);
   score.textContent = String(view.score);
   const word = view.finished ? "finished" : view.gameOver ? gameOverWord(paint.state(view.observation)) : paint.state(view.observation) || "playing";
-  status.textContent = word;
+  status.textContent = spaced(word);
   status.className = `status-word ${word}`;
   if (fields) fillFields(fields, [...paint.status(view.observation), ["actions", view.moves]]);
 }

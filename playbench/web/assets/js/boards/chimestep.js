@@ -2,6 +2,14 @@
 import { palette, shade } from "./palette.js";
 
 const SVG = "http://www.w3.org/2000/svg";
+// the world's clock (the game's controls tick it 12 times a second)
+export const TICKS_PER_SECOND = 12;
+// what each phase that counts down to play says, and what the countdown leads to
+const PHASES = {
+  stageIntro: ["Get ready", "play starts in"],
+  recovering: ["A life lost", "play resumes in"],
+  stageClear: ["Stage clear!", "next stage in"],
+};
 const COLOURS = palette.chimestep;
 const HUSH = COLOURS.hush;
 
@@ -19,7 +27,27 @@ function levelColor(level, target) {
   return level === 0 ? levels[0] : levels[Math.min(level, levels.length - 2)];
 }
 
-export function drawChimestep(host, observation, { tileW = 64 } = {}) {
+export const seconds = (ticks) => `${(ticks / TICKS_PER_SECOND).toFixed(1)} s`;
+
+// The banner over the pyramid: the phase, and how long until play.
+export function phaseLine(observation) {
+  const phase = PHASES[observation.status];
+  if (phase) return [phase[0], `${phase[1]} ${seconds(observation.phaseTicks || 0)}`];
+  if (observation.status === "waiting") return ["Press space to start", "the arrows hop along the diagonals"];
+  if (observation.status === "done") return ["The run is over", `${observation.score} points`];
+  return null;
+}
+
+function banner(svg, width, lines) {
+  const group = node("g", { "data-phase": lines[0] }, svg);
+  node("rect", { x: width / 2 - 150, y: 8, width: 300, height: 50, rx: 12, fill: "#000000b8" }, group);
+  const head = node("text", { x: width / 2, y: 29, "text-anchor": "middle", fill: "#fff6d0", "font-size": 17, "font-weight": 700 }, group);
+  head.textContent = lines[0];
+  const tail = node("text", { x: width / 2, y: 49, "text-anchor": "middle", fill: "#d8d0f5", "font-size": 14, "data-countdown": "" }, group);
+  tail.textContent = lines[1];
+}
+
+export function drawChimestep(host, observation, { tileW = 64, phase = true } = {}) {
   const rows = observation.tiles;
   const tileH = tileW * 0.5;
   const depth = tileW * 0.34;
@@ -91,16 +119,20 @@ export function drawChimestep(host, observation, { tileW = 64 } = {}) {
       node("text", { x, y: y - 24, "text-anchor": "middle", fill: "#ff5d5d", "font-size": 14 }, chick).textContent = "!";
     }
   }
+  const lines = phase ? phaseLine(observation) : null;
+  if (lines) banner(svg, width, lines);
   host.replaceChildren(svg);
 }
 
 export function chimestepStatus(observation) {
+  const lines = phaseLine(observation);
   return [
+    ...(lines && PHASES[observation.status] ? [["phase", `${lines[0].toLowerCase()}: ${lines[1]}`]] : []),
     ["stage", `${observation.stage} · target ${observation.target}`],
     ["lives", "♥".repeat(Math.max(observation.lives, 0)) || "0"],
     ["chain", observation.chain],
     ["tolls", `${observation.tollCharges}${observation.tollCooldown ? ` (ready in ${observation.tollCooldown})` : ""}`],
-    ["remaining", observation.remaining],
+    ["tiles to ring", observation.remaining],
     ["hops", `${observation.stageHops}/par ${observation.par}`],
     ["tick", observation.tick],
   ];
@@ -109,3 +141,6 @@ export function chimestepStatus(observation) {
 export function chimestepState(observation) {
   return observation.status;
 }
+
+export const chimestepGuide =
+  "Space starts. The chick hops along the diagonals: u or ← up-left, i or ↑ up-right, j or ↓ down-left, k or → down-right; t rings the toll bell.";

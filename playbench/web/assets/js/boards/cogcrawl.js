@@ -58,9 +58,15 @@ function seenBounds(rows, margin) {
   };
 }
 
-export function drawCogcrawl(host, observation, { size = 18, crop = false } = {}) {
+// the play board: the explored part of the map with a margin, cells of at most this size
+const LARGEST_CELL = 30;
+const SMALLEST_CELL = 8;
+const MARGIN = 3;
+
+export function drawCogcrawl(host, observation, { size = 0, crop = false } = {}) {
   const rows = observation.map;
-  const view = crop ? seenBounds(rows, 2) : { top: 0, left: 0, rows: rows.length, cols: rows[0].length };
+  const view = crop || !size ? seenBounds(rows, crop ? 2 : MARGIN) : { top: 0, left: 0, rows: rows.length, cols: rows[0].length };
+  if (!size) size = Math.max(SMALLEST_CELL, Math.min(LARGEST_CELL, Math.floor((host.clientWidth || 720) / view.cols)));
   const width = view.cols * size;
   const height = view.rows * size;
   const ctx = makeCanvas(host, width, height);
@@ -155,3 +161,5 @@ export function cogcrawlStatus(observation) {
 export function cogcrawlState(observation) {
   return observation.run ? observation.run.state : "playing";
 }
+
+export const cogcrawlGuide = "Move with h j k l y u b n or the arrows; the keys below do the rest, or send a whole seat reply as an agent does.";

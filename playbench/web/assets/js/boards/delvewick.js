@@ -173,3 +173,36 @@ export function delvewickStatus(observation) {
 export function delvewickState(observation) {
   return observation.status;
 }
+
+const LEGEND = [
+  ["M", "you, the mole"],
+  ["%", "soil: dig through it"],
+  ["#", "bedrock"],
+  ["O", "boulder: falls, rolls, pushed sideways"],
+  ["*", "gem: collect the quota"],
+  ["G", "geode: a falling boulder cracks it"],
+  ["X", "exit, closed until the quota"],
+  ["E", "exit, open: step on it"],
+];
+
+// Each thing on the board drawn small, with what it is; oil is the lamp's moves.
+export function delvewickLegend(host) {
+  host.replaceChildren();
+  for (const [glyph, words] of LEGEND) {
+    const item = document.createElement("div");
+    item.className = "legend-item";
+    const picture = document.createElement("span");
+    picture.className = "legend-picture";
+    drawDelvewick(picture, { board: [glyph] }, { size: 26 });
+    const label = document.createElement("span");
+    label.textContent = words;
+    item.append(picture, label);
+    host.append(item);
+  }
+  const oil = document.createElement("p");
+  oil.className = "note";
+  oil.textContent = "Oil: your lamp. Every move or wait burns one; at 0 the run ends.";
+  host.append(oil);
+}
+
+export const delvewickGuide = "Arrows or WASD move the mole (digging through soil); space waits a tick.";

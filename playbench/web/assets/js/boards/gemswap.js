@@ -18,6 +18,7 @@ const SHAPES = {
   W: "M0,-14 A14,14 0 1,1 -0.1,-14 Z",
 };
 const CELL = 56;
+const MARGIN = 24;
 
 function node(name, attrs, parent) {
   const el = document.createElementNS(SVG, name);
@@ -57,7 +58,8 @@ function gem(group, token, id) {
 export function drawGemSwap(host, observation, { previous = null, onCell = null, hint = null } = {}) {
   const rows = observation.board;
   const size = rows.length * CELL;
-  const svg = node("svg", { viewBox: `-24 -24 ${size + 28} ${size + 28}`, width: size + 28, role: "grid" });
+  // the coordinates take MARGIN on the left and top; as much on the right keeps the gems centred
+  const svg = node("svg", { viewBox: `-${MARGIN} -${MARGIN} ${size + 2 * MARGIN} ${size + MARGIN + 4}`, width: size + 2 * MARGIN, role: "grid" });
   svg.classList.add("gems");
   node("rect", { x: -4, y: -4, width: size + 8, height: size + 8, rx: 12, fill: palette["gem-swap"].background }, svg);
   rows.forEach((row, r) => {
@@ -97,3 +99,5 @@ export function gemswapStatus(observation) {
 export function gemswapState(observation) {
   return observation.gameOver ? "over" : "playing";
 }
+
+export const gemswapGuide = "Click a gem, then a neighbouring gem to swap them: a swap must line up three or more of a colour.";

@@ -1,9 +1,10 @@
-// Each game's board painter, status fields and state word; a game without a painter of
+// Each game's board painter, status fields and state word, and for its play page a line
+// on how to play and a legend where the board needs one; a game without a painter of
 // its own is shown as its text board.
-import { chimestepState, chimestepStatus, drawChimestep } from "./chimestep.js";
-import { cogcrawlState, cogcrawlStatus, drawCogcrawl } from "./cogcrawl.js";
-import { delvewickState, delvewickStatus, drawDelvewick } from "./delvewick.js";
-import { drawGemSwap, gemswapState, gemswapStatus } from "./gemswap.js";
+import { chimestepGuide, chimestepState, chimestepStatus, drawChimestep } from "./chimestep.js";
+import { cogcrawlGuide, cogcrawlState, cogcrawlStatus, drawCogcrawl } from "./cogcrawl.js";
+import { delvewickGuide, delvewickLegend, delvewickState, delvewickStatus, drawDelvewick } from "./delvewick.js";
+import { drawGemSwap, gemswapGuide, gemswapState, gemswapStatus } from "./gemswap.js";
 
 function drawText(host, observation, { text } = {}) {
   const pre = document.createElement("pre");
@@ -13,10 +14,10 @@ function drawText(host, observation, { text } = {}) {
 }
 
 const PAINTERS = {
-  delvewick: { draw: drawDelvewick, status: delvewickStatus, state: delvewickState },
-  chimestep: { draw: drawChimestep, status: chimestepStatus, state: chimestepState },
-  "gem-swap": { draw: drawGemSwap, status: gemswapStatus, state: gemswapState },
-  cogcrawl: { draw: drawCogcrawl, status: cogcrawlStatus, state: cogcrawlState },
+  delvewick: { draw: drawDelvewick, status: delvewickStatus, state: delvewickState, guide: delvewickGuide, legend: delvewickLegend },
+  chimestep: { draw: drawChimestep, status: chimestepStatus, state: chimestepState, guide: chimestepGuide },
+  "gem-swap": { draw: drawGemSwap, status: gemswapStatus, state: gemswapState, guide: gemswapGuide },
+  cogcrawl: { draw: drawCogcrawl, status: cogcrawlStatus, state: cogcrawlState, guide: cogcrawlGuide },
 };
 
 const TEXT = {
@@ -33,7 +34,7 @@ export function painter(slug) {
 export function thumbnail(slug, host, observation) {
   const small = {
     delvewick: { size: 16 },
-    chimestep: { tileW: 40 },
+    chimestep: { tileW: 40, phase: false },
     "gem-swap": {},
     cogcrawl: { size: 16, crop: true },
   }[slug];
