@@ -127,6 +127,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         RunError,
         RunRequest,
         execute,
+        no_model_turn,
         prepare,
         results_table,
     )
@@ -156,6 +157,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
     )
     report = execute(plan, Console(stderr=True))
+    idle = no_model_turn(report.summary)
     out = Console(width=None if sys.stdout.isatty() else 160)
     if report.summary["episodes"]:
         out.print(results_table(report.summary))
@@ -168,23 +170,43 @@ def cmd_run(args: argparse.Namespace) -> int:
     if report.interrupted:
         sys.stderr.write("playbench: interrupted; every finished episode is written\n")
         return 130
+    if idle is not None:
+        sys.stderr.write(f"playbench: {idle}\n")
+        return 1
     return 1 if report.failures else 0
 
 
+#: the flags of ``run`` that only the llm agent takes, with their settings' names
+LLM_FLAGS = {
+    "model": "--model",
+    "base_url": "--base-url",
+    "api_key_env": "--api-key-env",
+    "temperature": "--temperature",
+    "max_tokens": "--max-tokens",
+    "timeout": "--timeout",
+    "retries": "--retries",
+    "reply_format": "--reply-format",
+    "fallback": "--fallback",
+    "memory": "--memory",
+    "reflect": "--reflect",
+    "vision": "--vision",
+}
+
+
 def _llm_settings(args: argparse.Namespace) -> Any:
-    """The model's settings from the agent flags (``--model`` and the rest), or None."""
+    """The llm agent's settings from the flags; a flag of it with another agent is an
+    error, not ignored."""
     from playbench.agents import LlmSettings
 
-    if args.agent != "llm" or not args.model:
+    given = {name: getattr(args, name) for name in LLM_FLAGS if getattr(args, name) is not None}
+    if args.agent != "llm":
+        if given:
+            flags = ", ".join(LLM_FLAGS[name] for name in given)
+            raise PlaybenchError(f"{flags} apply to --agent llm only (the agent is {args.agent})")
         return None
-    return LlmSettings(
-        model=args.model,
-        base_url=args.base_url,
-        api_key_env=args.api_key_env,
-        temperature=args.temperature,
-        max_tokens=args.max_tokens,
-        timeout=args.timeout,
-    )
+    if "model" not in given:
+        return None
+    return LlmSettings(**given)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -308,14 +330,38 @@ def _add_backend_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_llm_arguments(parser: argparse.ArgumentParser) -> None:
-    """The llm agent's flags, the same for ``run`` and ``bench``."""
+    """The llm agent's flags, the same for ``run`` and ``bench``; their defaults are
+    :class:`~playbench.agents.LlmSettings`'s, so a flag given with another agent is seen."""
     llm = parser.add_argument_group("the llm agent (any OpenAI-compatible endpoint)")
     llm.add_argument("--model", help="model name")
     llm.add_argument("--base-url", help="endpoint, e.g. http://127.0.0.1:8080/v1")
-    llm.add_argument("--api-key-env", default="OPENAI_API_KEY", help="variable that holds the key")
-    llm.add_argument("--temperature", type=float, default=0.0, help="sampling temperature")
-    llm.add_argument("--max-tokens", type=int, default=1024, help="most tokens per reply")
-    llm.add_argument("--timeout", type=float, default=60.0, help="seconds per call")
+    llm.add_argument("--api-key-env", help="variable that holds the key (OPENAI_API_KEY)")
+    llm.add_argument("--temperature", type=float, help="sampling temperature (0)")
+    llm.add_argument("--max-tokens", type=int, help="most tokens per reply (1024)")
+    llm.add_argument("--timeout", type=float, help="seconds per call (60)")
+    llm.add_argument(
+        "--retries", type=int, help="retries of a 429, 5xx or timed-out call, with backoff (4)"
+    )
+    llm.add_argument(
+        "--reply-format",
+        help="text, json_object, or json_schema (default: the reply's schema with the "
+        "legal moves as an enum)",
+    )
+    llm.add_argument(
+        "--fallback",
+        help="what plays a turn the model failed twice: bot (default), random or wait "
+        "(Cogcrawl keeps its delver)",
+    )
+    llm.add_argument("--memory", type=int, help="the last N turns in the prompt (1)")
+    llm.add_argument(
+        "--reflect", type=int, help="every K turns the model rewrites its notes (0: never)"
+    )
+    llm.add_argument(
+        "--vision",
+        action="store_const",
+        const=True,
+        help="send the board's picture as a PNG (pip install 'playbench[vision]')",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,68 +1,102 @@
 """``llm``: a language model on any OpenAI-compatible endpoint, through the official
 ``openai`` client (chat completions), playing the seat protocol (:mod:`.seat`).
 
-Each turn the model gets the system prompt (the game's spec and the reply format) and
-one message with the view, what its last reply did and its notes. A reply that does
-not parse, or whose first command is refused, is retried once with the reason; after a
-second failure the game's bot plays the turn (Cogcrawl reads, retries and falls back
-by its own rules; this agent sends it the raw text). A call that times out or fails
-counts as an error and the bot plays the turn at once: an episode never dies of a call.
+Each turn the model gets the system prompt (the game's play rules, the reply's form and
+an example) and one message: the board, its notes, what happened and the legal moves in
+the reply's exact form; with ``vision`` also the board's picture. Its reply is read with
+repair and played. A reply that cannot be read or played is retried once with the
+reason; after a second failure the fallback plays the turn (``bot``, ``random`` or
+``wait``; a game whose seat rules name their own, Cogcrawl's delver, keeps it).
 
-Every call is recorded (latency, prompt and completion tokens, outcome) in the turn's
-note, which the runner writes into the replay, and summed per episode
+Transient failures (429, 5xx, timeouts, a dropped connection) are retried by the client
+with bounded exponential backoff that honours ``Retry-After`` (``retries`` times), and
+counted; a call that still fails is an error and the fallback plays the turn at once.
+
+Every turn records who played it (``played``: ``model`` or the fallback) and whether
+the reply was ``repaired`` or ``retried``; every call its latency, tokens and outcome.
+They go into the replay, and the counts per episode into ``runs.jsonl``
 (:meth:`LlmAgent.stats`). The API key is read from the environment when the client is
 made and is never written anywhere.
 """
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import time
-from dataclasses import asdict, dataclass
+from collections import deque
+from dataclasses import asdict, dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import openai
 
-from playbench.agents.base import NEUTRAL_RATING, Agent, AgentError, Table, Turn
+from playbench.agents.base import NEUTRAL_RATING, Agent, AgentError, ScriptedAgent, Table, Turn
 from playbench.agents.bot import BotAgent
+from playbench.agents.random_agent import RandomAgent
 from playbench.agents.seat import (
-    SEAT_REPLY_GAMES,
-    ParseFailure,
+    JSON_SCHEMA,
+    NOTES_SCHEMA,
+    REPLY_FORMATS,
+    REVIEW_PROMPT,
+    REVIEW_SCHEMA,
+    TEXT,
+    ReplyUnreadable,
+    ReplyUnusable,
     event_text,
-    read_commands_reply,
+    named_schema,
     read_limit,
+    read_reply,
+    reflect_prompt,
+    reply_moves,
+    response_format,
     retry_prompt,
-    say_of,
     system_prompt,
     turn_prompt,
 )
+from playbench.core.errors import CommandError
 from playbench.core.game import JSON, Game
 from playbench.core.match import StepResult
-from playbench.games.cogcrawl.protocol import RAW_KEY, parse_raw
+from playbench.core.seat import MAX_NOTES, SeatGuide
 
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 DEFAULT_MAX_TOKENS = 1024
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_TEMPERATURE = 0.0
+#: transient failures retried per call, with the client's backoff (0.5 s doubling to
+#: 8 s, or the server's Retry-After up to 2 minutes)
+DEFAULT_RETRIES = 4
+MAX_RETRIES = 10
+#: what plays a turn the model failed twice
+BOT = "bot"
+RANDOM = "random"
+WAIT = "wait"
+FALLBACKS = (BOT, RANDOM, WAIT)
+DEFAULT_FALLBACK = BOT
+DEFAULT_REPLY_FORMAT = JSON_SCHEMA
+#: the turns of history in the prompt by default: what the last turn did
+DEFAULT_MEMORY = 1
+MAX_MEMORY = 50
+MAX_TEMPERATURE = 2.0
+#: who played a turn, as a turn's note says
+MODEL = "model"
 #: a call's outcome, as recorded
 PARSED = "parsed"
 REFUSED = "refused"
 PARSE_FAILURE = "parse_failure"
 TIMEOUT = "timeout"
 ERROR = "error"
-REVIEW_PROMPT = (
-    "The game is over (final score {score}). Rate the game from 1 to 10 and review it in "
-    'a sentence or two. Reply with one JSON object and nothing else: {{"rating": <1-10>, '
-    '"review": "<text>"}}'
-)
 MAX_REVIEW = 2000
-#: the reason of a seat attempt after which the game itself played the turn
-GAME_FELL_BACK = "the game's bot played the turn"
+#: what the start-up check asks (one token back)
+PING = [{"role": "user", "content": "Reply with OK."}]
 
 
 @dataclass(frozen=True, slots=True)
 class LlmSettings:
-    """How to reach the model: picklable, holds the key's variable name, never the key."""
+    """How to reach the model and the harness it plays in: picklable, holds the key's
+    variable name, never the key."""
 
     model: str
     base_url: str | None = None
@@ -70,6 +104,47 @@ class LlmSettings:
     temperature: float = DEFAULT_TEMPERATURE
     max_tokens: int = DEFAULT_MAX_TOKENS
     timeout: float = DEFAULT_TIMEOUT
+    retries: int = DEFAULT_RETRIES
+    reply_format: str = DEFAULT_REPLY_FORMAT
+    fallback: str = DEFAULT_FALLBACK
+    memory: int = DEFAULT_MEMORY
+    reflect: int = 0
+    vision: bool = False
+
+    def check(self) -> None:
+        """:class:`AgentError` in one line for a setting no run can use."""
+        if not self.model.strip():
+            raise AgentError("--model must name a model")
+        if self.base_url is not None:
+            parts = urlsplit(self.base_url)
+            if parts.scheme not in ("http", "https") or not parts.netloc:
+                raise AgentError(
+                    f"--base-url {self.base_url!r} is no http(s) URL: write it with its "
+                    "scheme, e.g. http://127.0.0.1:8080/v1"
+                )
+        if self.max_tokens < 1:
+            raise AgentError(f"--max-tokens must be at least 1, got {self.max_tokens}")
+        if not (math.isfinite(self.timeout) and self.timeout > 0):
+            raise AgentError(f"--timeout must be more than 0 seconds, got {self.timeout:g}")
+        if not (math.isfinite(self.temperature) and 0 <= self.temperature <= MAX_TEMPERATURE):
+            raise AgentError(
+                f"--temperature must be between 0 and {MAX_TEMPERATURE:g}, got {self.temperature:g}"
+            )
+        if not 0 <= self.retries <= MAX_RETRIES:
+            raise AgentError(f"--retries must be 0 to {MAX_RETRIES}, got {self.retries}")
+        if self.reply_format not in REPLY_FORMATS:
+            raise AgentError(
+                f"--reply-format must be one of {', '.join(REPLY_FORMATS)}, got "
+                f"{self.reply_format!r}"
+            )
+        if self.fallback not in FALLBACKS:
+            raise AgentError(
+                f"--fallback must be one of {', '.join(FALLBACKS)}, got {self.fallback!r}"
+            )
+        if not 0 <= self.memory <= MAX_MEMORY:
+            raise AgentError(f"--memory must be 0 to {MAX_MEMORY} turns, got {self.memory}")
+        if self.reflect < 0:
+            raise AgentError(f"--reflect must be 0 (off) or more turns, got {self.reflect}")
 
     def describe(self) -> JSON:
         """What a run records about the model (no key)."""
@@ -80,51 +155,155 @@ class LlmSettings:
             "temperature": self.temperature,
             "maxTokens": self.max_tokens,
             "timeout": self.timeout,
+            "retries": self.retries,
+        }
+
+    def harness(self, guide: SeatGuide) -> JSON:
+        """The harness a result was played in, as ``run.json`` names it."""
+        return {
+            "replyFormat": self.reply_format,
+            "fallback": fallback_of(self, guide),
+            "memory": self.memory,
+            "reflect": self.reflect,
+            "vision": self.vision,
         }
 
 
-def make_client(settings: LlmSettings) -> openai.OpenAI:
-    """The client for ``settings``; :class:`AgentError` when the key is not set. The
-    client never retries on its own, so every call is counted here."""
+def fallback_of(settings: LlmSettings, guide: SeatGuide) -> str:
+    """What plays a failed turn: the game's own rule where it has one, else the run's."""
+    return guide.own_fallback or settings.fallback
+
+
+def check_fallback(settings: LlmSettings, guide: SeatGuide) -> None:
+    if fallback_of(settings, guide) == WAIT and guide.wait_move is None:
+        raise AgentError(
+            f"{guide.game.name} has no move that waits: use --fallback {BOT} or {RANDOM}"
+        )
+
+
+class _Attempts:
+    """Counts the HTTP requests the client makes, retries included."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, request: Any) -> None:
+        self.count += 1
+
+
+def make_client(settings: LlmSettings, attempts: _Attempts | None = None) -> openai.OpenAI:
+    """The client for ``settings``; :class:`AgentError` when the key is not set. It
+    retries transient failures ``settings.retries`` times; ``attempts`` counts requests."""
     key = os.environ.get(settings.api_key_env)
     if not key:
         raise AgentError(
             f"no API key: set {settings.api_key_env} "
             "(or name the variable that holds it with --api-key-env)"
         )
+    hooks = {"request": [attempts]} if attempts is not None else {}
     return openai.OpenAI(
-        api_key=key, base_url=settings.base_url, timeout=settings.timeout, max_retries=0
+        api_key=key,
+        base_url=settings.base_url,
+        timeout=settings.timeout,
+        max_retries=settings.retries,
+        http_client=openai.DefaultHttpxClient(event_hooks=hooks),
     )
 
 
-def check_endpoint(settings: LlmSettings) -> None:
-    """Ask the endpoint for its models once: :class:`AgentError` in one line when the key
-    is missing, the endpoint cannot be reached or it refuses the key."""
+def check_endpoint(settings: LlmSettings, reply_format: JSON | None = None) -> None:
+    """Ask the model itself for one token, as a turn would (with ``reply_format``):
+    :class:`AgentError` in one line naming the fix when the key is missing or refused,
+    the model unknown, the path wrong, the endpoint unreachable or still busy after the
+    retries, or the reply format refused."""
+    settings.check()
     client = make_client(settings)
+    where = str(client.base_url).rstrip("/")
+    extra = {"response_format": reply_format} if reply_format is not None else {}
     try:
-        client.models.list()
-    except openai.AuthenticationError:
-        raise AgentError(f"the endpoint {client.base_url} refused the API key (401)") from None
+        client.chat.completions.create(
+            model=settings.model,
+            messages=PING,  # type: ignore[arg-type]
+            max_tokens=1,
+            temperature=settings.temperature,
+            **extra,
+        )
+    except (openai.AuthenticationError, openai.PermissionDeniedError) as error:
+        raise AgentError(
+            f"the endpoint {where} refused the API key ({error.status_code}): set "
+            f"{settings.api_key_env} to a key it takes (or name another with --api-key-env)"
+        ) from None
+    except openai.NotFoundError as error:
+        raise AgentError(_not_found(client, settings, error)) from None
+    except openai.APITimeoutError:
+        raise AgentError(
+            f"the endpoint {where} did not answer within {settings.timeout:g} s, "
+            f"{settings.retries} retries included: raise --timeout or check the server"
+        ) from None
     except openai.APIConnectionError as error:
-        raise AgentError(f"cannot reach the endpoint {client.base_url}: {error}") from None
-    except openai.APIStatusError:
-        # it answered: an endpoint without a model list is still an endpoint
-        return
+        raise AgentError(f"cannot reach the endpoint {where}: {_one_line(error)}") from None
+    except (openai.RateLimitError, openai.InternalServerError) as error:
+        raise AgentError(
+            f"the endpoint {where} stayed busy ({error.status_code}) through "
+            f"{settings.retries} retries: try again later or raise --retries"
+        ) from None
+    except openai.BadRequestError as error:
+        fix = (
+            f"; if it cannot take --reply-format {settings.reply_format}, use json_object or text"
+            if reply_format is not None
+            else ""
+        )
+        raise AgentError(
+            f"the endpoint {where} refused the request (400: {_message(error)}){fix}"
+        ) from None
+    except openai.APIStatusError as error:
+        raise AgentError(
+            f"the endpoint {where} answered {error.status_code}: {_message(error)}"
+        ) from None
     finally:
         client.close()
 
 
+def _not_found(client: openai.OpenAI, settings: LlmSettings, error: openai.NotFoundError) -> str:
+    where = str(client.base_url).rstrip("/")
+    if error.code == "model_not_found" or "model" in _message(error).lower():
+        try:
+            served = [model.id for model in client.models.list()][:5]
+        except openai.OpenAIError:
+            served = []
+        known = f" (it serves {', '.join(served)})" if served else ""
+        return (
+            f"the endpoint {where} has no model {settings.model!r} (404 model_not_found): "
+            f"pass --model with one it serves{known}"
+        )
+    return (
+        f"the endpoint answered 404 for {where}/chat/completions: check --base-url "
+        "(OpenAI-compatible servers answer under /v1, e.g. http://127.0.0.1:8080/v1)"
+    )
+
+
 @dataclass(slots=True)
 class LlmCounts:
-    """One episode's calls, as ``runs.jsonl`` reports them."""
+    """One episode's turns and calls, as ``runs.jsonl`` reports them."""
 
+    #: agent turns, and those the model's own reply played
+    turns: int = 0
+    modelTurns: int = 0
     calls: int = 0
     promptTokens: int = 0
     completionTokens: int = 0
+    #: replies that did not read, or read but had no moves to play
     parseFailures: int = 0
+    #: replies read only after repair (whitespace, a fence, prose around the object)
+    repaired: int = 0
+    #: replies whose first move the game refused
+    refused: int = 0
     retries: int = 0
     fallbacks: int = 0
+    #: calls that failed after the client's retries
     errors: int = 0
+    #: HTTP retries of transient failures (429, 5xx, timeouts)
+    transientRetries: int = 0
+    reflections: int = 0
     seconds: float = 0.0
 
 
@@ -138,6 +317,7 @@ class Call:
     completion_tokens: int = 0
     failure: str = ""
     timed_out: bool = False
+    retried: int = 0
 
     def record(self, outcome: str) -> JSON:
         data: JSON = {
@@ -146,35 +326,51 @@ class Call:
             "promptTokens": self.prompt_tokens,
             "completionTokens": self.completion_tokens,
         }
+        if self.retried:
+            data["transientRetries"] = self.retried
         if self.failure:
             data["error"] = self.failure
         return data
 
 
+@dataclass(slots=True)
+class Attempt:
+    """What one reply did on the table: None as ``reason`` when it was played."""
+
+    reason: str | None
+    outcome: str
+    played: list[Any] = field(default_factory=list)
+    #: what of a played reply did not happen (refused or dropped moves)
+    problems: str = ""
+
+
 class LlmAgent(Agent):
-    """A model on an OpenAI-compatible endpoint, with the game's bot as its fallback."""
+    """A model on an OpenAI-compatible endpoint, with a fallback for failed turns."""
 
     name = "llm"
 
     def __init__(self, game: Game, settings: LlmSettings) -> None:
         super().__init__(game)
+        settings.check()
         self.settings = settings
+        self.guide = game.seat_guide()
+        check_fallback(settings, self.guide)
+        self.fallback = fallback_of(settings, self.guide)
+        self.system = system_prompt(self.guide)
+        self.attempts = _Attempts()
+        self.client = make_client(settings, self.attempts)
         self.seed = 0
-        #: the game's bot for this episode, made at the episode's first fallback
-        self.bot: BotAgent | None = None
-        self.seat_reply = game.slug in SEAT_REPLY_GAMES
-        self.system = system_prompt(game)
-        self.client = make_client(settings)
+        self.stand_in: ScriptedAgent | None = None
         self.counts = LlmCounts()
         self.notes = ""
-        self.report = ""
+        self.history: deque[str] = deque(maxlen=max(settings.memory, settings.reflect, 1))
 
     def reset(self, seed: int) -> None:
         self.seed = seed
-        self.bot = None
+        self.stand_in = None
         self.counts = LlmCounts()
         self.notes = ""
-        self.report = ""
+        self.history.clear()
 
     def stats(self) -> JSON:
         data = asdict(self.counts)
@@ -186,121 +382,173 @@ class LlmAgent(Agent):
 
     # -- one turn ---------------------------------------------------------------------
     def turn(self, table: Table) -> Turn:
+        settings, counts = self.settings, self.counts
+        counts.turns += 1
         view = table.view()
-        notes = None if self.seat_reply else self.notes
-        messages = [
+        moves = self.guide.moves(view)
+        recent = list(self.history)[-settings.memory :] if settings.memory else []
+        prompt = turn_prompt(self.guide, view, moves, counts.turns, self.notes, recent)
+        messages: list[JSON] = [
             {"role": "system", "content": self.system},
-            {"role": "user", "content": turn_prompt(view, self.report, notes)},
+            {"role": "user", "content": self._content(prompt, view)},
         ]
+        fmt = response_format(settings.reply_format, self.guide, moves)
         note: JSON = {"replies": [], "calls": []}
         results: list[StepResult] = []
+        reason = ""
         for attempt in range(2):
-            call = self._call(messages)
+            call = self._call(messages, fmt)
             if call.text is None:
                 note["calls"].append(call.record(TIMEOUT if call.timed_out else ERROR))
-                self.counts.errors += 1
+                counts.errors += 1
                 reason = f"the call failed ({call.failure})"
                 break
             note["replies"].append(read_limit(call.text))
-            if self.seat_reply:
-                reason = self._seat_attempt(table, call, attempt, note, results)
-            else:
-                reason = self._commands_attempt(table, call, note, results)
-            if reason is None:
+            tried = self._attempt(table, call.text, note, results)
+            note["calls"].append(call.record(tried.outcome))
+            if tried.reason is None:
+                counts.modelTurns += 1
+                note["played"] = MODEL
+                done = f"you played {_short(tried.played)}: {_effects(results)}"
+                self._remember(f"{done}; {tried.problems}" if tried.problems else done)
+                self._reflect()
                 return Turn(results, note)
-            if reason is GAME_FELL_BACK:
-                # the game read two failures and played the turn with its own bot
-                self.counts.fallbacks += 1
-                note["fallback"] = True
-                return Turn(results, note)
+            reason = tried.reason
             if attempt == 0:
-                self.counts.retries += 1
+                counts.retries += 1
                 note["retried"] = True
                 messages.append({"role": "assistant", "content": call.text})
                 messages.append({"role": "user", "content": retry_prompt(reason)})
-        return self._fall_back(table, reason, note, results)
+        turn = self._fall_back(table, view, reason, note, results)
+        self._reflect()
+        return turn
 
-    def _seat_attempt(
-        self, table: Table, call: Call, attempt: int, note: JSON, results: list[StepResult]
-    ) -> str | None:
-        """Send the raw reply to the game; the reason it was not read, or None."""
-        # the game reads the first 4096 bytes: only those are sent
-        result = table.play({RAW_KEY: read_limit(call.text or "")})
-        results.append(result)
-        if result.ok and attempt == 1 and table.view()["observation"].get("fallback"):
-            self.counts.parseFailures += 1
-            note["calls"].append(call.record(PARSE_FAILURE))
-            return GAME_FELL_BACK
-        if result.ok:
-            note["calls"].append(call.record(PARSED))
-            note["say"] = say_of(call.text)
-            return None
-        self.counts.parseFailures += 1
-        note["calls"].append(call.record(PARSE_FAILURE))
-        return result.reason
+    def _content(self, prompt: str, view: JSON) -> str | list[JSON]:
+        if not self.settings.vision:
+            return prompt
+        from playbench.agents.picture import png_data_url
 
-    def _commands_attempt(
-        self, table: Table, call: Call, note: JSON, results: list[StepResult]
-    ) -> str | None:
-        """Read the reply and play its commands; the reason it was not used, or None."""
+        return [
+            {"type": "text", "text": prompt},
+            {"type": "image_url", "image_url": {"url": png_data_url(self.game, view)}},
+        ]
+
+    def _attempt(self, table: Table, text: str, note: JSON, results: list[StepResult]) -> Attempt:
+        """Read one reply and play it; the reason it was not used, or None."""
+        counts = self.counts
         try:
-            reply = read_commands_reply(call.text or "")
-        except ParseFailure as failure:
-            self.counts.parseFailures += 1
-            note["calls"].append(call.record(PARSE_FAILURE))
-            return f"the reply does not parse: {failure}"
-        if not reply.commands:
-            note["calls"].append(call.record(REFUSED))
-            return "the reply has no commands"
-        tried = table.commands(reply.commands)
+            reading = read_reply(text)
+            read = reply_moves(reading.reply, self.guide)
+        except (ReplyUnreadable, ReplyUnusable) as failure:
+            counts.parseFailures += 1
+            what = "does not parse" if isinstance(failure, ReplyUnreadable) else "is not usable"
+            return Attempt(f"the reply {what}: {failure}", PARSE_FAILURE)
+        if reading.repaired:
+            counts.repaired += 1
+            note["repaired"] = True
+        if read.say:
+            note["say"] = read.say
+        raw_key = self.guide.raw_key
+        if raw_key is not None:
+            # the game reads the reply itself: the object's text, as the model wrote it
+            result = table.play({raw_key: reading.text})
+            results.append(result)
+            if not result.ok:
+                counts.refused += 1
+                return Attempt(f"the game refused the reply: {result.reason}", REFUSED)
+            self.notes = read.notes
+            return Attempt(None, PARSED, read.moves)
+        tried = table.commands(read.moves)
         results.extend(tried)
-        first = tried[0]
-        if not first.ok:
-            note["calls"].append(call.record(REFUSED))
-            return f"the first command {reply.commands[0]!r} was refused: {first.reason}"
-        note["calls"].append(call.record(PARSED))
-        note["say"] = reply.say
-        self.notes = reply.notes
-        self.report = _report(reply.commands, tried, reply.dropped, reply.over_cap)
-        return None
+        if not tried or not tried[0].ok:
+            counts.refused += 1
+            why = tried[0].reason if tried else "the game is over"
+            return Attempt(f"the first move {read.moves[0]!r} was refused: {why}", REFUSED)
+        if not any(result.advanced for result in tried):
+            counts.refused += 1
+            return Attempt("the reply made no move of the game", REFUSED)
+        self.notes = read.notes
+        problems = _problems(read.moves, tried, read.dropped, read.over_cap)
+        return Attempt(None, PARSED, read.moves[: len(tried)], problems)
 
-    def _fall_back(self, table: Table, reason: str, note: JSON, results: list[StepResult]) -> Turn:
-        """The game's bot plays the turn; the model is told so next turn."""
+    def _fall_back(
+        self, table: Table, view: JSON, reason: str, note: JSON, results: list[StepResult]
+    ) -> Turn:
+        """The fallback plays the turn; the model is told so next turn."""
         self.counts.fallbacks += 1
+        note["played"] = self.fallback
         note["fallback"] = True
-        if self.bot is None:
-            self.bot = BotAgent(self.game)
-            self.bot.reset(self.seed)
-        action = self.bot.act(table.view())
-        result = table.play(action)
-        results.append(result)
-        if not self.seat_reply:
-            played = self.game.command_text(action) if result.ok else repr(action)
-            self.report = f"not used ({reason}); the bot played {played!r} instead."
+        if self.fallback == WAIT and self.guide.wait_move is not None:
+            move = self.guide.wait_move
+            results.extend(table.commands([move]))
+        else:
+            if self.stand_in is None:
+                maker = BotAgent if self.fallback == BOT else RandomAgent
+                self.stand_in = maker(self.game)
+                self.stand_in.reset(self.seed)
+            action = self.stand_in.act(view)
+            result = table.play(action)
+            results.append(result)
+            move = _action_text(self.game, action) if result.ok else repr(action)
+        self._remember(f"your reply was not used ({reason}); the {self.fallback} played {move}")
         return Turn(results, note)
 
+    def _remember(self, line: str) -> None:
+        self.history.append(f"- turn {self.counts.turns}: {line}")
+
+    # -- reflection ---------------------------------------------------------------------
+    def _reflect(self) -> None:
+        """Every ``reflect`` turns, the model rewrites its notes from what happened."""
+        every = self.settings.reflect
+        if not every or self.counts.turns % every:
+            return
+        history = list(self.history)[-every:]
+        messages = [
+            {"role": "system", "content": self.system},
+            {"role": "user", "content": reflect_prompt(self.notes, history)},
+        ]
+        fmt = None if self.settings.reply_format == TEXT else named_schema("notes", NOTES_SCHEMA)
+        call = self._call(messages, fmt)
+        self.counts.reflections += 1
+        if call.text is None:
+            self.counts.errors += 1
+            return
+        try:
+            notes = read_reply(call.text).reply.get("notes")
+        except ReplyUnreadable:
+            self.counts.parseFailures += 1
+            return
+        if isinstance(notes, str):
+            self.notes = notes[:MAX_NOTES]
+
     # -- the endpoint -------------------------------------------------------------------
-    def _call(self, messages: list[JSON]) -> Call:
-        self.counts.calls += 1
+    def _call(self, messages: list[JSON], fmt: JSON | None) -> Call:
+        counts = self.counts
+        counts.calls += 1
+        before = self.attempts.count
         start = time.perf_counter()
+        extra = {"response_format": fmt} if fmt is not None else {}
         try:
             response = self.client.chat.completions.create(
                 model=self.settings.model,
                 messages=messages,  # type: ignore[arg-type]
                 temperature=self.settings.temperature,
                 max_tokens=self.settings.max_tokens,
+                **extra,
             )
         except openai.APITimeoutError:
-            return self._failed(start, f"timed out after {self.settings.timeout:g} s", True)
+            failure = f"timed out after {self.settings.timeout:g} s"
+            return self._failed(start, before, failure, timed_out=True)
         except (openai.OpenAIError, httpx.HTTPError) as error:
-            return self._failed(start, _one_line(error), False)
+            return self._failed(start, before, _one_line(error), timed_out=False)
         latency = time.perf_counter() - start
-        self.counts.seconds += latency
+        retried = self._retried(before)
+        counts.seconds += latency
         usage = response.usage
         prompt = usage.prompt_tokens if usage is not None else 0
         completion = usage.completion_tokens if usage is not None else 0
-        self.counts.promptTokens += prompt
-        self.counts.completionTokens += completion
+        counts.promptTokens += prompt
+        counts.completionTokens += completion
         choices = response.choices or []
         text = choices[0].message.content if choices else None
         return Call(
@@ -308,12 +556,24 @@ class LlmAgent(Agent):
             latency=latency,
             prompt_tokens=prompt,
             completion_tokens=completion,
+            retried=retried,
         )
 
-    def _failed(self, start: float, failure: str, timed_out: bool) -> Call:
+    def _retried(self, before: int) -> int:
+        retried = max(0, self.attempts.count - before - 1)
+        self.counts.transientRetries += retried
+        return retried
+
+    def _failed(self, start: float, before: int, failure: str, timed_out: bool) -> Call:
         latency = time.perf_counter() - start
         self.counts.seconds += latency
-        return Call(text=None, latency=latency, failure=failure, timed_out=timed_out)
+        return Call(
+            text=None,
+            latency=latency,
+            failure=failure,
+            timed_out=timed_out,
+            retried=self._retried(before),
+        )
 
     def review(self, view: JSON) -> tuple[int, str]:
         """Ask the model to rate the game it just played; the neutral rating when its
@@ -322,13 +582,14 @@ class LlmAgent(Agent):
             {"role": "system", "content": self.system},
             {"role": "user", "content": REVIEW_PROMPT.format(score=view["score"])},
         ]
-        call = self._call(messages)
+        fmt = None if self.settings.reply_format == TEXT else named_schema("review", REVIEW_SCHEMA)
+        call = self._call(messages, fmt)
         if call.text is None:
             self.counts.errors += 1
             return NEUTRAL_RATING, ""
         try:
-            reply = parse_raw(call.text)
-        except ParseFailure:
+            reply = read_reply(call.text).reply
+        except ReplyUnreadable:
             self.counts.parseFailures += 1
             return NEUTRAL_RATING, ""
         rating, review = reply.get("rating"), reply.get("review")
@@ -337,25 +598,48 @@ class LlmAgent(Agent):
         return rating, review[:MAX_REVIEW] if isinstance(review, str) else ""
 
 
-def _report(
-    commands: list[str], tried: list[StepResult], dropped: list[JSON], over_cap: int
-) -> str:
-    """What a reply's commands did, for the model's next turn."""
+def _short(moves: list[Any]) -> str:
+    return json.dumps(moves, separators=(",", ":"))
+
+
+def _effects(results: list[StepResult]) -> str:
+    """What the played moves did: the score gained and the events, cut short."""
+    gained = sum(result.reward for result in results if result.ok)
+    events = [event for result in results for event in result.events]
+    return f"+{gained} {event_text(events)}"
+
+
+def _action_text(game: Game, action: Any) -> str:
+    try:
+        return repr(game.command_text(action))
+    except CommandError:
+        return _short([action])
+
+
+def _problems(moves: list[Any], tried: list[StepResult], dropped: list[JSON], over_cap: int) -> str:
+    """What of a played reply did not happen, for the model's next turn."""
     parts = []
-    for command, result in zip(commands, tried, strict=False):
-        if result.ok:
-            parts.append(f"{command!r} applied (+{result.reward}) {event_text(result.events)}")
-        else:
-            parts.append(f"{command!r} refused: {result.reason}")
-    left = commands[len(tried) :]
+    for move, result in zip(moves, tried, strict=False):
+        if not result.ok:
+            parts.append(f"{move!r} refused: {result.reason}")
+    left = moves[len(tried) :]
     if left:
         stop = "the game ended" if tried[-1].ok else "the refusal"
-        parts.append(f"dropped after {stop}: {', '.join(repr(c) for c in left)}")
+        parts.append(f"dropped after {stop}: {', '.join(repr(m) for m in left)}")
     for entry in dropped:
         parts.append(f"entry {entry['index']} dropped: {entry['reason']}")
     if over_cap:
-        parts.append(f"{over_cap} command(s) past the cap of 10 dropped unread")
+        parts.append(f"{over_cap} move(s) past the cap of 10 dropped unread")
     return "; ".join(parts)
+
+
+def _message(error: openai.APIStatusError) -> str:
+    body = error.body
+    if isinstance(body, dict):
+        message = body.get("message") or body.get("error", {}).get("message")
+        if isinstance(message, str):
+            return " ".join(message.split())[:200]
+    return " ".join(str(error).split())[:200]
 
 
 def _one_line(error: Exception) -> str:

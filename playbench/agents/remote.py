@@ -205,6 +205,11 @@ class RemoteTable:
     def over(self) -> bool:
         return bool(self.session.answer["gameOver"])
 
+    @property
+    def turns(self) -> int:
+        """The game turns played: commands the server accepted."""
+        return sum(1 for _text, answer in self.sent if answer["ok"])
+
     def view(self) -> JSON:
         return self.session.view
 

@@ -1,58 +1,76 @@
-"""The seat protocol of Cogcrawl, generalised to every game: what a language model is
-told and how its reply is read.
+"""The seat protocol for a language model: what it is told, and how its reply is read.
 
-Cogcrawl's seat replies ``{"actions": [...], "say", "notes"}`` and the game reads it
-itself (retrying once, then playing the turn with its delver). Every other game is
-played with text commands: the reply is ``{"commands": [up to 10 command texts], "say",
-"notes"}``, one JSON object and nothing else, at most 4096 bytes, read by the same rules
-as Cogcrawl's (:func:`playbench.games.cogcrawl.protocol.parse_raw`). ``say`` is cut at
-140 runes, ``notes`` at 400; the notes are echoed back next turn, the seat's only memory.
+Every game is played the same way; what differs comes from the game's
+:class:`~playbench.core.seat.SeatGuide` (its play rules, an example reply, its board and
+its legal moves in the reply's exact form). The reply is one JSON object: the move list
+(``commands``, text of the game's grammar, or ``actions``, objects, for a game that
+reads its replies itself), ``say`` for the spectators and ``notes``, at most 4096 bytes.
 
-Choices where the seat protocol is silent:
+Reading repairs what harnesses of record repair, and says so (``repaired``): whitespace
+around the object, a code fence around it, and one JSON object inside prose (the first
+that decodes). Choices where the protocol is silent:
 
-- ``commands`` absent, null or empty leaves nothing to play: the reply is refused like a
-  first command refused ("the reply has no commands"), and retried.
-- ``commands`` that is not an array makes the reply unreadable (a parse failure).
-- An entry that is not a string is dropped and reported next turn; entries past 10 are
-  dropped unread and counted.
+- A reply without its move list, with an empty one, or with something other than an
+  array there is not usable: it is retried like a reply that does not parse, with the
+  reason and the game's example (a list under another key, such as ``commands`` in a
+  Cogcrawl reply, is named in the reason).
+- A first move of the wrong form (``"move n"`` where an action object is asked for)
+  makes the reply unusable; later entries of the wrong form are dropped and reported.
+- Entries past 10 are dropped unread and counted.
 - A non-string ``say`` or ``notes`` counts as absent.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from playbench.core.game import JSON, Game
-from playbench.games.cogcrawl.protocol import (
-    MAX_ACTIONS,
-    MAX_NOTES,
-    MAX_REPLY_BYTES,
-    MAX_SAY,
-    ParseFailure,
-    parse_raw,
-)
+from playbench.core.game import JSON
+from playbench.core.seat import MAX_MOVES, MAX_NOTES, MAX_REPLY_BYTES, MAX_SAY, SeatGuide
 
-#: the most commands one reply may carry (the seat's action cap)
-MAX_COMMANDS = MAX_ACTIONS
-#: games whose action is itself a seat reply: the raw text goes to the game, which reads
-#: it, retries once and falls back to its own bot by its rules
-SEAT_REPLY_GAMES = frozenset({"cogcrawl"})
+#: how the request asks for the reply: free text, any JSON object, or the reply's JSON
+#: Schema with the turn's legal moves as an enum (OpenAI structured outputs; vLLM and
+#: llama.cpp servers take the same field)
+TEXT = "text"
+JSON_OBJECT = "json_object"
+JSON_SCHEMA = "json_schema"
+REPLY_FORMATS = (TEXT, JSON_OBJECT, JSON_SCHEMA)
 #: how much of one result's events a turn report repeats to the model
-MAX_EVENT_CHARS = 300
+MAX_EVENT_CHARS = 200
+FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)\n?[ \t]*```", re.DOTALL)
+
+
+class ReplyUnreadable(ValueError):
+    """A reply that is not one JSON object, even after repair; the message says why."""
+
+
+class ReplyUnusable(ValueError):
+    """A reply that reads but cannot be played (no move list, a first move of the wrong
+    form); the message says why and how to write it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A reply read: its object, the object's text as the model wrote it, and whether
+    something around it was cut away to find it."""
+
+    reply: JSON
+    text: str
+    repaired: bool
 
 
 @dataclass(slots=True)
-class CommandsReply:
-    """A read reply of a commands game."""
+class Moves:
+    """The moves of a usable reply, with what was dropped from it."""
 
-    commands: list[str]
+    moves: list[Any]
     say: str = ""
     notes: str = ""
-    #: ``{"index", "reason"}`` per entry that was not a command text
+    #: ``{"index", "reason"}`` per entry of the wrong form
     dropped: list[JSON] = field(default_factory=list)
-    #: entries past :data:`MAX_COMMANDS`, dropped unread
+    #: entries past :data:`MAX_MOVES`, dropped unread
     over_cap: int = 0
 
 
@@ -64,104 +82,192 @@ def read_limit(raw: str) -> str:
     return data[:MAX_REPLY_BYTES].decode("utf-8", errors="ignore")
 
 
-def read_commands_reply(raw: str) -> CommandsReply:
-    """Read a commands game's reply; :class:`ParseFailure` says why it cannot be read."""
-    reply = parse_raw(raw)
-    commands = reply.get("commands")
-    if commands is None:
-        commands = []
-    if not isinstance(commands, list):
-        raise ParseFailure(
-            f'"commands" must be an array of command texts, got {type(commands).__name__}'
+def read_reply(raw: str) -> Reading:
+    """Read a reply as one JSON object, repairing what harnesses of record repair;
+    :class:`ReplyUnreadable` with the strict reading's reason when nothing helps."""
+    text = read_limit(raw)
+    try:
+        return Reading(_one_object(text), text, repaired=False)
+    except ReplyUnreadable as failure:
+        strict = failure
+    for candidate in _repairs(text):
+        try:
+            return Reading(_one_object(candidate), candidate, repaired=True)
+        except ReplyUnreadable:
+            continue
+    raise strict
+
+
+def _one_object(text: str) -> JSON:
+    """Exactly one JSON object, from its first character to its last."""
+    if not text:
+        raise ReplyUnreadable("the reply is empty; it must be one JSON object")
+    if not text.startswith("{"):
+        raise ReplyUnreadable(f"the reply must begin with '{{', it begins with {text[:12]!r}")
+    if not text.endswith("}"):
+        raise ReplyUnreadable(f"the reply must end with '}}', it ends with {text[-12:]!r}")
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise ReplyUnreadable("the reply nests too deeply to read") from None
+    except json.JSONDecodeError as error:
+        reason = "more than one JSON value" if error.msg == "Extra data" else error.msg
+        raise ReplyUnreadable(
+            f"the reply is not one JSON object: {reason} at line {error.lineno} column "
+            f"{error.colno}"
+        ) from None
+    if not isinstance(value, dict):
+        raise ReplyUnreadable(f"a reply must be a JSON object, got {type(value).__name__}")
+    return value
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ReplyUnreadable(f"{name} is not a JSON value")
+
+
+def _repairs(text: str) -> list[str]:
+    """What a reply may hold inside: the text without surrounding whitespace, a code
+    fence's content, and the first JSON object that decodes inside prose."""
+    stripped = text.strip().lstrip("\ufeff").strip()
+    found = [stripped]
+    fence = FENCE.search(stripped)
+    if fence is not None:
+        found.append(fence.group(1).strip())
+    decoder = json.JSONDecoder()
+    start = stripped.find("{")
+    while start >= 0:
+        try:
+            value, end = decoder.raw_decode(stripped, start)
+        except (ValueError, RecursionError):
+            start = stripped.find("{", start + 1)
+            continue
+        if isinstance(value, dict):
+            found.append(stripped[start:end])
+            break
+        start = stripped.find("{", end)
+    return found
+
+
+def reply_moves(reply: JSON, guide: SeatGuide) -> Moves:
+    """The moves of a read reply; :class:`ReplyUnusable` when it has none to play."""
+    key = guide.reply_key
+    entries = reply.get(key)
+    example = json.dumps(guide.example())
+    if entries is None:
+        others = [k for k, v in reply.items() if isinstance(v, list)]
+        named = f' (it has "{others[0]}")' if others else ""
+        raise ReplyUnusable(f'the reply has no "{key}" list{named}; write it like {example}')
+    if not isinstance(entries, list) or not entries:
+        raise ReplyUnusable(f'"{key}" must be a non-empty array; write it like {example}')
+    kind = _entry_kind(guide)
+    if not isinstance(entries[0], kind):
+        raise ReplyUnusable(
+            f'each entry of "{key}" must be {_kind_words(kind)}, got {json.dumps(entries[0])}; '
+            f"write it like {example}"
         )
-    read = CommandsReply(
-        commands=[],
+    read = Moves(
+        moves=[],
         say=_cut(reply.get("say"), MAX_SAY),
         notes=_cut(reply.get("notes"), MAX_NOTES),
-        over_cap=max(0, len(commands) - MAX_COMMANDS),
+        over_cap=max(0, len(entries) - MAX_MOVES),
     )
-    for index, entry in enumerate(commands[:MAX_COMMANDS]):
-        if isinstance(entry, str):
-            read.commands.append(entry)
+    for index, entry in enumerate(entries[:MAX_MOVES]):
+        if isinstance(entry, kind):
+            read.moves.append(entry)
         else:
-            read.dropped.append({"index": index, "reason": "a command must be a string"})
+            read.dropped.append({"index": index, "reason": f"not {_kind_words(kind)}"})
     return read
 
 
-def say_of(raw: str) -> str:
-    """The ``say`` of a raw reply, cut to 140 runes; empty when it does not parse."""
-    try:
-        return _cut(parse_raw(raw).get("say"), MAX_SAY)
-    except ParseFailure:
-        return ""
+def _entry_kind(guide: SeatGuide) -> type:
+    """The form of a move: that of the example's (text, or an object)."""
+    first = guide.example()[guide.reply_key][0]
+    return dict if isinstance(first, dict) else str
+
+
+def _kind_words(kind: type) -> str:
+    return "an object" if kind is dict else "a text"
 
 
 def _cut(value: Any, limit: int) -> str:
     return value[:limit] if isinstance(value, str) else ""
 
 
-# -- prompts ----------------------------------------------------------------------------
-
-COMMANDS_FORMAT = f"""\
-Reply with exactly one JSON object and nothing else: no prose, no markdown, no code \
-fences; it must begin with {{ and end with }}, and at most {MAX_REPLY_BYTES} bytes are read:
-{{"commands": ["<command>", ...], "say": "<thinking out loud>", "notes": "<memory>"}}
-- commands: up to {MAX_COMMANDS} command texts of the grammar above, played in order. \
-The first refused command stops the turn; the commands after it are dropped and \
-reported to you next turn.
-- say: at most {MAX_SAY} characters, shown to spectators, never fed back to you.
-- notes: at most {MAX_NOTES} characters, echoed back to you next turn. It is the only \
-memory you have.
-A reply that does not parse, or whose first command is refused, is retried once with \
-the reason; after a second failure a scripted bot plays the turn."""
-
-SEAT_FORMAT = f"""\
-Reply with exactly one JSON object and nothing else: no prose, no markdown, no code \
-fences; it must begin with {{ and end with }}, and at most {MAX_REPLY_BYTES} bytes are read:
-{{"actions": [{{"do": "move", "dir": "ne"}}, {{"do": "travel", "x": 5, "y": 6}}], \
-"say": "<thinking out loud>", "notes": "<memory>"}}
-- actions: up to {MAX_ACTIONS} entries, each a verb of the rules above with its fields \
-(dir, x and y, item). An entry that does not validate is dropped and reported in last_plan.
-- say: at most {MAX_SAY} characters, shown to spectators, never fed back to you.
-- notes: at most {MAX_NOTES} characters, echoed back to you in the next observation. It \
-is the only memory you have.
-A reply that does not parse is retried once with the reason; after a second failure the \
-game's scripted player (the delver) plays the turn."""
+# -- what is asked ----------------------------------------------------------------------
 
 
-def system_prompt(game: Game) -> str:
-    """What the seat is told once: the game's spec and the reply format."""
-    spec = game.spec()
-    commands = "\n".join(
-        f"- {command.syntax}: {command.description} (e.g. {command.example})"
-        for command in spec.commands
-    )
-    rules = "\n".join(f"- {rule}" for rule in spec.rules)
-    reply_format = SEAT_FORMAT if game.slug in SEAT_REPLY_GAMES else COMMANDS_FORMAT
+def response_format(reply_format: str, guide: SeatGuide, moves: list[Any]) -> JSON | None:
+    """The request's ``response_format`` for a turn with these legal moves (None: none)."""
+    if reply_format == TEXT:
+        return None
+    if reply_format == JSON_OBJECT:
+        return {"type": "json_object"}
+    schema = {
+        "type": "object",
+        "properties": {
+            guide.reply_key: {
+                "type": "array",
+                "items": {"enum": moves},
+                "minItems": 1,
+                "maxItems": MAX_MOVES,
+            },
+            "notes": {"type": "string", "maxLength": MAX_NOTES},
+        },
+        "required": [guide.reply_key, "notes"],
+        "additionalProperties": False,
+    }
+    return named_schema("seat_reply", schema)
+
+
+def named_schema(name: str, schema: JSON) -> JSON:
+    return {"type": "json_schema", "json_schema": {"name": name, "strict": True, "schema": schema}}
+
+
+#: the reply of a reflection: the notes rewritten
+NOTES_SCHEMA: JSON = {
+    "type": "object",
+    "properties": {"notes": {"type": "string", "maxLength": MAX_NOTES}},
+    "required": ["notes"],
+    "additionalProperties": False,
+}
+#: the reply of a review: a rating and a sentence or two
+REVIEW_SCHEMA: JSON = {
+    "type": "object",
+    "properties": {
+        "rating": {"type": "integer", "minimum": 1, "maximum": 10},
+        "review": {"type": "string", "maxLength": 400},
+    },
+    "required": ["rating", "review"],
+    "additionalProperties": False,
+}
+
+
+def system_prompt(guide: SeatGuide) -> str:
+    """What the seat is told once: the play rules, the reply's form and an example."""
+    key = guide.reply_key
+    kind = "action objects" if _entry_kind(guide) is dict else "commands"
     return (
-        f"You are playing {game.name}, a game of the playbench arena. {spec.description}\n\n"
-        f"Goal: {spec.goal}\n\nScoring: {spec.scoring}\n\nRules:\n{rules}\n\n"
-        f"Commands (the text grammar):\n{commands}\n\n"
-        "Each turn you are shown the board, the observation as JSON, the legal commands, "
-        "what your last reply did and your notes.\n\n"
-        f"{reply_format}"
+        f"You are playing {guide.game.name}.\n{guide.rules()}\n\n"
+        "Each turn you see the board, your notes, what happened and the legal moves. "
+        "Reply with one JSON object and nothing else:\n"
+        f'{{"{key}": [1 to {MAX_MOVES} {kind}, played in order], "notes": "<up to '
+        f'{MAX_NOTES} characters, shown to you next turn>"}}\n'
+        f"Copy moves exactly as the legal moves list writes them. The first refused one "
+        f"stops the turn. Example reply:\n{json.dumps(guide.example())}"
     )
 
 
-def turn_prompt(view: JSON, report: str, notes: str | None) -> str:
-    """One turn's message: the view, the last reply's report and the echoed notes
-    (``notes`` is None where the game echoes them in its observation)."""
-    parts = [
-        f"Score {view['score']}. Board:\n{view['board']}",
-        f"Observation: {json.dumps(view['observation'], separators=(',', ':'))}",
-        f"Legal commands now: {json.dumps(view['commands'])}",
-    ]
-    if report:
-        parts.append(f"Your last reply: {report}")
-    if notes is not None:
-        parts.append(f"Your notes: {json.dumps(notes)}")
+def turn_prompt(
+    guide: SeatGuide, view: JSON, moves: list[Any], number: int, notes: str, history: list[str]
+) -> str:
+    """One turn's message: the board once, the notes, what happened, the legal moves."""
+    parts = [f"Turn {number}. Score {view['score']}.", guide.board(view)]
+    parts.append(f"Your notes: {json.dumps(notes)}")
+    if history:
+        parts.append("What happened:\n" + "\n".join(history))
+    parts.append(f"Legal moves now: {json.dumps(moves, separators=(',', ':'))}")
     parts.append("Your reply (one JSON object):")
-    return "\n\n".join(parts)
+    return "\n".join(parts)
 
 
 def retry_prompt(reason: str) -> str:
@@ -169,6 +275,23 @@ def retry_prompt(reason: str) -> str:
         f"That reply was not used: {reason}. This is your one retry for this turn: reply "
         "again with one JSON object and nothing else."
     )
+
+
+def reflect_prompt(notes: str, history: list[str]) -> str:
+    return (
+        "Time to take stock. What happened in your last turns:\n"
+        + "\n".join(history)
+        + f"\nYour notes: {json.dumps(notes)}\nRewrite your notes for the rest of the "
+        f"game: what you learnt and what you plan, at most {MAX_NOTES} characters. Reply "
+        'with one JSON object and nothing else: {"notes": "<your notes>"}'
+    )
+
+
+REVIEW_PROMPT = (
+    "The game is over (final score {score}). Rate the game from 1 to 10 and review it in "
+    'a sentence or two. Reply with one JSON object and nothing else: {{"rating": <1-10>, '
+    '"review": "<text>"}}'
+)
 
 
 def event_text(events: list[JSON]) -> str:

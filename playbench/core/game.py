@@ -18,6 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
+from playbench.core.seat import SeatGuide
+
 S = TypeVar("S")
 #: the most bytes of one text command
 COMMAND_BYTES = 1024
@@ -163,6 +165,12 @@ class Game(ABC, Generic[S]):
 
     @abstractmethod
     def spec(self) -> Spec: ...
+
+    def seat_guide(self) -> SeatGuide:
+        """What a language-model seat is told about this game: short play rules, one
+        example reply, the board and the legal moves in the reply's form. The default
+        speaks the spec's text commands; a game with a seat of its own says more."""
+        return SeatGuide(self)
 
     @abstractmethod
     def parse_command(self, text: str) -> Action:

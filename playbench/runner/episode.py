@@ -79,19 +79,21 @@ class Failure:
 
 
 class LocalTable:
-    """A :class:`Match` as an agent's table, writing a replay line per applied action and
-    stopping once ``limit`` actions are applied."""
+    """A :class:`Match` as an agent's table, writing a replay line per action that moved
+    it on and stopping once ``limit`` game turns are played: accepted actions, so that a
+    refusal the rules count (a Cogcrawl reply that did not parse) costs no turn."""
 
-    __slots__ = ("limit", "lines", "match")
+    __slots__ = ("limit", "lines", "match", "turns")
 
     def __init__(self, match: Match, limit: int) -> None:
         self.match = match
         self.limit = limit
         self.lines: list[JSON] = []
+        self.turns = 0
 
     @property
     def over(self) -> bool:
-        return self.match.over or len(self.lines) >= self.limit
+        return self.match.over or self.turns >= self.limit
 
     def view(self) -> JSON:
         return self.match.view()
@@ -121,6 +123,8 @@ class LocalTable:
         return result
 
     def _line(self, action: Any, result: StepResult) -> None:
+        if result.ok:
+            self.turns += 1
         lines = self.lines
         lines.append(
             {
@@ -168,7 +172,7 @@ def play_remote(spec: EpisodeSpec, task: Task, agent: Agent) -> Episode:
             agent.reset(task.agent_seed)
             marks: list[tuple[int, JSON]] = []
             turns = 0
-            while not table.over and len(table.sent) < spec.max_steps and turns < spec.max_steps:
+            while not table.over and table.turns < spec.max_steps and turns < spec.max_steps:
                 before = len(table.sent)
                 turn = agent.turn(table)
                 turns += 1

@@ -21,10 +21,13 @@ from rich.table import Table
 from playbench import __version__
 from playbench.agents import AGENTS, AgentError
 from playbench.agents.bot import bot_factory
-from playbench.agents.llm import check_endpoint
+from playbench.agents.llm import check_endpoint, check_fallback
+from playbench.agents.picture import check_vision
 from playbench.agents.remote import check_server
+from playbench.agents.seat import response_format
 from playbench.core.errors import PlaybenchError
 from playbench.core.game import JSON
+from playbench.core.match import Match
 from playbench.core.registry import get_game
 from playbench.runner.backends import (
     BACKENDS,
@@ -99,8 +102,14 @@ def prepare(request: RunRequest) -> Plan:
     if spec.max_steps < 1:
         raise RunError(f"--max-steps must be at least 1, got {spec.max_steps}")
     _check_remote(request)
-    if spec.agent == "llm" and spec.llm is None:
-        raise AgentError("the llm agent needs a model: pass --model")
+    llm = spec.llm if spec.agent == "llm" else None
+    if spec.agent == "llm":
+        if llm is None:
+            raise AgentError("the llm agent needs a model: pass --model")
+        llm.check()
+        check_fallback(llm, game.seat_guide())
+        if llm.vision:
+            check_vision()
     if spec.agent in ("bot", "llm"):
         bot_factory(game.slug)
     if request.ranked is None:
@@ -108,8 +117,12 @@ def prepare(request: RunRequest) -> Plan:
             raise RunError("no seeds to play: give --seeds (e.g. 0-49 or 1,5,9)")
         # the game refuses bad options for any seed: one try checks them
         game.new(request.seeds[0], spec.options)
-    if spec.llm is not None and spec.agent == "llm":
-        check_endpoint(spec.llm)
+    if llm is not None:
+        # the model itself, asked as the first turn asks it (its reply format included)
+        guide = game.seat_guide()
+        seed = request.seeds[0] if request.seeds else 0
+        view = Match.start(game, seed, spec.options).view()
+        check_endpoint(llm, response_format(llm.reply_format, guide, guide.moves(view)))
     if request.backend == RAY:
         ray_module()
     if spec.server is not None:
@@ -120,6 +133,7 @@ def prepare(request: RunRequest) -> Plan:
         "agent": spec.agent,
         "model": spec.model,
         "llm": spec.llm.describe() if spec.llm is not None else None,
+        "harness": llm.harness(game.seat_guide()) if llm is not None else None,
         "options": spec.options or {},
         "maxSteps": spec.max_steps,
         "server": spec.server,
@@ -212,13 +226,16 @@ def execute(plan: Plan, console: Console | None = None) -> RunReport:
             if close is not None:
                 close()
     report.summary = summarize(records)
+    if plan.config.get("harness") and report.summary["episodes"]:
+        report.summary["harness"] = plan.config["harness"]
     if records:
         plan.folder.write_summary(report.summary)
     return report
 
 
 def results_table(summary: dict) -> Table:
-    """The Rich table of a run's figures."""
+    """The Rich table of a run's figures; for a model, the share of turns it played and
+    its errors, and a caption whenever a fallback played some of the turns scored."""
     table = Table(title=f"{summary.get('game', '')} · {summary.get('agent', '')}")
     low, high = summary["ci95"]
     columns = [
@@ -233,12 +250,34 @@ def results_table(summary: dict) -> Table:
     llm = summary.get("llm")
     if llm is not None:
         columns += [
+            ("model turns", f"{llm['modelTurns']}/{llm['turns']} ({llm['modelShare']:.0%})"),
+            ("errors", str(llm["errors"])),
+            ("parse failures", str(llm["parseFailures"])),
             ("calls", str(llm["calls"])),
             ("tokens in/out", f"{llm['promptTokens']}/{llm['completionTokens']}"),
-            ("retries", str(llm["retries"])),
             ("fallbacks", str(llm["fallbacks"])),
         ]
+        fallen = llm["turns"] - llm["modelTurns"]
+        if fallen:
+            fallback = summary.get("harness", {}).get("fallback", "fallback")
+            table.caption = (
+                f"the {fallback} fallback played {fallen} of {llm['turns']} turns: "
+                "these scores are not the model's alone"
+            )
     for name, _value in columns:
         table.add_column(name, justify="right")
     table.add_row(*(value for _name, value in columns))
     return table
+
+
+def no_model_turn(summary: dict) -> str | None:
+    """The reason a model run measured nothing (no reply of the model was played), or
+    None when it played at least one turn or is no model run."""
+    llm = summary.get("llm")
+    if llm is None or llm["modelTurns"] or not llm["turns"]:
+        return None
+    return (
+        f"the model played none of the {llm['turns']} turns ({llm['errors']} failed calls, "
+        f"{llm['parseFailures']} unreadable replies, {llm['refused']} refused): every "
+        "score is the fallback's"
+    )

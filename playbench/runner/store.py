@@ -31,6 +31,7 @@ SAME_RUN = (
     "game",
     "agent",
     "model",
+    "harness",
     "options",
     "maxSteps",
     "server",

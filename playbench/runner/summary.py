@@ -13,7 +13,22 @@ from playbench.runner.outcome import OUTCOMES, WON
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 20_261_129
 CONFIDENCE = 0.95
-LLM_FIELDS = ("calls", "promptTokens", "completionTokens", "parseFailures", "retries", "fallbacks")
+#: the ``llm`` figures of an episode that a run adds up
+LLM_FIELDS = (
+    "turns",
+    "modelTurns",
+    "calls",
+    "promptTokens",
+    "completionTokens",
+    "parseFailures",
+    "repaired",
+    "refused",
+    "retries",
+    "fallbacks",
+    "errors",
+    "transientRetries",
+    "reflections",
+)
 
 
 def bootstrap_interval(values: list[float]) -> tuple[float, float]:
@@ -63,7 +78,9 @@ def summarize(records: Iterable[JSON]) -> JSON:
     if "model" in first:
         summary["model"] = first["model"]
     if any("llm" in row for row in rows):
-        summary["llm"] = {
+        llm: JSON = {
             name: sum(row.get("llm", {}).get(name, 0) for row in rows) for name in LLM_FIELDS
         }
+        llm["modelShare"] = round(llm["modelTurns"] / llm["turns"], 4) if llm["turns"] else 0.0
+        summary["llm"] = llm
     return summary

@@ -5,14 +5,17 @@ It speaks the wire format the official ``openai`` client reads: ``POST
 [{"message": {"role": "assistant", "content"}}], "usage": {...}}``, ``GET /v1/models``
 lists one model, and an error is an HTTP status with ``{"error": {"message", "type"}}``.
 Each request takes the next answer of the script: a :class:`Reply` (optionally after a
-delay, to make the client time out), a :class:`Status`, or a function of the request
-body that returns one. It records every request body and its ``Authorization`` header.
+delay, to make the client time out), a :class:`Status` (with an error code and headers
+such as ``Retry-After``), or a function of the request body that returns one. A one-token
+request (the runner's start-up check) is answered by ``ping`` instead and kept apart. It
+records every request body, when it arrived and its ``Authorization`` header.
 """
 
 from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -34,6 +37,11 @@ class Reply:
 class Status:
     code: int
     message: str = "scripted failure"
+    #: the error's ``code`` (OpenAI's ``model_not_found``) and type
+    error_code: str | None = None
+    error_type: str = "server_error"
+    #: extra headers, e.g. ``{"Retry-After": "1"}``
+    headers: tuple[tuple[str, str], ...] = ()
 
 
 Answer = Reply | Status | Callable[[dict[str, Any]], "Reply | Status"]
@@ -45,6 +53,11 @@ class ChatServer:
     def __init__(self, script: list[Answer] | None = None) -> None:
         self.script: list[Answer] = list(script or [])
         self.requests: list[dict[str, Any]] = []
+        #: the answer to a start-up check (a one-token request), which takes no script entry
+        self.ping: Answer = Reply("OK", 1, 1)
+        self.pings: list[dict[str, Any]] = []
+        #: when each chat request arrived (time.monotonic)
+        self.arrivals: list[float] = []
         self.authorizations: list[str | None] = []
         self.lock = threading.Lock()
         self.stopping = threading.Event()
@@ -62,6 +75,11 @@ class ChatServer:
 
     def _next(self, body: dict[str, Any], authorization: str | None) -> Reply | Status:
         with self.lock:
+            if body.get("max_tokens") == 1:
+                self.pings.append(body)
+                answer = self.ping
+                return answer(body) if callable(answer) else answer
+            self.arrivals.append(time.monotonic())
             self.requests.append(body)
             self.authorizations.append(authorization)
             if not self.script:
@@ -96,17 +114,23 @@ class ChatServer:
                     return
                 answer = server._next(body, self.headers.get("Authorization"))
                 if isinstance(answer, Status):
-                    error = {"error": {"message": answer.message, "type": "server_error"}}
-                    self._send(answer.code, error)
+                    error = {"message": answer.message, "type": answer.error_type}
+                    if answer.error_code is not None:
+                        error["code"] = answer.error_code
+                    self._send(answer.code, {"error": error}, answer.headers)
                     return
                 if answer.delay and server.stopping.wait(answer.delay):
                     return
                 self._send(200, completion(answer, body.get("model", MODEL)))
 
-            def _send(self, code: int, data: dict[str, Any]) -> None:
+            def _send(
+                self, code: int, data: dict[str, Any], headers: tuple[tuple[str, str], ...] = ()
+            ) -> None:
                 payload = json.dumps(data).encode()
                 try:
                     self.send_response(code)
+                    for name, value in headers:
+                        self.send_header(name, value)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(payload)))
                     self.end_headers()
@@ -154,16 +178,24 @@ def serving(script: list[Answer] | None = None) -> Iterator[ChatServer]:
 
 
 def user_message(body: dict[str, Any]) -> str:
-    """The last user message of a request."""
-    return next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
+    """The last user message of a request (its text)."""
+    return next(text_of(m) for m in reversed(body["messages"]) if m["role"] == "user")
 
 
-def legal_commands(body: dict[str, Any]) -> list[str]:
-    """The legal commands the turn prompt of a request lists."""
+def text_of(message: dict[str, Any]) -> str:
+    """A message's text (the text part of a message with an image)."""
+    content = message["content"]
+    if isinstance(content, str):
+        return content
+    return next(part["text"] for part in content if part["type"] == "text")
+
+
+def legal_commands(body: dict[str, Any]) -> list[Any]:
+    """The legal moves the turn prompt of a request lists."""
     for message in body["messages"]:
         if message["role"] != "user":
             continue
-        for block in message["content"].split("\n\n"):
-            if block.startswith("Legal commands now: "):
-                return json.loads(block.removeprefix("Legal commands now: "))
-    raise AssertionError("the request lists no legal commands")
+        for line in text_of(message).splitlines():
+            if line.startswith("Legal moves now: "):
+                return json.loads(line.removeprefix("Legal moves now: "))
+    raise AssertionError("the request lists no legal moves")

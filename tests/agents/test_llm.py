@@ -1,5 +1,6 @@
 """The llm agent against a real OpenAI-compatible server on 127.0.0.1, through the
-official ``openai`` client: the counts of retries, fallbacks and tokens, exactly."""
+official ``openai`` client: who played each turn, the counts of retries, repairs,
+fallbacks, errors and tokens, exactly."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ import json
 import pytest
 
 from playbench.agents import AgentError, LlmAgent, LlmSettings
-from playbench.agents.llm import check_endpoint
+from playbench.agents.llm import LlmCounts, check_endpoint
 from playbench.core.match import Match
 from playbench.runner.episode import LocalTable
-from tests.agents.chat_server import MODEL, Reply, Status, user_message
+from tests.agents.chat_server import MODEL, Reply, Status, legal_commands, user_message
 from tests.agents.conftest import KEY
 
 
@@ -20,8 +21,9 @@ def reply(*commands, say="", notes="", tokens=(100, 10)):
     return Reply(text, *tokens)
 
 
-def agent_for(game, chat, timeout=5.0):
-    agent = LlmAgent(game, LlmSettings(model=MODEL, base_url=chat.base_url, timeout=timeout))
+def agent_for(game, chat, **settings):
+    settings.setdefault("timeout", 5.0)
+    agent = LlmAgent(game, LlmSettings(model=MODEL, base_url=chat.base_url, **settings))
     agent.reset(7)
     return agent
 
@@ -36,31 +38,73 @@ def counts(agent):
     return stats
 
 
+def expect(**figures):
+    """Every count of an episode: those given, zero elsewhere."""
+    data = {name: 0 for name in LlmCounts.__dataclass_fields__ if name != "seconds"}
+    data.update(figures)
+    return data
+
+
 def test_a_valid_reply_plays_its_commands_and_counts_the_call(tally, chat):
     chat.add(reply("step 2", "step 1", say="off we go", notes="n1", tokens=(120, 30)))
     agent, table = agent_for(tally, chat), table_for(tally)
     turn = agent.turn(table)
     assert [result.ok for result in turn.results] == [True, True]
     assert table.match.state.pos == 3
-    assert turn.note["say"] == "off we go" and "fallback" not in turn.note
+    assert turn.note["say"] == "off we go" and turn.note["played"] == "model"
+    assert "fallback" not in turn.note and "repaired" not in turn.note
     assert [call["outcome"] for call in turn.note["calls"]] == ["parsed"]
-    assert counts(agent) == {
-        "calls": 1,
-        "promptTokens": 120,
-        "completionTokens": 30,
-        "parseFailures": 0,
-        "retries": 0,
-        "fallbacks": 0,
-        "errors": 0,
-    }
+    assert counts(agent) == expect(
+        turns=1, modelTurns=1, calls=1, promptTokens=120, completionTokens=30
+    )
     (request,) = chat.requests
     assert request["model"] == MODEL and request["temperature"] == 0.0
     assert request["max_tokens"] == 1024
-    assert request["messages"][0]["role"] == "system"
-    assert "Walk a token to the goal." in request["messages"][0]["content"]
+    system = request["messages"][0]
+    assert system["role"] == "system" and "Walk a token to the goal." in system["content"]
+    assert (
+        'Example reply:\n{"commands": ["step 2"], "notes": "what I plan next"}'
+        in (system["content"])
+    )
     prompt = user_message(request)
-    assert "Board:\n@........" in prompt and 'Legal commands now: ["step 1", "step 2"]' in prompt
+    assert "Turn 1. Score 0.\n@........\n" in prompt
+    assert 'Legal moves now: ["step 1","step 2"]' in prompt
     assert chat.authorizations == [f"Bearer {KEY}"]
+
+
+def test_json_schema_asks_for_the_legal_commands_as_an_enum(tally, chat):
+    chat.add(reply("step 1"))
+    agent_for(tally, chat).turn(table_for(tally))
+    assert chat.requests[0]["response_format"] == {
+        "type": "json_schema",
+        "json_schema": {
+            "name": "seat_reply",
+            "strict": True,
+            "schema": {
+                "type": "object",
+                "properties": {
+                    "commands": {
+                        "type": "array",
+                        "items": {"enum": ["step 1", "step 2"]},
+                        "minItems": 1,
+                        "maxItems": 10,
+                    },
+                    "notes": {"type": "string", "maxLength": 400},
+                },
+                "required": ["commands", "notes"],
+                "additionalProperties": False,
+            },
+        },
+    }
+
+
+@pytest.mark.parametrize(
+    ("reply_format", "expected"), [("json_object", {"type": "json_object"}), ("text", None)]
+)
+def test_the_other_reply_formats(tally, chat, reply_format, expected):
+    chat.add(reply("step 1"))
+    agent_for(tally, chat, reply_format=reply_format).turn(table_for(tally))
+    assert chat.requests[0].get("response_format") == expected
 
 
 def test_notes_and_the_last_result_are_echoed_next_turn(tally, chat):
@@ -70,10 +114,47 @@ def test_notes_and_the_last_result_are_echoed_next_turn(tally, chat):
     agent.turn(table)
     prompt = user_message(chat.requests[1])
     assert 'Your notes: "remember me"' in prompt
-    assert "'step 1' applied (+" in prompt
-    assert "'step 9' refused: unknown command 'step 9'" in prompt
-    assert "dropped after the refusal: 'step 1'" in prompt
+    assert (
+        '- turn 1: you played ["step 1","step 9"]: +6 [{"type":"moved","to":1}]; '
+        "'step 9' refused: unknown command 'step 9': try 'step 1', 'step 2' or 'fumble'; "
+        "dropped after the refusal: 'step 1'"
+    ) in prompt
     assert table.match.state.pos == 2
+
+
+def test_memory_keeps_the_last_n_turns(tally, chat):
+    chat.add(*[reply("step 1")] * 4)
+    agent, table = agent_for(tally, chat, memory=2), table_for(tally)
+    for _ in range(4):
+        agent.turn(table)
+    prompt = user_message(chat.requests[3])
+    assert "- turn 1:" not in prompt
+    assert "- turn 2: you played" in prompt and "- turn 3: you played" in prompt
+    none = agent_for(tally, chat, memory=0)
+    chat.add(reply("step 1"), reply("step 1"))
+    table = table_for(tally)
+    none.turn(table)
+    none.turn(table)
+    assert "What happened" not in user_message(chat.requests[5])
+
+
+def test_reflect_rewrites_the_notes_every_k_turns(tally, chat):
+    chat.add(
+        reply("step 1", notes="first"),
+        reply("step 1", notes="second"),
+        Reply('{"notes": "rewritten"}', 5, 5),
+        reply("step 1", tokens=(1, 1)),
+    )
+    agent, table = agent_for(tally, chat, reflect=2), table_for(tally)
+    for _ in range(3):
+        agent.turn(table)
+    reflection = chat.requests[2]
+    assert "Time to take stock." in user_message(reflection)
+    assert "- turn 1: you played" in user_message(reflection)
+    assert 'Your notes: "second"' in user_message(reflection)
+    assert reflection["response_format"]["json_schema"]["name"] == "notes"
+    assert 'Your notes: "rewritten"' in user_message(chat.requests[3])
+    assert counts(agent)["reflections"] == 1 and counts(agent)["calls"] == 4
 
 
 def test_prose_is_retried_once_with_the_reason(tally, chat):
@@ -82,41 +163,40 @@ def test_prose_is_retried_once_with_the_reason(tally, chat):
     turn = agent.turn(table)
     assert table.match.state.pos == 2
     assert turn.note["retried"] is True and turn.note["replies"][0] == "I will step twice."
-    assert counts(agent) == {
-        "calls": 2,
-        "promptTokens": 110,
-        "completionTokens": 11,
-        "parseFailures": 1,
-        "retries": 1,
-        "fallbacks": 0,
-        "errors": 0,
-    }
+    assert turn.note["played"] == "model"
+    assert counts(agent) == expect(
+        turns=1,
+        modelTurns=1,
+        calls=2,
+        promptTokens=110,
+        completionTokens=11,
+        parseFailures=1,
+        retries=1,
+    )
     retry = chat.requests[1]["messages"]
     assert [m["role"] for m in retry] == ["system", "user", "assistant", "user"]
     assert retry[2]["content"] == "I will step twice."
     assert "the reply must begin with '{'" in retry[3]["content"]
 
 
-def test_fenced_json_twice_falls_back_to_the_bot(tally, chat):
-    fenced = '```json\n{"commands": ["step 2"]}\n```'
-    chat.add(Reply(fenced, 40, 4), Reply(fenced, 41, 4))
+@pytest.mark.parametrize(
+    "wrapped",
+    [
+        ' {"commands": ["step 2"]}\n',
+        '```json\n{"commands": ["step 2"]}\n```',
+        'Here is my move: {"commands": ["step 2"], "notes": "x"} Good luck!',
+        '\ufeff```\n{"commands": ["step 2"]}\n```\n',
+    ],
+)
+def test_whitespace_fences_and_prose_around_the_object_are_repaired(tally, chat, wrapped):
+    chat.add(Reply(wrapped, 40, 4))
     agent, table = agent_for(tally, chat), table_for(tally)
     turn = agent.turn(table)
-    assert turn.note["fallback"] is True and turn.note["retried"] is True
-    assert table.match.state.pos == 1  # the bot's first legal step
-    assert counts(agent) == {
-        "calls": 2,
-        "promptTokens": 81,
-        "completionTokens": 8,
-        "parseFailures": 2,
-        "retries": 1,
-        "fallbacks": 1,
-        "errors": 0,
-    }
-    chat.add(reply("step 1"))
-    agent.turn(table)
-    assert "not used (the reply does not parse" in user_message(chat.requests[2])
-    assert "the bot played 'step 1' instead" in user_message(chat.requests[2])
+    assert table.match.state.pos == 2
+    assert turn.note["repaired"] is True and turn.note["played"] == "model"
+    assert counts(agent) == expect(
+        turns=1, modelTurns=1, calls=1, promptTokens=40, completionTokens=4, repaired=1
+    )
 
 
 def test_an_over_long_reply_is_cut_at_4096_bytes_and_fails_to_parse(tally, chat):
@@ -130,72 +210,101 @@ def test_an_over_long_reply_is_cut_at_4096_bytes_and_fails_to_parse(tally, chat)
     assert table.match.state.pos == 1
 
 
-def test_a_refused_first_command_is_retried_then_falls_back(tally, chat):
+def test_a_refused_first_command_is_retried_then_the_bot_plays(tally, chat):
     chat.add(reply("step 3"), reply("leap"))
     agent, table = agent_for(tally, chat), table_for(tally)
     turn = agent.turn(table)
     assert [call["outcome"] for call in turn.note["calls"]] == ["refused", "refused"]
-    assert "the first command 'step 3' was refused" in chat.requests[1]["messages"][3]["content"]
-    assert turn.note["fallback"] is True and table.match.state.pos == 1
-    assert counts(agent) == {
-        "calls": 2,
-        "promptTokens": 200,
-        "completionTokens": 20,
-        "parseFailures": 0,
-        "retries": 1,
-        "fallbacks": 1,
-        "errors": 0,
-    }
+    assert "the first move 'step 3' was refused" in chat.requests[1]["messages"][3]["content"]
+    assert turn.note["fallback"] is True and turn.note["played"] == "bot"
+    assert table.match.state.pos == 1
+    assert counts(agent) == expect(
+        turns=1,
+        calls=2,
+        promptTokens=200,
+        completionTokens=20,
+        refused=2,
+        retries=1,
+        fallbacks=1,
+    )
+    chat.add(reply("step 1"))
+    agent.turn(table)
+    assert "the bot played 'step 1'" in user_message(chat.requests[2])
 
 
-def test_a_reply_without_commands_is_refused(tally, chat):
-    chat.add(Reply('{"say": "thinking"}', 1, 1), reply("step 2", tokens=(1, 1)))
+def test_a_reply_under_another_key_says_which_key_it_needs(tally, chat):
+    chat.add(Reply('{"actions": ["step 1"]}', 1, 1), reply("step 2", tokens=(1, 1)))
     agent, table = agent_for(tally, chat), table_for(tally)
     agent.turn(table)
-    assert "the reply has no commands" in chat.requests[1]["messages"][3]["content"]
-    assert table.match.state.pos == 2 and counts(agent)["retries"] == 1
+    assert (
+        'the reply is not usable: the reply has no "commands" list (it has "actions"); '
+        'write it like {"commands": ["step 2"], "notes": "what I plan next"}'
+    ) in chat.requests[1]["messages"][3]["content"]
+    assert table.match.state.pos == 2 and counts(agent)["parseFailures"] == 1
 
 
-def test_a_timeout_falls_back_at_once_without_a_retry(tally, chat):
-    chat.add(Reply(json.dumps({"commands": ["step 2"]}), 5, 5, delay=3.0))
-    agent, table = agent_for(tally, chat, timeout=0.3), table_for(tally)
+@pytest.mark.parametrize(("fallback", "position"), [("bot", 1), ("random", 2), ("wait", 0)])
+def test_the_fallback_is_chosen(tally, chat, fallback, position, monkeypatch):
+    monkeypatch.setattr(type(tally.seat_guide()), "wait_move", "fumble")
+    chat.add(Reply("no", 1, 1), Reply("no", 1, 1))
+    agent, table = agent_for(tally, chat, fallback=fallback), table_for(tally)
+    turn = agent.turn(table)
+    assert turn.note["played"] == fallback and table.match.state.pos == position
+    assert len(table.lines) == 1
+
+
+def test_a_wait_fallback_needs_a_game_that_waits(tally, chat):
+    with pytest.raises(AgentError, match="Tally has no move that waits: use --fallback bot"):
+        agent_for(tally, chat, fallback="wait")
+
+
+def test_a_timeout_is_retried_then_counts_as_an_error(tally, chat):
+    late = Reply(json.dumps({"commands": ["step 2"]}), 5, 5, delay=3.0)
+    chat.add(late, late)
+    agent, table = agent_for(tally, chat, timeout=0.3, retries=1), table_for(tally)
     turn = agent.turn(table)
     assert [call["outcome"] for call in turn.note["calls"]] == ["timeout"]
-    assert turn.note["fallback"] is True and table.match.state.pos == 1
-    assert counts(agent) == {
-        "calls": 1,
-        "promptTokens": 0,
-        "completionTokens": 0,
-        "parseFailures": 0,
-        "retries": 0,
-        "fallbacks": 1,
-        "errors": 1,
-    }
-    assert len(chat.requests) == 1
+    assert turn.note["calls"][0]["transientRetries"] == 1
+    assert turn.note["played"] == "bot" and table.match.state.pos == 1
+    assert counts(agent) == expect(turns=1, calls=1, fallbacks=1, errors=1, transientRetries=1)
+    assert len(chat.requests) == 2
 
 
-def test_an_http_500_falls_back_and_is_not_retried_by_the_client(tally, chat):
-    chat.add(Status(500, "upstream exploded"), reply("step 2", tokens=(7, 3)))
+def test_a_429_waits_as_retry_after_says_and_the_model_plays(tally, chat):
+    chat.add(Status(429, "slow down", headers=(("Retry-After", "1"),)), reply("step 2"))
     agent, table = agent_for(tally, chat), table_for(tally)
     turn = agent.turn(table)
+    assert turn.note["played"] == "model" and table.match.state.pos == 2
+    assert counts(agent) == expect(
+        turns=1, modelTurns=1, calls=1, promptTokens=100, completionTokens=10, transientRetries=1
+    )
+    # the client waited at least the second the server asked for
+    assert chat.arrivals[1] - chat.arrivals[0] >= 1.0
+
+
+def test_a_5xx_that_persists_is_an_error_and_the_bot_plays(tally, chat):
+    chat.add(Status(500, "upstream exploded"), Status(503), reply("step 2", tokens=(7, 3)))
+    agent, table = agent_for(tally, chat, retries=1), table_for(tally)
+    turn = agent.turn(table)
     assert turn.note["calls"][0]["outcome"] == "error"
-    assert "upstream exploded" in turn.note["calls"][0]["error"]
-    assert len(chat.requests) == 1 and table.match.state.pos == 1
+    assert "InternalServerError" in turn.note["calls"][0]["error"]
+    assert len(chat.requests) == 2 and table.match.state.pos == 1
     agent.turn(table)
     assert table.match.state.pos == 3
-    assert counts(agent) == {
-        "calls": 2,
-        "promptTokens": 7,
-        "completionTokens": 3,
-        "parseFailures": 0,
-        "retries": 0,
-        "fallbacks": 1,
-        "errors": 1,
-    }
+    assert counts(agent) == expect(
+        turns=2,
+        modelTurns=1,
+        calls=2,
+        promptTokens=7,
+        completionTokens=3,
+        fallbacks=1,
+        errors=1,
+        transientRetries=1,
+    )
 
 
 def test_a_retry_that_errors_falls_back(tally, chat):
-    chat.add(Reply("nope", 3, 1), Status(503))
+    chat.add(Reply("nope", 3, 1), Status(400, "bad request"))
     agent, table = agent_for(tally, chat), table_for(tally)
     turn = agent.turn(table)
     assert [call["outcome"] for call in turn.note["calls"]] == ["parse_failure", "error"]
@@ -205,13 +314,15 @@ def test_a_retry_that_errors_falls_back(tally, chat):
 
 def test_over_cap_and_non_string_commands_are_dropped_and_reported(tally, chat):
     chat.add(Reply(json.dumps({"commands": ["step 1", 7, *["step 1"] * 10]}), 1, 1))
+    chat.add(reply("step 1"))
     agent, table = agent_for(tally, chat), table_for(tally)
     turn = agent.turn(table)
     # ten entries are read: one is no text, so nine steps are tried; the goal (8) ends it
     assert len(turn.results) == 8 and table.match.over
-    assert agent.report.endswith(
-        "dropped after the game ended: 'step 1'; entry 1 dropped: a command must be a "
-        "string; 2 command(s) past the cap of 10 dropped unread"
+    assert user_message(chat.requests[0]) != ""
+    assert agent.history[-1].endswith(
+        "dropped after the game ended: 'step 1'; entry 1 dropped: not a text; "
+        "2 move(s) past the cap of 10 dropped unread"
     )
 
 
@@ -233,10 +344,91 @@ def test_the_key_variable_can_be_named(tally, chat, monkeypatch):
     monkeypatch.setenv("MY_KEY", "other")
     settings = LlmSettings(model=MODEL, base_url=chat.base_url, api_key_env="MY_KEY")
     check_endpoint(settings)
+    assert chat.pings[0]["max_tokens"] == 1 and chat.pings[0]["model"] == MODEL
 
 
 def test_an_unreachable_endpoint_is_a_clear_error(monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
-    settings = LlmSettings(model=MODEL, base_url="http://127.0.0.1:9/v1", timeout=2)
+    settings = LlmSettings(model=MODEL, base_url="http://127.0.0.1:9/v1", timeout=2, retries=0)
     with pytest.raises(AgentError, match=r"cannot reach the endpoint http://127.0.0.1:9/v1"):
         check_endpoint(settings)
+
+
+def test_an_unknown_model_names_the_fix(chat):
+    chat.ping = Status(
+        404,
+        "The model `nope` does not exist",
+        error_code="model_not_found",
+        error_type="invalid_request_error",
+    )
+    with pytest.raises(AgentError) as caught:
+        check_endpoint(LlmSettings(model="nope", base_url=chat.base_url))
+    assert str(caught.value) == (
+        f"the endpoint {chat.base_url} has no model 'nope' (404 model_not_found): pass "
+        f"--model with one it serves (it serves {MODEL})"
+    )
+
+
+def test_a_base_url_without_v1_names_the_fix(chat):
+    base = chat.base_url.removesuffix("/v1")
+    with pytest.raises(AgentError) as caught:
+        check_endpoint(LlmSettings(model=MODEL, base_url=base))
+    assert str(caught.value) == (
+        f"the endpoint answered 404 for {base}/chat/completions: check --base-url "
+        "(OpenAI-compatible servers answer under /v1, e.g. http://127.0.0.1:8080/v1)"
+    )
+
+
+def test_a_busy_endpoint_is_waited_for(chat):
+    busy = iter([Status(503, "loading", headers=(("Retry-After", "1"),))] * 2)
+    chat.ping = lambda body: next(busy, Reply("OK", 1, 1))
+    check_endpoint(LlmSettings(model=MODEL, base_url=chat.base_url, retries=2))
+    assert len(chat.pings) == 3
+
+
+def test_an_endpoint_busy_through_the_retries_says_so(chat):
+    chat.ping = Status(429, "busy", headers=(("Retry-After", "1"),))
+    with pytest.raises(AgentError, match=r"stayed busy \(429\) through 1 retries"):
+        check_endpoint(LlmSettings(model=MODEL, base_url=chat.base_url, retries=1))
+    assert len(chat.pings) == 2
+
+
+def test_a_refused_key_names_the_variable(chat):
+    chat.ping = Status(401, "bad key", error_type="invalid_request_error")
+    with pytest.raises(AgentError, match=r"refused the API key \(401\): set OPENAI_API_KEY"):
+        check_endpoint(LlmSettings(model=MODEL, base_url=chat.base_url))
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"base_url": "localhost:8080/v1"}, "--base-url 'localhost:8080/v1' is no http(s) URL"),
+        ({"max_tokens": -5}, "--max-tokens must be at least 1, got -5"),
+        ({"timeout": 0}, "--timeout must be more than 0 seconds, got 0"),
+        ({"temperature": -1}, "--temperature must be between 0 and 2, got -1"),
+        ({"retries": 11}, "--retries must be 0 to 10, got 11"),
+        ({"reply_format": "yaml"}, "--reply-format must be one of text, json_object, json_schema"),
+        ({"fallback": "human"}, "--fallback must be one of bot, random, wait, got 'human'"),
+        ({"memory": -1}, "--memory must be 0 to 50 turns, got -1"),
+        ({"reflect": -2}, "--reflect must be 0 (off) or more turns, got -2"),
+    ],
+)
+def test_bad_settings_are_refused_before_any_call(chat, settings, message):
+    with pytest.raises(AgentError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        check_endpoint(LlmSettings(model=MODEL, **settings))
+    assert chat.pings == []
+
+
+def test_a_server_that_answers_only_from_the_enum_plays_every_turn(tally, chat):
+    def from_the_enum(body):
+        schema = body["response_format"]["json_schema"]["schema"]
+        enum = schema["properties"]["commands"]["items"]["enum"]
+        assert enum == legal_commands(body)
+        return Reply(json.dumps({"commands": enum[-1:], "notes": ""}), 1, 1)
+
+    chat.add(*[from_the_enum] * 8)
+    agent, table = agent_for(tally, chat), table_for(tally)
+    while not table.over:
+        agent.turn(table)
+    assert counts(agent)["modelTurns"] == counts(agent)["turns"] == 4
+    assert counts(agent)["parseFailures"] == 0

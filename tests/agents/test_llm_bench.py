@@ -11,7 +11,7 @@ from playbench.cli import main
 from playbench.runner.bench import check_bench, read_bench
 from playbench.runner.charts import PIXELS
 from tests.agents.chat_server import MODEL, Reply
-from tests.agents.test_llm_run import first_legal
+from tests.agents.test_llm_run import last_legal
 
 SUITE = {
     "name": "tally-llm",
@@ -25,7 +25,7 @@ SUITE = {
 def test_an_llm_bench_shows_the_model_share(tally, chat, tmp_path, capsys):
     # seed 0: two prose replies, so the bot plays the first turn (a step of 1); then every
     # turn takes the last legal step: 1 -> 3 -> 5 -> 7 -> 8 and, seed 1, 2 -> 4 -> 6 -> 8
-    chat.add(Reply("Hmm.", 5, 1), Reply("Hmm.", 5, 1), *[first_legal] * 20)
+    chat.add(Reply("Hmm.", 5, 1), Reply("Hmm.", 5, 1), *[last_legal] * 20)
     suite = tmp_path / "suite.json"
     suite.write_text(json.dumps(SUITE))
     folder = tmp_path / "llm"

@@ -21,19 +21,19 @@ def server(tmp_path: Path) -> Iterator[str]:
         yield url
 
 
-def test_a_seat_retried_and_played_by_the_delver_on_a_server_replays_the_same(chat, server):
+def test_a_seat_failed_twice_is_played_by_the_delver_on_a_server_and_replays_the_same(chat, server):
     wait = json.dumps({"actions": [{"do": "search"}], "notes": "n"})
-    # over the session API a raw reply is a command line beginning with {
-    chat.add(Reply("{prose", 1, 1), Reply("{more prose}", 1, 1), Reply(wait, 1, 1))
+    chat.add(Reply("prose", 1, 1), Reply('{"actions": ["search"]}', 1, 1), Reply(wait, 1, 1))
     settings = LlmSettings(model=MODEL, base_url=chat.base_url)
-    spec = EpisodeSpec("cogcrawl", "llm", llm=settings, server=server, player="m", max_steps=3)
+    spec = EpisodeSpec("cogcrawl", "llm", llm=settings, server=server, player="m", max_steps=2)
     far = play(spec, Task(5))
-    assert far.record["outcome"] == "truncated" and far.record["steps"] == 3
+    assert far.record["outcome"] == "truncated" and far.record["steps"] == 2
     assert far.record["llm"]["parseFailures"] == 2 and far.record["llm"]["fallbacks"] == 1
+    assert far.record["llm"]["modelTurns"] == 1
     actions = [line["action"] for line in far.replay[1:-1]]
-    assert actions == [{"reply": "{prose"}, {"reply": "{more prose}"}, {"reply": wait}]
-    assert far.replay[1]["turns"][0]["fallback"] is True
-    assert far.replay[3]["turns"][0]["calls"][0]["outcome"] == "parsed"
+    assert actions[0]["reply"].startswith('{"actions":') and actions[1] == {"reply": wait}
+    assert far.replay[1]["turns"][0]["played"] == "bot"
+    assert far.replay[2]["turns"][0]["calls"][0]["outcome"] == "parsed"
 
 
 def test_an_llm_run_on_a_server_verifies(tally, chat, server, tmp_path):

@@ -1,74 +1,109 @@
-"""The llm agent on Cogcrawl's own seat protocol: the game reads the raw reply, retries
-once and plays the turn with its delver."""
+"""The llm agent on Cogcrawl's own seat protocol: the game reads the reply, its legal
+moves are action objects, and a turn the model fails twice is played by its delver."""
 
 from __future__ import annotations
 
 import json
 
+from playbench.agents.bot import BotAgent
 from playbench.core import get_game
 from playbench.core.match import Match
 from playbench.runner.episode import LocalTable
-from tests.agents.chat_server import MODEL, Reply, user_message
-from tests.agents.test_llm import agent_for, counts
+from tests.agents.chat_server import Reply, legal_commands, user_message
+from tests.agents.test_llm import agent_for, counts, expect
 
 COGCRAWL = get_game("cogcrawl")
 
 
-def test_a_seat_reply_goes_to_the_game_as_raw_text(chat):
+def table(seed=7, limit=10_000):
+    return LocalTable(Match.start(COGCRAWL, seed), limit)
+
+
+def test_a_seat_reply_goes_to_the_game_as_the_object_text(chat):
     raw = json.dumps({"actions": [{"do": "search"}], "say": "looking", "notes": "DL1"})
-    chat.add(Reply(raw, 300, 20))
-    agent = agent_for(COGCRAWL, chat)
-    table = LocalTable(Match.start(COGCRAWL, 7), 10_000)
-    turn = agent.turn(table)
-    (line,) = table.lines
+    chat.add(Reply(f"Sure!\n```json\n{raw}\n```", 300, 20))
+    agent, here = agent_for(COGCRAWL, chat), table()
+    turn = agent.turn(here)
+    (line,) = here.lines
     assert line["action"] == {"reply": raw}
-    assert turn.note["say"] == "looking"
-    observation = table.view()["observation"]
-    assert observation["notes"] == "DL1" and observation["last_plan"]["executed"] == [
-        {"do": "search"}
-    ]
-    assert counts(agent)["calls"] == 1 and counts(agent)["promptTokens"] == 300
+    assert turn.note["say"] == "looking" and turn.note["repaired"] is True
+    observation = here.view()["observation"]
+    assert observation["notes"] == "DL1"
+    assert observation["last_plan"]["executed"] == [{"do": "search"}]
+    assert counts(agent) == expect(
+        turns=1, modelTurns=1, calls=1, promptTokens=300, completionTokens=20, repaired=1
+    )
     system = chat.requests[0]["messages"][0]["content"]
-    assert '{"actions": [{"do": "move", "dir": "ne"}' in system
-    assert "Your notes" not in user_message(chat.requests[0])
+    assert '{"actions": [{"do": "travel", "x": 20, "y": 5}, {"do": "down"}]' in system
 
 
-def test_two_unreadable_replies_let_the_delver_play_the_turn(chat):
-    chat.add(Reply("Let me think.", 10, 1), Reply("```{}```", 11, 1))
-    agent = agent_for(COGCRAWL, chat)
-    table = LocalTable(Match.start(COGCRAWL, 7), 10_000)
-    turn = agent.turn(table)
-    # the first failure is counted by the game (a logged, refused action), the second
-    # makes the game's delver play
-    assert [line["action"] for line in table.lines] == [
-        {"reply": "Let me think."},
-        {"reply": "```{}```"},
+def test_the_legal_moves_are_the_reply_s_action_objects_without_up_on_level_1(chat):
+    chat.add(Reply('{"actions": [{"do": "wait"}]}', 1, 1))
+    agent_for(COGCRAWL, chat).turn(table())
+    moves = legal_commands(chat.requests[0])
+    assert moves == [
+        {"do": "move", "dir": "n"},
+        {"do": "move", "dir": "s"},
+        {"do": "move", "dir": "e"},
+        {"do": "move", "dir": "w"},
+        {"do": "move", "dir": "ne"},
+        {"do": "move", "dir": "nw"},
+        {"do": "move", "dir": "se"},
+        {"do": "move", "dir": "sw"},
+        {"do": "search"},
+        {"do": "wait"},
+        {"do": "eat", "item": "c"},
+        {"do": "eat", "item": "d"},
     ]
-    assert table.view()["observation"]["fallback"] is True
-    assert turn.note["fallback"] is True and turn.note["retried"] is True
-    assert counts(agent) == {
-        "calls": 2,
-        "promptTokens": 21,
-        "completionTokens": 2,
-        "parseFailures": 2,
-        "retries": 1,
-        "fallbacks": 1,
-        "errors": 0,
-    }
-    assert "the turn is retried once" in chat.requests[1]["messages"][3]["content"]
-    assert Match.replay(COGCRAWL, 7, None, table.match.log).fingerprint() == (
-        table.match.fingerprint()
+    enum = chat.requests[0]["response_format"]["json_schema"]["schema"]["properties"]
+    assert enum["actions"]["items"]["enum"] == moves
+    prompt = user_message(chat.requests[0])
+    assert "Map rows y=11 to y=16; x counts from 0 at the left edge:\n --------\n" in prompt
+
+
+def test_text_actions_and_a_commands_list_are_retried_then_the_delver_plays(chat):
+    chat.add(Reply('{"actions": ["move n"]}', 10, 1), Reply('{"commands": ["move n"]}', 11, 1))
+    agent, here = agent_for(COGCRAWL, chat), table()
+    delver = BotAgent(COGCRAWL)
+    delver.reset(7)
+    expected = delver.act(here.view())
+    turn = agent.turn(here)
+    retry = chat.requests[1]["messages"][3]["content"]
+    assert 'each entry of "actions" must be an object, got "move n"' in retry
+    assert [line["action"] for line in here.lines] == [expected]
+    assert turn.note["played"] == "bot" and turn.note["fallback"] is True
+    assert counts(agent) == expect(
+        turns=1,
+        calls=2,
+        promptTokens=21,
+        completionTokens=2,
+        parseFailures=2,
+        retries=1,
+        fallbacks=1,
+    )
+    chat.add(Reply('{"actions": [{"do": "wait"}]}', 1, 1))
+    agent.turn(here)
+    assert 'not used (the reply is not usable: the reply has no "actions" list (it has ' in (
+        user_message(chat.requests[2])
+    )
+    assert Match.replay(COGCRAWL, 7, None, here.match.log).fingerprint() == (
+        here.match.fingerprint()
     )
 
 
-def test_a_failed_parse_then_a_good_reply_is_one_retry(chat):
-    good = json.dumps({"actions": [{"do": "wait"}]})
-    chat.add(Reply("{oops", 1, 1), Reply(good, 1, 1))
-    agent = agent_for(COGCRAWL, chat)
-    table = LocalTable(Match.start(COGCRAWL, 7), 10_000)
-    agent.turn(table)
-    observation = table.view()["observation"]
-    assert observation["fallback"] is False and observation["turn"] == 1
+def test_a_fallback_asked_for_is_the_delver_still(chat):
+    chat.add(Reply("no", 1, 1), Reply("no", 1, 1))
+    agent, here = agent_for(COGCRAWL, chat, fallback="random"), table()
+    assert agent.turn(here).note["played"] == "bot"
+
+
+def test_failed_replies_cost_no_step(chat):
+    # every turn: one unreadable reply, then a good one; six game turns are six replies
+    good = Reply('{"actions": [{"do": "search"}]}', 1, 1)
+    chat.add(*[Reply("{oops", 1, 1), good] * 6)
+    agent, here = agent_for(COGCRAWL, chat), table(limit=6)
+    while not here.over:
+        agent.turn(here)
+    assert len(here.lines) == 6 and here.view()["observation"]["turn"] == 6
     stats = counts(agent)
-    assert (stats["parseFailures"], stats["retries"], stats["fallbacks"]) == (1, 1, 0)
-    assert MODEL in json.dumps(chat.requests[0])
+    assert (stats["modelTurns"], stats["parseFailures"], stats["fallbacks"]) == (6, 6, 0)

@@ -40,19 +40,27 @@ def test_the_figures_of_a_run():
     assert "llm" not in summary
 
 
-def test_llm_figures_are_summed():
+def test_llm_figures_are_summed_with_the_model_s_share_of_turns():
     llm = {"calls": 3, "promptTokens": 30, "completionTokens": 7, "parseFailures": 1}
     rows = [
-        record(0, 1, llm={**llm, "retries": 1, "fallbacks": 0}),
-        record(1, 2, llm={**llm, "retries": 0, "fallbacks": 1}),
+        record(0, 1, llm={**llm, "turns": 4, "modelTurns": 3, "retries": 1, "fallbacks": 1}),
+        record(1, 2, llm={**llm, "turns": 4, "modelTurns": 0, "errors": 4, "fallbacks": 4}),
     ]
     assert summarize(rows)["llm"] == {
+        "turns": 8,
+        "modelTurns": 3,
         "calls": 6,
         "promptTokens": 60,
         "completionTokens": 14,
         "parseFailures": 2,
+        "repaired": 0,
+        "refused": 0,
         "retries": 1,
-        "fallbacks": 1,
+        "fallbacks": 5,
+        "errors": 4,
+        "transientRetries": 0,
+        "reflections": 0,
+        "modelShare": 0.375,
     }
 
 

@@ -7,7 +7,9 @@ from typing import Any
 
 from playbench.core import Action, Game, Outcome, Spec, register
 from playbench.core.game import trusted_or_checked
+from playbench.core.seat import SeatGuide
 from playbench.games.chimestep import commands, rules, spec, view
+from playbench.games.chimestep.prompt import ChimestepSeat
 from playbench.games.chimestep.state import DONE, State, from_json, from_trusted_json, to_json
 
 
@@ -74,6 +76,9 @@ class Chimestep(Game[State]):
 
     def spec(self) -> Spec:
         return spec.spec()
+
+    def seat_guide(self) -> SeatGuide:
+        return ChimestepSeat(self)
 
     def parse_command(self, text: str) -> Action:
         return commands.parse_command(text)

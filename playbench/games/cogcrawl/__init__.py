@@ -7,8 +7,10 @@ from typing import Any
 
 from playbench.core.game import JSON, Action, Game, Outcome, Spec, trusted_or_checked
 from playbench.core.registry import register
+from playbench.core.seat import SeatGuide
 from playbench.games.cogcrawl import commands, rules, view
 from playbench.games.cogcrawl.actions import legal_primitives
+from playbench.games.cogcrawl.prompt import CogcrawlSeat
 from playbench.games.cogcrawl.spec import build_spec
 from playbench.games.cogcrawl.start import new_state
 from playbench.games.cogcrawl.state import (
@@ -91,6 +93,9 @@ class Cogcrawl(Game[CogState]):
 
     def spec(self) -> Spec:
         return build_spec()
+
+    def seat_guide(self) -> SeatGuide:
+        return CogcrawlSeat(self)
 
     def parse_command(self, text: str) -> Action:
         return commands.parse_command(text)

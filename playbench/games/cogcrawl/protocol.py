@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playbench.core.fields import json_type
+from playbench.core.seat import MAX_MOVES, MAX_NOTES, MAX_REPLY_BYTES, MAX_SAY
 from playbench.games.cogcrawl.glyphs import (
     DIRECTIONS,
     DOORS,
@@ -57,12 +58,10 @@ from playbench.games.cogcrawl.glyphs import (
     WIDTH,
 )
 
-MAX_REPLY_BYTES = 4096
-MAX_ACTIONS = 10
+#: the seat protocol's limits, shared with every game's seat
+MAX_ACTIONS = MAX_MOVES
 MACRO_PRIMITIVE_CAP = 40
 QUEUE_CAP = 40
-MAX_SAY = 140
-MAX_NOTES = 400
 MAX_DO_RUNES = 8
 MAX_DIR_RUNES = 2
 

@@ -8,7 +8,9 @@ from typing import Any
 from playbench.core.game import JSON, Action, Game, Outcome, Spec, trusted_or_checked
 from playbench.core.registry import register
 from playbench.core.rng import check_seed
+from playbench.core.seat import SeatGuide
 from playbench.games.delvewick import commands, rules, view
+from playbench.games.delvewick.prompt import DelvewickSeat
 from playbench.games.delvewick.spec import build_spec
 from playbench.games.delvewick.state import (
     PLAYING,
@@ -92,6 +94,9 @@ class Delvewick(Game[State]):
 
     def spec(self) -> Spec:
         return build_spec()
+
+    def seat_guide(self) -> SeatGuide:
+        return DelvewickSeat(self)
 
     def parse_command(self, text: str) -> Action:
         return commands.parse_command(text)

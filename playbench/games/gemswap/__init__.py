@@ -7,7 +7,9 @@ from typing import Any, ClassVar
 
 from playbench.core import register
 from playbench.core.game import JSON, Action, Game, Outcome, Spec, trusted_or_checked
+from playbench.core.seat import SeatGuide
 from playbench.games.gemswap import commands, rules, view
+from playbench.games.gemswap.prompt import GemSwapSeat
 from playbench.games.gemswap.spec import SPEC
 from playbench.games.gemswap.state import SLUG, GemState, decode, decode_trusted, encode
 
@@ -78,6 +80,9 @@ class GemSwap(Game[GemState]):
 
     def spec(self) -> Spec:
         return SPEC
+
+    def seat_guide(self) -> SeatGuide:
+        return GemSwapSeat(self)
 
     def parse_command(self, text: str) -> Action:
         return commands.parse_command(text)
