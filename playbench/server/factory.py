@@ -20,6 +20,7 @@ from playbench.server.guards import RateLimit, SecurityHeaders
 from playbench.server.middleware import ASGIApp, BodyLimit
 from playbench.server.routes import (
     agent_check,
+    bench,
     docs,
     games,
     leaderboard,
@@ -81,7 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.services = services
-    for module in (games, sessions, agent_check, leaderboard, spectate, docs, pages):
+    for module in (games, sessions, agent_check, leaderboard, spectate, docs, bench, pages):
         app.include_router(module.router)
     app.add_route(MCP_PATH, mcp_door, methods=["GET", "POST", "DELETE"], include_in_schema=False)
     errors.install(app)

@@ -179,3 +179,15 @@ if (id) {
     })
     .catch((error) => showProblem(error.message));
 }
+
+// /replay?src=/bench/{id}/files/...: a replay file of a bench result the server verified
+const src = new URLSearchParams(location.search).get("src");
+if (!id && src && src.startsWith("/bench/")) {
+  fetch(src)
+    .then((answer) => {
+      if (!answer.ok) throw new Error(`${src}: HTTP ${answer.status}`);
+      return answer.text();
+    })
+    .then((text) => open(parseReplayFile(text)))
+    .catch((error) => showProblem(error.message));
+}

@@ -1,0 +1,183 @@
+"""Bench results on the arena: ``GET /bench`` (the page), ``GET /api/bench`` (the same as
+JSON), each verified result's report under ``/bench/{id}/report/`` and its replay files
+under ``/bench/{id}/files/`` (which ``/replay?src=`` opens).
+
+Results are folders put in the data folder's ``bench/`` (:mod:`playbench.server.bench`);
+only those whose replays this server re-simulated are listed or served.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from html import escape
+from pathlib import Path
+from urllib.parse import quote
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+
+from playbench.core.errors import UnknownGameError
+from playbench.core.game import JSON
+from playbench.core.registry import get_game
+from playbench.server.bench import REPORT, BenchShelf, Shelved, shelf_for
+from playbench.server.routes.pages import TITLE, _file, _not_found, _page
+from playbench.server.services import json_response
+
+router = APIRouter(tags=["bench"])
+#: the report's replay links (``playbench report`` writes them so)
+REPLAY_LINK = re.compile(r'<a class="replay" data-replay="([^"]+)" href="[^"]+">')
+
+
+def _shelf(request: Request) -> BenchShelf:
+    return shelf_for(request.app.state.services.settings.data_dir)
+
+
+def _name(slug: str) -> str:
+    try:
+        return get_game(slug).name
+    except UnknownGameError:
+        return slug
+
+
+def _public(shelved: Shelved) -> JSON:
+    bench = shelved.bench or {}
+    suite = bench["suite"]
+    return {
+        "id": shelved.id,
+        "suite": {"name": suite["name"], "hash": suite["hash"]},
+        "agent": bench["agent"],
+        "model": bench.get("model"),
+        "headline": bench["headline"],
+        "games": {
+            slug: {
+                key: figures[key]
+                for key in ("episodes", "meanScore", "scoreCi95", "meanProgress", "progressCi95")
+            }
+            for slug, figures in bench["games"].items()
+        },
+        "report": f"/bench/{shelved.id}/report/" if shelved.has_report else None,
+    }
+
+
+def _problem(shelf: BenchShelf, shelved: Shelved) -> str:
+    # the data folder's own path is no business of the page's readers
+    return shelved.problems[0].replace(f"{shelf.root}{os.sep}", "")
+
+
+@router.get("/api/bench")
+def bench_results(request: Request) -> Response:
+    """Every verified bench result, and the ids of those refused with the first problem."""
+    shelf = _shelf(request)
+    results = shelf.results()
+    return json_response(
+        {
+            "results": [_public(item) for item in results if item.verified],
+            "refused": [
+                {"id": item.id, "problem": _problem(shelf, item)}
+                for item in results
+                if not item.verified
+            ],
+        }
+    )
+
+
+def _row(result: JSON) -> str:
+    headline = result["headline"]
+    low, high = headline["ci95"]
+    who = result["agent"] + (f" {result['model']}" if result["model"] else "")
+    cells = "".join(
+        f'<td data-game="{escape(slug)}" data-label="{escape(_name(slug))}">'
+        f"{figures['meanProgress']:.3f}"
+        f'<span class="muted"> · {figures["meanScore"]:,.0f}</span></td>'
+        for slug, figures in result["games"].items()
+    )
+    report = (
+        f'<a href="{escape(result["report"])}">report</a>'
+        if result["report"]
+        else '<span class="muted">none</span>'
+    )
+    return (
+        f'<tr data-testid="bench-row" data-id="{escape(result["id"])}">'
+        f'<td data-label="agent">{escape(who)}</td>'
+        f'<td data-testid="headline" data-label="headline">'
+        f"<strong>{headline['meanProgress']:.3f}</strong></td>"
+        f'<td data-label="95% interval">{low:.3f} – {high:.3f}</td>{cells}'
+        f'<td data-label="report">{report}</td></tr>'
+    )
+
+
+def _suite_table(rows: list[JSON]) -> str:
+    suite = rows[0]["suite"]
+    games = "".join(f"<th>{escape(_name(slug))}</th>" for slug in rows[0]["games"])
+    ordered = sorted(rows, key=lambda row: -row["headline"]["meanProgress"])
+    return (
+        f'<section data-testid="bench-suite" data-suite="{escape(suite["name"])}">'
+        f'<h2>{escape(suite["name"])} <code class="muted">{escape(suite["hash"][:19])}</code></h2>'
+        '<table class="bench-table"><thead><tr><th>Agent</th>'
+        f"<th>Headline</th><th>95% interval</th>{games}<th>Report</th></tr></thead><tbody>"
+        + "".join(_row(row) for row in ordered)
+        + '</tbody></table><p class="muted">Per game: mean progress · mean score.</p>'
+        "</section>"
+    )
+
+
+@router.get("/bench", response_class=HTMLResponse, include_in_schema=False)
+def bench_page(request: Request) -> HTMLResponse:
+    shelf = _shelf(request)
+    results = shelf.results()
+    suites: dict[str, list[JSON]] = {}
+    for item in results:
+        if item.verified:
+            public = _public(item)
+            suites.setdefault(public["suite"]["hash"], []).append(public)
+    tables = "".join(_suite_table(rows) for rows in suites.values())
+    if not tables:
+        tables = '<p class="muted" data-testid="bench-empty">No verified bench result yet.</p>'
+    refused = [item for item in results if not item.verified]
+    notice = ""
+    if refused:
+        items = "".join(
+            f"<li><code>{escape(item.id)}</code>: {escape(_problem(shelf, item))}</li>"
+            for item in refused
+        )
+        notice = (
+            f'<div class="banner error" data-testid="bench-refused">{len(refused)} result(s) '
+            f"not shown: their replays do not verify.<ul>{items}</ul></div>"
+        )
+    return _page("bench.html", title=escape(f"Bench · {TITLE}"), suites=tables, refused=notice)
+
+
+def _served_report(shelved: Shelved, page: str) -> str:
+    """The report with each replay link opening the ``/replay`` page on the served file."""
+    report = shelved.folder / REPORT
+    root = shelved.folder.resolve()
+
+    def link(found: re.Match[str]) -> str:
+        target = (report / found.group(1)).resolve()
+        if not target.is_relative_to(root):
+            return found.group(0)
+        source = quote(f"/bench/{shelved.id}/files/{target.relative_to(root).as_posix()}")
+        return f'<a class="replay" data-replay="{found.group(1)}" href="/replay?src={source}">'
+
+    return REPLAY_LINK.sub(link, page)
+
+
+@router.get("/bench/{result_id}/report/{name:path}", include_in_schema=False)
+def bench_report(request: Request, result_id: str, name: str) -> Response:
+    shelved = _shelf(request).verified(result_id)
+    if shelved is None or not shelved.has_report:
+        return _not_found(f"No verified bench result {result_id!r} with a report.")
+    if name in ("", "index.html"):
+        page = (shelved.folder / REPORT / "index.html").read_text(encoding="utf-8")
+        return HTMLResponse(_served_report(shelved, page))
+    return _file(shelved.folder / REPORT, name)
+
+
+@router.get("/bench/{result_id}/files/{name:path}", include_in_schema=False)
+def bench_file(request: Request, result_id: str, name: str) -> Response:
+    """A replay file of a verified result."""
+    shelved = _shelf(request).verified(result_id)
+    if shelved is None or Path(name).suffix != ".jsonl":
+        return _not_found(f"No replay {name!r} of a verified bench result {result_id!r}.")
+    return _file(shelved.folder, name)
