@@ -27,7 +27,6 @@ search of about a thousand nodes, the four ticks between hops cost a rebuild eac
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,7 +80,6 @@ TOLL = {"type": "toll"}
 TICK = {"type": "tick"}
 #: how many ticks a waiting phase may be skipped in one action
 MAX_TICK_COUNT = 30
-PHASE_PATTERN = re.compile(r"\b(?:stageIntro|recovering|stageClear) (\d+) ticks\b")
 
 
 def _tile(position: dict[str, int]) -> int:
@@ -101,8 +99,7 @@ def _wait_out_phase(view: dict[str, Any]) -> dict[str, Any]:
     observation = view["observation"]
     if observation["status"] == "waiting":
         return START
-    found = PHASE_PATTERN.search(view["board"])
-    count = min(MAX_TICK_COUNT, int(found.group(1))) if found else 1
+    count = min(MAX_TICK_COUNT, observation["phaseTicks"]) or 1
     return {"type": "tick", "count": count} if count > 1 else TICK
 
 
@@ -182,8 +179,7 @@ def rebuild(view: dict[str, Any], predicted: State | None, rng: Rng) -> State:
     model.charges = observation["tollCharges"]
     model.toll_cooldown = observation["tollCooldown"]
     model.shimmer = observation["shimmerTicks"]
-    found = PHASE_PATTERN.search(view["board"])
-    model.phase_ticks = int(found.group(1)) if found else 0
+    model.phase_ticks = observation["phaseTicks"]
     model.stage_hops = observation["stageHops"]
     model.stage_damped = observation["stageDamped"]
     model.score = observation["score"]
