@@ -118,6 +118,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tell_unwritten(failures: list[Any], interrupted: bool) -> bool:
+    """Name each episode not written on stderr; True when the run was interrupted."""
+    for failure in failures:
+        seed = failure.task.seed if failure.task.seed is not None else "ranked"
+        sys.stderr.write(f"playbench: episode {seed} not written: {failure.message}\n")
+    if interrupted:
+        sys.stderr.write("playbench: interrupted; every finished episode is written\n")
+    return interrupted
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
@@ -164,11 +174,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     skipped = len(plan.done)
     already = f" ({skipped} already there)" if skipped else ""
     out.print(f"{report.written} episodes written to {plan.folder.path}{already}")
-    for failure in report.failures:
-        seed = failure.task.seed if failure.task.seed is not None else "ranked"
-        sys.stderr.write(f"playbench: episode {seed} not written: {failure.message}\n")
-    if report.interrupted:
-        sys.stderr.write("playbench: interrupted; every finished episode is written\n")
+    if _tell_unwritten(report.failures, report.interrupted):
         return 130
     if idle is not None:
         sys.stderr.write(f"playbench: {idle}\n")
@@ -231,10 +237,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if report.bench is not None:
         out.print(bench_table(report.bench))
         out.print(f"bench.json written to {plan.folder}")
-    for failure in report.failures:
-        sys.stderr.write(f"playbench: episode {failure.task.seed} not written: {failure.message}\n")
-    if report.interrupted:
-        sys.stderr.write("playbench: interrupted; every finished episode is written\n")
+    if _tell_unwritten(report.failures, report.interrupted):
         return 130
     return 1 if report.failures else 0
 

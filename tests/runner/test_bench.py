@@ -221,3 +221,22 @@ def test_the_headline_interval_of_constant_games_is_its_mean():
     assert stratified_interval([[1.0, 1.0], [0.5], [0.0, 0.0, 0.0]]).rounded() == [0.5, 0.5]
     assert RESAMPLES == 2000
     assert parse_seeds(load_suite("suite-v1").data["games"]["gem-swap"]["seeds"]) == list(range(10))
+
+
+# -- the baselines in the repository ----------------------------------------------------------
+
+DOCS = Path(__file__).parents[2] / "docs" / "bench"
+
+
+@pytest.mark.parametrize("agent", ["bot", "random"])
+def test_the_baselines_verify_and_the_readme_shows_their_figures(agent):
+    folder = DOCS / agent
+    assert check_bench(folder) == []
+    data = read_bench(folder)
+    assert data["suite"]["hash"] == V1_HASH and data["agent"] == agent
+    low, high = data["headline"]["ci95"]
+    cells = " | ".join(f"{game['meanProgress']:.3f}" for game in data["games"].values())
+    row = f"| `{agent}` | {data['headline']['meanProgress']:.3f} ({low:.3f}-{high:.3f}) | {cells} |"
+    assert row in (DOCS.parents[1] / "README.md").read_text()
+    report = (DOCS / "report" / "report.md").read_text()
+    assert f"| {agent} | {data['headline']['meanProgress']:.3f} |" in report
