@@ -361,6 +361,8 @@ class LlmAgent(Agent):
         self.client = make_client(settings, self.attempts)
         self.seed = 0
         self.stand_in: ScriptedAgent | None = None
+        #: the renderer of ``vision``, made at the first picture
+        self.pictures: Any = None
         self.counts = LlmCounts()
         self.notes = ""
         self.history: deque[str] = deque(maxlen=max(settings.memory, settings.reflect, 1))
@@ -390,7 +392,7 @@ class LlmAgent(Agent):
         prompt = turn_prompt(self.guide, view, moves, counts.turns, self.notes, recent)
         messages: list[JSON] = [
             {"role": "system", "content": self.system},
-            {"role": "user", "content": self._content(prompt, view)},
+            {"role": "user", "content": self._content(prompt, table)},
         ]
         fmt = response_format(settings.reply_format, self.guide, moves)
         note: JSON = {"replies": [], "calls": []}
@@ -423,15 +425,18 @@ class LlmAgent(Agent):
         self._reflect()
         return turn
 
-    def _content(self, prompt: str, view: JSON) -> str | list[JSON]:
+    def _content(self, prompt: str, table: Table) -> str | list[JSON]:
         if not self.settings.vision:
             return prompt
-        from playbench.agents.picture import png_data_url
+        from playbench.agents.picture import Pictures
 
-        return [
-            {"type": "text", "text": prompt},
-            {"type": "image_url", "image_url": {"url": png_data_url(self.game, view)}},
-        ]
+        match = getattr(table, "match", None)
+        if match is None:
+            raise AgentError("--vision draws the game's state, which only an in-process game has")
+        if self.pictures is None:
+            self.pictures = Pictures(self.game, match.options)
+        url = self.pictures.data_url(match.state)
+        return [{"type": "text", "text": prompt}, {"type": "image_url", "image_url": {"url": url}}]
 
     def _attempt(self, table: Table, text: str, note: JSON, results: list[StepResult]) -> Attempt:
         """Read one reply and play it; the reason it was not used, or None."""

@@ -109,7 +109,7 @@ def prepare(request: RunRequest) -> Plan:
         llm.check()
         check_fallback(llm, game.seat_guide())
         if llm.vision:
-            check_vision()
+            check_vision(game, remote=spec.server is not None)
     if spec.agent in ("bot", "llm"):
         bot_factory(game.slug)
     if request.ranked is None:

@@ -432,3 +432,40 @@ def test_a_server_that_answers_only_from_the_enum_plays_every_turn(tally, chat):
         agent.turn(table)
     assert counts(agent)["modelTurns"] == counts(agent)["turns"] == 4
     assert counts(agent)["parseFailures"] == 0
+
+
+def test_vision_sends_the_board_s_picture_as_a_decodable_png(chat):
+    import base64
+    import io
+
+    from PIL import Image
+
+    from playbench.core import get_game
+    from playbench.core.learning import learning_of
+    from playbench.gym.pictures import Painter
+
+    game = get_game("delvewick")
+    chat.add(reply("wait"))
+    agent, table = agent_for(game, chat, vision=True), table_for(game)
+    expected = Painter(game, learning_of(game), None).frame(table.match.state)
+    agent.turn(table)
+    content = chat.requests[0]["messages"][1]["content"]
+    assert [part["type"] for part in content] == ["text", "image_url"]
+    assert content[0]["text"].startswith("Turn 1. Score 0.")
+    url = content[1]["image_url"]["url"]
+    assert url.startswith("data:image/png;base64,")
+    data = base64.b64decode(url.removeprefix("data:image/png;base64,"))
+    with Image.open(io.BytesIO(data)) as picture:
+        assert picture.format == "PNG" and picture.mode == "RGB"
+        assert picture.size == (expected.shape[1], expected.shape[0])
+        assert picture.tobytes() == expected.tobytes()
+
+
+def test_vision_is_refused_where_there_is_no_state_to_draw(tally):
+    from playbench.agents.picture import check_vision
+    from playbench.core import get_game
+
+    with pytest.raises(AgentError, match="only an in-process game has"):
+        check_vision(get_game("gem-swap"), remote=True)
+    with pytest.raises(AgentError, match="Tally has no picture"):
+        check_vision(tally, remote=False)

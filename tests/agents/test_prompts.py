@@ -53,6 +53,8 @@ def test_the_first_prompt_and_every_later_turn_are_within_budget(game):
         view = match.view()
         message = turn_prompt(guide, view, guide.moves(view), number, notes, HISTORY)
         largest = max(largest, tokens(message))
+        # the board once, and no observation JSON beside it
+        assert message.count(guide.board(view)) == 1 and '"observation"' not in message
     assert 0 < largest < TURN_BUDGET
 
 
