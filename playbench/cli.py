@@ -87,11 +87,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         ENV_PRUNE_EVERY_MINUTES,
         ENV_RATE_PER_ADDRESS,
         ENV_RATE_PER_SESSION,
+        ENV_RATE_REGISTER,
     )
 
     for value, name in (
         (args.rate_per_address, ENV_RATE_PER_ADDRESS),
         (args.rate_per_session, ENV_RATE_PER_SESSION),
+        (args.rate_register, ENV_RATE_REGISTER),
         (args.prune_after_hours, ENV_PRUNE_AFTER_HOURS),
         (args.prune_every_minutes, ENV_PRUNE_EVERY_MINUTES),
     ):
@@ -154,6 +156,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         max_steps=args.max_steps,
         server=args.server,
         player=args.player,
+        player_key_env=args.player_key_env,
     )
     plan = prepare(
         RunRequest(
@@ -438,6 +441,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="requests a second and burst per session token (default 100/200; 0: no limit)",
     )
     serve.add_argument(
+        "--rate-register",
+        metavar="RATE/BURST",
+        help="player registrations a second and burst per client address (default ten an "
+        "hour: 0.00277778/10; 0: no limit)",
+    )
+    serve.add_argument(
         "--prune-after-hours", type=float, help="unfinished sessions idle this long are pruned"
     )
     serve.add_argument(
@@ -456,7 +465,14 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--options", help="game options as a JSON object")
     remote = run.add_argument_group("remote play on a playbench server")
     remote.add_argument("--server", help="the server's URL, e.g. http://127.0.0.1:8000")
-    remote.add_argument("--player", help="the name the server shows (1-40 characters)")
+    remote.add_argument(
+        "--player", help="a name registered on the server (POST /api/players), 1-40 characters"
+    )
+    remote.add_argument(
+        "--player-key-env",
+        default="PLAYBENCH_PLAYER_KEY",
+        help="variable that holds the player's key (default PLAYBENCH_PLAYER_KEY)",
+    )
     remote.add_argument("--ranked", type=int, help="N ranked games on seeds the server draws")
     _add_llm_arguments(run)
     run.set_defaults(run=cmd_run)

@@ -40,3 +40,15 @@ def arena(data: Path, **settings: Any) -> Iterator[str]:
         server.should_exit = True
         thread.join(timeout=START_SECONDS)
         sock.close()
+
+
+def enrol(url: str, name: str, monkeypatch: Any) -> str:
+    """Register player ``name`` on the server at ``url`` and put its key where
+    ``playbench run --player`` reads it (``PLAYBENCH_PLAYER_KEY``); the key."""
+    import httpx
+
+    reply = httpx.post(f"{url}/api/players", json={"name": name}, timeout=START_SECONDS)
+    assert reply.status_code == 201, reply.text
+    key = reply.json()["key"]
+    monkeypatch.setenv("PLAYBENCH_PLAYER_KEY", key)
+    return key

@@ -33,6 +33,9 @@ TOO_MANY = 429
 #: how often one request is sent again after a 429, and the longest wait asked for
 RATE_RETRIES = 20
 MAX_RETRY_AFTER = 30.0
+#: the variable that holds the player's key by default, and the header that carries it
+PLAYER_KEY_ENV = "PLAYBENCH_PLAYER_KEY"
+PLAYER_KEY_HEADER = "X-Player-Key"
 
 
 class ServerError(AgentError):
@@ -88,9 +91,12 @@ def check_server(url: str, slug: str, timeout: float = DEFAULT_HTTP_TIMEOUT) -> 
 class Session:
     """One game stored on a server, played through its session API."""
 
-    def __init__(self, http: httpx.Client, slug: str, answer: JSON) -> None:
+    def __init__(
+        self, http: httpx.Client, slug: str, answer: JSON, player_key: str | None = None
+    ) -> None:
         self.http = http
         self.slug = slug
+        self.player_key = player_key
         self.token: str = answer["token"]
         self.answer = answer
         self.puzzle: JSON = answer["agentCheck"]
@@ -103,13 +109,15 @@ class Session:
         seed: int | None,
         options: JSON | None,
         player: str | None,
+        player_key: str | None = None,
     ) -> Session:
         """A practice session on ``seed`` (and ``options``), or a ranked one when both are
-        None: the server draws the seed."""
+        None: the server draws the seed. A ``player`` name needs its ``player_key``."""
         body: JSON = {"seed": seed, "options": options or None, "player": player}
         body = {key: value for key, value in body.items() if value is not None}
-        answer = _json(_send(http, f"/games/{slug}/api/new", body, {}), "new")
-        return cls(http, slug, answer)
+        headers = {PLAYER_KEY_HEADER: player_key} if player_key else {}
+        answer = _json(_send(http, f"/games/{slug}/api/new", body, headers), "new")
+        return cls(http, slug, answer, player_key)
 
     @property
     def view(self) -> JSON:
@@ -133,6 +141,8 @@ class Session:
                 "X-Agent-Check": self.puzzle["token"],
                 "X-Agent-Answer": str(solve_puzzle(self.puzzle["question"])),
             }
+            if self.player_key:
+                headers[PLAYER_KEY_HEADER] = self.player_key
             response = self.http.post(path, json=body, headers=headers)
             try:
                 data = response.json()

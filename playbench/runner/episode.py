@@ -10,6 +10,7 @@ and with its log and fingerprint, and that local match writes the replay.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +18,13 @@ from typing import Any
 import httpx
 
 from playbench.agents import Agent, AgentError, LlmSettings, make_agent
-from playbench.agents.remote import DEFAULT_HTTP_TIMEOUT, RemoteTable, ServerError, Session
+from playbench.agents.remote import (
+    DEFAULT_HTTP_TIMEOUT,
+    PLAYER_KEY_ENV,
+    RemoteTable,
+    ServerError,
+    Session,
+)
 from playbench.core.errors import PlaybenchError
 from playbench.core.game import JSON, Game
 from playbench.core.match import Match, StepResult
@@ -40,6 +47,9 @@ class EpisodeSpec:
     max_steps: int = DEFAULT_MAX_STEPS
     server: str | None = None
     player: str | None = None
+    #: the environment variable that holds the player's key (the key itself is never
+    #: written: each worker reads it)
+    player_key_env: str = PLAYER_KEY_ENV
 
     @property
     def model(self) -> str | None:
@@ -167,7 +177,8 @@ def play_remote(spec: EpisodeSpec, task: Task, agent: Agent) -> Episode:
     started = time.perf_counter()
     with httpx.Client(base_url=server, timeout=DEFAULT_HTTP_TIMEOUT) as http:
         try:
-            session = Session.new(http, game.slug, task.seed, spec.options, spec.player)
+            key = os.environ.get(spec.player_key_env) if spec.player is not None else None
+            session = Session.new(http, game.slug, task.seed, spec.options, spec.player, key)
             table = RemoteTable(session, game)
             agent.reset(task.agent_seed)
             marks: list[tuple[int, JSON]] = []

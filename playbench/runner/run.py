@@ -162,6 +162,12 @@ def _check_remote(request: RunRequest) -> None:
         raise RunError("--server needs --player NAME (the name the server shows)")
     if not 1 <= len(spec.player) <= 40 or not spec.player.isprintable():
         raise RunError(f"--player must be 1-40 printable characters, got {spec.player!r}")
+    if not os.environ.get(spec.player_key_env):
+        raise RunError(
+            f"--player {spec.player} needs its player key in ${spec.player_key_env} "
+            f"(register the name with POST {spec.server.rstrip('/')}/api/players, which "
+            "answers the key; --player-key-env names another variable)"
+        )
     if request.ranked is not None:
         if request.ranked < 1:
             raise RunError(f"--ranked must be at least 1, got {request.ranked}")

@@ -45,7 +45,16 @@ def agent_headers(
     return x_agent_check, x_agent_answer
 
 
+def player_key(
+    x_player_key: Annotated[
+        str | None, Header(description="the player's key from POST /api/players")
+    ] = None,
+) -> str | None:
+    return x_player_key
+
+
 ServicesDep = Annotated[Services, Depends(services_of)]
 GameDep = Annotated[Game, Depends(game_from_path)]
 TokenDep = Annotated[str | None, Depends(session_token)]
 AgentHeadersDep = Annotated[tuple[str | None, str | None], Depends(agent_headers)]
+PlayerKeyDep = Annotated[str | None, Depends(player_key)]

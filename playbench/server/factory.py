@@ -25,6 +25,7 @@ from playbench.server.routes import (
     games,
     leaderboard,
     pages,
+    players,
     sessions,
     spectate,
 )
@@ -82,7 +83,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.services = services
-    for module in (games, sessions, agent_check, leaderboard, spectate, docs, bench, pages):
+    modules = (games, sessions, players, agent_check, leaderboard, spectate, docs, bench, pages)
+    for module in modules:
         app.include_router(module.router)
     app.add_route(MCP_PATH, mcp_door, methods=["GET", "POST", "DELETE"], include_in_schema=False)
     errors.install(app)

@@ -223,6 +223,19 @@ class FinishPublic(BaseModel):
     agentCheck: PuzzlePublic
 
 
+# -- players --------------------------------------------------------------------------
+class PlayerCreate(Strict):
+    name: Player = Field(
+        description=f"1-{PLAYER_CHARS} printable characters in one script; unique after "
+        "NFKC normalisation and case folding"
+    )
+
+
+class PlayerPublic(BaseModel):
+    name: str = Field(description="the name as registered (NFKC-normalised)")
+    key: str = Field(description="the player key, shown this once: send it as X-Player-Key")
+
+
 # -- leaderboard ----------------------------------------------------------------------
 class LeaderboardEntry(BaseModel):
     rank: int

@@ -22,6 +22,7 @@ from playbench.core.rng import draw_seed
 from playbench.server.services import Services
 from playbench.server.storage import (
     LogEntry,
+    PlayerRow,
     SessionRow,
     StepRecord,
     VersionConflict,
@@ -60,7 +61,7 @@ def new_session(
     game: Game,
     seed: int | None,
     options: JSON | None,
-    player: str | None = None,
+    player: PlayerRow | None = None,
 ) -> tuple[SessionRow, str]:
     """Start a game and store it; the stored row and the secret token for it."""
     ranked = seed is None and not options
@@ -78,7 +79,8 @@ def new_session(
         state=canonical_json(match.to_json()),
         score=match.score,
         over=match.over,
-        player=player,
+        player=player.name if player is not None else None,
+        owner=player.name_key if player is not None else None,
         ranked=ranked,
     )
     return row, token

@@ -20,6 +20,8 @@ ENV_SECRET = "PLAYBENCH_SECRET"
 #: "RATE/BURST": requests a second and the burst allowed per client address, per session
 ENV_RATE_PER_ADDRESS = "PLAYBENCH_RATE_PER_ADDRESS"
 ENV_RATE_PER_SESSION = "PLAYBENCH_RATE_PER_SESSION"
+#: "RATE/BURST" of player registrations per client address
+ENV_RATE_REGISTER = "PLAYBENCH_RATE_REGISTER"
 #: hours an unfinished session is kept after its last command
 ENV_PRUNE_AFTER_HOURS = "PLAYBENCH_PRUNE_AFTER_HOURS"
 #: minutes between the server's prunes (0: the server never prunes by itself)
@@ -41,6 +43,8 @@ LEADERBOARD_MAX = 100
 #: far above an honest agent (one request per move) and a person at 12 ticks a second
 RATE_PER_ADDRESS = Rate(per_second=200.0, burst=400.0)
 RATE_PER_SESSION = Rate(per_second=100.0, burst=200.0)
+#: names are cheap to ask for and every one is a seat on the board: ten an hour an address
+RATE_REGISTER = Rate(per_second=10 / 3600, burst=10.0)
 PRUNE_AFTER_HOURS = 24.0 * 7
 PRUNE_EVERY_MINUTES = 60.0
 
@@ -85,6 +89,7 @@ class Settings:
     puzzle_ttl_seconds: float = PUZZLE_TTL_SECONDS
     rate_per_address: Rate = RATE_PER_ADDRESS
     rate_per_session: Rate = RATE_PER_SESSION
+    rate_register: Rate = RATE_REGISTER
     prune_after_hours: float = PRUNE_AFTER_HOURS
     prune_every_minutes: float = PRUNE_EVERY_MINUTES
 
@@ -101,6 +106,11 @@ class Settings:
             ),
             rate_per_session=parse_rate(
                 env.get(ENV_RATE_PER_SESSION) or _rate_text(RATE_PER_SESSION), ENV_RATE_PER_SESSION
+            ),
+            rate_register=(
+                parse_rate(env[ENV_RATE_REGISTER], ENV_RATE_REGISTER)
+                if env.get(ENV_RATE_REGISTER)
+                else RATE_REGISTER
             ),
             prune_after_hours=_number(env, ENV_PRUNE_AFTER_HOURS, PRUNE_AFTER_HOURS),
             prune_every_minutes=_number(env, ENV_PRUNE_EVERY_MINUTES, PRUNE_EVERY_MINUTES),

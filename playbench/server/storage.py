@@ -100,6 +100,9 @@ sessions = Table(
     Column("moves", Integer, nullable=False),
     Column("accepted", Integer, nullable=False, server_default=text("0")),
     Column("player", JsonText),
+    #: the registered player the session belongs to (its name key); NULL: anonymous, or a
+    #: name given before names were registered
+    Column("owner", JsonText),
     Column("ranked", Boolean, nullable=False, server_default=false()),
     Column("over", Boolean, nullable=False),
     Column("finished", Boolean, nullable=False, index=True),
@@ -135,6 +138,17 @@ spent_puzzles = Table(
 )
 
 
+#: registered player names: the name as shown, its normalised key (unique), the key's hash
+players = Table(
+    "players",
+    metadata,
+    Column("name_key", JsonText, primary_key=True),
+    Column("name", JsonText, nullable=False),
+    Column("key_hash", String(TOKEN_HASH_CHARS), nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+
 def token_hash(token: str) -> str:
     """Only hashes of secret tokens (sessions, puzzles) are stored."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -158,6 +172,8 @@ class SessionRow:
     #: commands the game accepted, queries included
     accepted: int
     player: str | None
+    #: the registered player's name key (None: anonymous, or named before registration)
+    owner: str | None
     #: a standard run on a seed the server drew and hid: the only kind on the leaderboard
     ranked: bool
     over: bool
@@ -165,6 +181,13 @@ class SessionRow:
     rating: int | None
     review: str | None
     finished_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    name: str
+    name_key: str
+    key_hash: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,6 +362,7 @@ ADDED_COLUMNS = {
         "UPDATE sessions SET accepted = moves",
     ),
     ("sessions", "player"): ("TEXT", None),
+    ("sessions", "owner"): ("TEXT", None),
     ("sessions", "ranked"): (
         "BOOLEAN NOT NULL DEFAULT FALSE",
         f"UPDATE sessions SET ranked = (options = '{STANDARD_OPTIONS}')",
@@ -374,6 +398,7 @@ def _row(row: Any) -> SessionRow:
         moves=row.moves,
         accepted=row.accepted,
         player=row.player,
+        owner=row.owner,
         ranked=bool(row.ranked),
         over=bool(row.over),
         finished=bool(row.finished),
@@ -419,6 +444,7 @@ class Storage:
         over: bool,
         player: str | None,
         ranked: bool,
+        owner: str | None = None,
     ) -> SessionRow:
         now = time.time()
         values = {
@@ -433,6 +459,7 @@ class Storage:
             "moves": 0,
             "accepted": 0,
             "player": player,
+            "owner": owner,
             "ranked": ranked,
             "over": over,
             "finished": False,
@@ -508,10 +535,14 @@ class Storage:
         return version + 1
 
     def finish(
-        self, session: SessionRow, rating: int, review: str, player: str | None = None
+        self,
+        session: SessionRow,
+        rating: int,
+        review: str,
+        player: PlayerRow | None = None,
     ) -> SessionRow:
-        """Mark the session finished with its rating and review (and a player name, when
-        one is given now)."""
+        """Mark the session finished with its rating and review (and the registered
+        player it belongs to, when one is named now)."""
         change = (
             update(sessions)
             .where(
@@ -523,7 +554,8 @@ class Storage:
                 finished=True,
                 rating=rating,
                 review=review,
-                player=session.player if player is None else player,
+                player=session.player if player is None else player.name,
+                owner=session.owner if player is None else player.name_key,
                 finished_at=time.time(),
                 version=session.version + 1,
             )
@@ -577,6 +609,22 @@ class Storage:
         )
         with self.engine.connect() as conn:
             return 1 + conn.execute(select(func.count()).select_from(ahead)).scalar_one()
+
+    # -- players -----------------------------------------------------------------------
+    def create_player(self, name: str, name_key: str, key_hash: str) -> bool:
+        """Register a player; False when the name key is taken."""
+        values = {"name_key": name_key, "name": name, "key_hash": key_hash}
+        add = insert(players).values(created_at=time.time(), **values)
+        try:
+            self._write(lambda conn: conn.execute(add))
+        except IntegrityError:
+            return False
+        return True
+
+    def player(self, name_key: str) -> PlayerRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(players).where(players.c.name_key == name_key)).first()
+        return PlayerRow(row.name, row.name_key, row.key_hash) if row is not None else None
 
     # -- agent-check puzzles -------------------------------------------------------------
     def spend_puzzle(self, token_hash: str, expires_at: float) -> bool:

@@ -12,7 +12,7 @@ from playbench.agents import LlmSettings
 from playbench.cli import main
 from playbench.runner.episode import EpisodeSpec, Task, play
 from tests.agents.chat_server import MODEL, Reply
-from tests.arena import arena
+from tests.arena import arena, enrol
 
 
 @pytest.fixture
@@ -25,7 +25,7 @@ def test_a_seat_failed_twice_is_played_by_the_delver_on_a_server_and_replays_the
     wait = json.dumps({"actions": [{"do": "search"}], "notes": "n"})
     chat.add(Reply("prose", 1, 1), Reply('{"actions": ["search"]}', 1, 1), Reply(wait, 1, 1))
     settings = LlmSettings(model=MODEL, base_url=chat.base_url)
-    spec = EpisodeSpec("cogcrawl", "llm", llm=settings, server=server, player="m", max_steps=2)
+    spec = EpisodeSpec("cogcrawl", "llm", llm=settings, server=server, max_steps=2)
     far = play(spec, Task(5))
     assert far.record["outcome"] == "truncated" and far.record["steps"] == 2
     assert far.record["llm"]["parseFailures"] == 2 and far.record["llm"]["fallbacks"] == 1
@@ -36,7 +36,8 @@ def test_a_seat_failed_twice_is_played_by_the_delver_on_a_server_and_replays_the
     assert far.replay[2]["turns"][0]["calls"][0]["outcome"] == "parsed"
 
 
-def test_an_llm_run_on_a_server_verifies(tally, chat, server, tmp_path):
+def test_an_llm_run_on_a_server_verifies(tally, chat, server, tmp_path, monkeypatch):
+    enrol(server, "bot-o", monkeypatch)
     chat.add(Reply("nope", 2, 2), *[Reply('{"commands": ["step 2", "step 2"]}', 3, 3)] * 4)
     folder = tmp_path / "out"
     command = ["run", "tally", "--agent", "llm", "--model", MODEL, "--base-url", chat.base_url]

@@ -96,7 +96,7 @@ def test_a_bot_plays_the_same_through_a_server(slug, tmp_path: Path):
     from tests.arena import arena
 
     with arena(tmp_path / "data") as url:
-        far = play(EpisodeSpec(slug, "bot", server=url, player="b", max_steps=60), Task(2))
+        far = play(EpisodeSpec(slug, "bot", server=url, max_steps=60), Task(2))
     near = play(EpisodeSpec(slug, "bot", max_steps=60), Task(2))
     assert far.record["fingerprint"] == near.record["fingerprint"]
     # a seat reply travels as its JSON text (the grammar's raw reply): compare what it did

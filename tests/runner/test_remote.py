@@ -10,13 +10,17 @@ import pytest
 
 from playbench.cli import main
 from playbench.runner.episode import EpisodeSpec, Task, play
+from tests.arena import enrol
 
 
 def records(folder: Path) -> list[dict]:
     return [json.loads(line) for line in (folder / "runs.jsonl").read_text().splitlines()]
 
 
-def test_practice_seeds_on_a_server_match_the_same_run_in_process(server, tmp_path, capsys):
+def test_practice_seeds_on_a_server_match_the_same_run_in_process(
+    server, tmp_path, capsys, monkeypatch
+):
+    enrol(server, "ada", monkeypatch)
     remote, local = tmp_path / "remote", tmp_path / "local"
     args = ["gem-swap", "--agent", "random", "--seeds", "0-1", "--workers", "1"]
     assert main(["run", *args, "--out", str(local)]) == 0
@@ -38,7 +42,10 @@ def test_practice_seeds_on_a_server_match_the_same_run_in_process(server, tmp_pa
     assert board["entries"] == []
 
 
-def test_ranked_runs_land_on_the_leaderboard_under_the_players_name(server, tmp_path, capsys):
+def test_ranked_runs_land_on_the_leaderboard_under_the_players_name(
+    server, tmp_path, capsys, monkeypatch
+):
+    enrol(server, "Grace H.", monkeypatch)
     folder = tmp_path / "ranked"
     command = ["run", "delvewick", "--agent", "random", "--server", server]
     command += ["--player", "Grace H.", "--ranked", "2", "--workers", "1", "--out", str(folder)]
@@ -63,8 +70,9 @@ def test_ranked_runs_land_on_the_leaderboard_under_the_players_name(server, tmp_
     assert len(records(folder)) == 3
 
 
-def test_a_cogcrawl_seat_plays_remotely_as_in_process(server, tmp_path):
-    spec = EpisodeSpec("cogcrawl", "random", server=server, player="cog")
+def test_a_cogcrawl_seat_plays_remotely_as_in_process(server, tmp_path, monkeypatch):
+    enrol(server, "cog", monkeypatch)
+    spec = EpisodeSpec("cogcrawl", "random", server=server, player="cog")  # with its key
     far = play(spec, Task(3))
     near = play(EpisodeSpec("cogcrawl", "random"), Task(3))
     assert far.record["fingerprint"] == near.record["fingerprint"]
@@ -79,7 +87,8 @@ def test_a_bad_player_name_is_refused_before_anything_is_written(server, tmp_pat
     assert not folder.exists()
 
 
-def test_a_server_without_the_game_is_refused(server, tmp_path, capsys):
+def test_a_server_without_the_game_is_refused(server, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("PLAYBENCH_PLAYER_KEY", "any")
     folder = tmp_path / "out"
     command = ["run", "gem-swap", "--agent", "random", "--server", f"{server}/nothing"]
     assert main([*command, "--player", "ada", "--out", str(folder)]) == 2
@@ -88,7 +97,8 @@ def test_a_server_without_the_game_is_refused(server, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("ranked", ["--ranked", "--seeds"])
-def test_ranked_takes_no_options(server, tmp_path, capsys, ranked):
+def test_ranked_takes_no_options(server, tmp_path, capsys, ranked, monkeypatch):
+    enrol(server, "a", monkeypatch)
     command = ["run", "delvewick", "--agent", "random", "--server", server, "--player", "a"]
     command += ["--level", "2", "--out", str(tmp_path / "out")]
     if ranked == "--ranked":
@@ -115,7 +125,9 @@ def test_a_rate_limited_server_is_waited_for(tmp_path, monkeypatch):
     monkeypatch.setattr(remote, "_wait", counted)
     slow = Rate(per_second=5.0, burst=8.0)
     with arena(tmp_path / "data", rate_per_session=slow) as url:
+        enrol(url, "slow", monkeypatch)
         far = play(EpisodeSpec("gem-swap", "random", server=url, player="slow"), Task(4))
+    assert far.record["remote"]["player"] == "slow"
     near = play(EpisodeSpec("gem-swap", "random"), Task(4))
     assert far.record["steps"] == near.record["steps"] == 39
     assert far.record["fingerprint"] == near.record["fingerprint"]
@@ -129,7 +141,7 @@ def test_a_command_longer_than_the_server_takes_is_refused_here(server):
     from playbench.core import get_game
 
     with httpx.Client(base_url=server) as http:
-        table = RemoteTable(Session.new(http, "delvewick", 1, None, "long"), get_game("delvewick"))
+        table = RemoteTable(Session.new(http, "delvewick", 1, None, None), get_game("delvewick"))
         results = table.commands(["down", "x" * 2000, "down"])
     assert [result.ok for result in results] == [True, False]
     assert results[1].reason == "a command is at most 1024 bytes"

@@ -180,6 +180,9 @@ def test_options_reach_the_game_and_the_replay(tmp_path):
     assert main(["verify", str(folder)]) == 0
 
 
+REMOTE_A = ["gem-swap", "--agent", "random", "--server", "http://127.0.0.1:9", "--player", "a"]
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [
@@ -204,7 +207,15 @@ def test_options_reach_the_game_and_the_replay(tmp_path):
             "--server needs --player",
         ),
         (
-            ["gem-swap", "--agent", "random", "--server", "http://127.0.0.1:9", "--player", "a"],
+            [*REMOTE_A],
+            "--player a needs its player key in $PLAYBENCH_PLAYER_KEY",
+        ),
+        (
+            [*REMOTE_A, "--player-key-env", "MY_KEY"],
+            "--player a needs its player key in $MY_KEY",
+        ),
+        (
+            [*REMOTE_A, "--player-key-env", "HOME"],
             "cannot reach the server http://127.0.0.1:9",
         ),
         (
@@ -213,7 +224,10 @@ def test_options_reach_the_game_and_the_replay(tmp_path):
         ),
     ],
 )
-def test_bad_input_is_one_line_exit_2_and_nothing_written(args, words, tmp_path, capsys):
+def test_bad_input_is_one_line_exit_2_and_nothing_written(
+    args, words, tmp_path, capsys, monkeypatch
+):
+    monkeypatch.delenv("PLAYBENCH_PLAYER_KEY", raising=False)
     folder = tmp_path / "out"
     assert run(folder, *args) == 2
     err = capsys.readouterr().err

@@ -24,6 +24,16 @@ def answer_headers(puzzle: dict[str, Any], token: str | None = None) -> dict[str
     return headers
 
 
+def register(client: TestClient, name: str) -> str:
+    """The key of player ``name``, registered on this client's server the first time."""
+    keys = client.__dict__.setdefault("player_keys", {})
+    if name not in keys:
+        reply = client.post("/api/players", json={"name": name})
+        assert reply.status_code == 201, reply.text
+        keys[name] = reply.json()["key"]
+    return keys[name]
+
+
 class Player:
     """A session client that answers each puzzle from the previous response."""
 
@@ -36,21 +46,26 @@ class Player:
         player: str | None = None,
     ) -> None:
         """A practice session on ``seed``, or a ranked one (the server draws the seed)
-        when ``seed`` and ``options`` are None."""
+        when ``seed`` and ``options`` are None; under ``player`` (registered with its key
+        on first use) or anonymous."""
         self.client = client
         self.slug = slug
+        self.key = register(client, player) if player is not None else None
         body: dict[str, Any] = {"seed": seed, "options": options, "player": player}
         body = {key: value for key, value in body.items() if value is not None}
-        response = client.post(f"/games/{slug}/api/new", json=body)
+        response = client.post(f"/games/{slug}/api/new", json=body, headers=self.key_header())
         assert response.status_code == 200, response.text
         self.last = response.json()
         self.token = self.last["token"]
+
+    def key_header(self) -> dict[str, str]:
+        return {"X-Player-Key": self.key} if self.key is not None else {}
 
     def auth(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token}"}
 
     def post(self, route: str, body: dict[str, Any]) -> Any:
-        headers = answer_headers(self.last["agentCheck"], self.token)
+        headers = answer_headers(self.last["agentCheck"], self.token) | self.key_header()
         response = self.client.post(f"/games/{self.slug}/api/{route}", json=body, headers=headers)
         self.last = response.json()
         return response

@@ -8,7 +8,7 @@ import pytest
 
 from playbench.core.match import Match
 from playbench.server.storage import Storage
-from tests.server.helpers import Player
+from tests.server.helpers import Player, register
 from tests.server.test_sessions import WINNING, drawn_seeds
 
 pytestmark = pytest.mark.databases("sqlite", "postgresql")
@@ -130,14 +130,12 @@ CREATE TABLE sessions (
 """
 
 
-def test_finish_may_name_the_player(client, monkeypatch, database):
-    drawn_seeds(monkeypatch, 3)
-    player = Player(client, "tally", seed=None)
+def test_finish_of_a_practice_game_may_name_the_player_with_its_key(client, database):
+    player = Player(client, "tally", seed=3)
     player.act(*WINNING)
+    player.key = register(client, "Ada L.")
     done = player.post("finish", {"rating": 8, "player": "Ada L."}).json()
-    assert done["player"] == "Ada L."
-    (entry,) = client.get("/api/leaderboard/tally").json()["entries"]
-    assert entry["player"] == "Ada L."
+    assert done["player"] == "Ada L." and done["rank"] is None
 
 
 def test_finish_refuses_a_bad_player_name(client, database):

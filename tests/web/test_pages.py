@@ -216,25 +216,35 @@ def test_replay_opens_a_run_file(page: Page, tmp_path: Path) -> None:
 def test_finished_game_shows_its_player_on_the_leaderboard(page: Page, api: httpx.Client) -> None:
     page.goto("/play/gem-swap")
     page.locator("#player").fill("Ada from the browser")
-    page.locator("#player-form button").click()
-    expect(page.locator("#finish-player")).to_have_value("Ada from the browser")
+    page.locator("#player-register").click()
+    expect(page.locator("#player-note")).to_contain_text("Registered Ada from the browser")
+    key = page.evaluate("localStorage.getItem('playbench:player-key')")
+    assert key and page.locator("#player-key").input_value() == key
+    expect(page.locator("#session-note")).to_contain_text("Ranked game")
     sid = session_id(page)
+    assert record(api, sid)["player"] == "Ada from the browser"
     while not (stored := record(api, sid))["gameOver"]:
         swap = next(c for c in stored["commands"] if c.startswith("swap"))
         page.locator("#command").fill(swap)
         page.locator("#command").press("Enter")
         wait_moves(page, stored["moves"] + 1)
-    page.locator("#finish-player").fill("Ada at the end")
     page.locator("#rating").fill("9")
     page.locator("#review").fill("clicked my way through")
     page.locator("#finish-send").click()
     expect(page.locator("#rank")).to_have_text(f"Finished with {stored['score']}: rank #1.")
     page.goto("/leaderboard/gem-swap")
-    row = page.get_by_test_id("leaderboard-row").filter(has_text="Ada at the end")
+    row = page.get_by_test_id("leaderboard-row").filter(has_text="Ada from the browser")
     expect(row).to_have_count(1)
     expect(row.locator(".score-cell")).to_have_text(str(stored["score"]))
     expect(row).to_contain_text("9/10")
     expect(row.locator(f'a[href="/replay/{sid}"]')).to_have_count(1)
+    # the key kept in the browser names the next game too; a wrong key is refused
+    page.goto("/play/gem-swap")
+    other = session_id(page)
+    assert other != sid and record(api, other)["player"] == "Ada from the browser"
+    page.locator("#player-key").fill("not the key")
+    page.locator("#player-form button[type=submit]").click()
+    expect(page.locator("#problem")).to_contain_text("not 'Ada from the browser''s key")
 
 
 def test_api_docs_render_offline(page: Page) -> None:

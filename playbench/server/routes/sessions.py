@@ -13,8 +13,15 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 
 from playbench.core.game import Game
-from playbench.server import agent_check, sessions
-from playbench.server.deps import AgentHeadersDep, GameDep, ServicesDep, TokenDep, session_cookie
+from playbench.server import agent_check, players, sessions
+from playbench.server.deps import (
+    AgentHeadersDep,
+    GameDep,
+    PlayerKeyDep,
+    ServicesDep,
+    TokenDep,
+    session_cookie,
+)
 from playbench.server.errors import ApiError
 from playbench.server.schemas import (
     ActCreate,
@@ -28,7 +35,7 @@ from playbench.server.schemas import (
     SessionView,
 )
 from playbench.server.services import Services, json_response
-from playbench.server.storage import SessionRow, VersionConflict
+from playbench.server.storage import PlayerRow, SessionRow, VersionConflict
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorPublic} for code in (400, 401, 403, 404, 409, 413, 422)
@@ -63,12 +70,27 @@ def _check(
         raise ApiError(403, str(error), puzzle=True) from None
 
 
+def _player(services: Services, name: str, key: str | None) -> PlayerRow:
+    """The registered player ``name``, when ``key`` is its key."""
+    try:
+        return players.authenticate(services.storage, name, key)
+    except players.KeyRefused as refused:
+        raise ApiError(refused.status, str(refused), puzzle=True) from None
+
+
 @router.post("/new", response_model=SessionPublic)
-def new(game: GameDep, services: ServicesDep, body: SessionCreate | None = None) -> Response:
+def new(
+    game: GameDep,
+    services: ServicesDep,
+    player_key: PlayerKeyDep,
+    body: SessionCreate | None = None,
+) -> Response:
     """Start a session. Without a seed and options it is ranked: the server draws the seed
-    and hides it until ``finish``. A seed or options make it practice."""
+    and hides it until ``finish``. A seed or options make it practice. A ``player`` name
+    needs its key (``X-Player-Key``); without a name the session is anonymous."""
     body = body or SessionCreate()
-    row, token = sessions.new_session(services, game, body.seed, body.options, body.player)
+    owner = _player(services, body.player, player_key) if body.player is not None else None
+    row, token = sessions.new_session(services, game, body.seed, body.options, owner)
     response = json_response({**sessions.view(services, game, row), "token": token})
     response.set_cookie(
         session_cookie(game.slug),
@@ -121,22 +143,51 @@ def act(
     return json_response({**view, "results": report.results})
 
 
+def _finishing_player(
+    services: Services, row: SessionRow, name: str | None, key: str | None
+) -> PlayerRow | None:
+    """The player a ``finish`` names (None: the session keeps its own). Finishing a
+    session that belongs to a player needs that player's key too; a ranked session's
+    player is fixed when it starts, so best-of-N cannot be played anonymously and only
+    the best games named at the end."""
+    if name is None:
+        if row.owner is None:
+            return None
+        owner = services.storage.player(row.owner)
+        if owner is None:
+            return None
+        _player(services, owner.name, key)
+        return None
+    named = _player(services, name, key)
+    if row.ranked and named.name_key != row.owner:
+        raise ApiError(
+            409,
+            "a ranked session's player is named when it starts (new with player and "
+            f"{players.KEY_HEADER}), not at finish: this one "
+            + (f"belongs to {row.player!r}" if row.owner else "is anonymous"),
+            puzzle=True,
+        )
+    return named
+
+
 @router.post("/finish", response_model=FinishPublic)
 def finish(
     game: GameDep,
     services: ServicesDep,
     token: TokenDep,
     headers: AgentHeadersDep,
+    player_key: PlayerKeyDep,
     body: FinishCreate,
 ) -> Response:
     row = _session(services, game, token)
     _check(services, row, headers, body)
+    named = _finishing_player(services, row, body.player, player_key)
     if row.finished:
         raise ApiError(409, "this session is already finished", puzzle=True)
     if not row.over:
         raise ApiError(409, "the game is not over yet: finish once it has ended", puzzle=True)
     try:
-        done = services.storage.finish(row, body.rating, body.review, body.player)
+        done = services.storage.finish(row, body.rating, body.review, named)
     except VersionConflict:
         raise ApiError(409, CONFLICT, puzzle=True) from None
     match = sessions.replay(game, done, services.storage.log(done.id))

@@ -45,31 +45,35 @@ export function solvePuzzle(puzzle) {
 
 // One stored session, played through /games/{slug}/api. Commands go out one request at
 // a time, because each answer carries the puzzle the next request must answer.
+// A session under a player's name sends the name's key (X-Player-Key) with new, act and
+// finish; without a name it is anonymous.
 export class Session {
-  constructor(slug, token, view) {
+  constructor(slug, token, view, key) {
     this.slug = slug;
     this.token = token;
     this.view = view;
+    this.key = key || null;
     this.puzzle = view.agentCheck;
   }
 
-  static async create(slug, { seed, player } = {}) {
+  static async create(slug, { seed, player, key } = {}) {
     const body = {};
     if (seed !== undefined && seed !== null) body.seed = seed;
     if (player) body.player = player;
-    const view = await postJson(`/games/${slug}/api/new`, body);
-    return new Session(slug, view.token, view);
+    const view = await request("POST", `/games/${slug}/api/new`, body, player && key ? { "X-Player-Key": key } : {});
+    return new Session(slug, view.token, view, player ? key : null);
   }
 
-  static async resume(slug, token) {
+  static async resume(slug, token, key) {
     const view = await request("GET", `/games/${slug}/api/state`, undefined, {
       Authorization: `Bearer ${token}`,
     });
-    return new Session(slug, token, view);
+    return new Session(slug, token, view, view.player ? key : null);
   }
 
   headers() {
     const headers = { Authorization: `Bearer ${this.token}` };
+    if (this.key) headers["X-Player-Key"] = this.key;
     if (this.puzzle) {
       headers["X-Agent-Check"] = this.puzzle.token;
       headers["X-Agent-Answer"] = String(solvePuzzle(this.puzzle));
@@ -99,12 +103,13 @@ export class Session {
     return answer;
   }
 
-  finish(rating, review, player) {
-    const body = { rating, review };
-    if (player) body.player = player;
-    return this.send("finish", body);
+  finish(rating, review) {
+    return this.send("finish", { rating, review });
   }
 }
+
+// Register a player name: its key comes back once.
+export const registerPlayer = (name) => postJson("/api/players", { name });
 
 // The stateless API: a sealed state carried forward, one action at a time.
 export async function statelessInit(slug, seed, options) {

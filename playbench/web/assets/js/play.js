@@ -1,7 +1,7 @@
 // /play/{slug}: a stored session played through the session API. Keys come from the
 // game's controls (the terminal's table); commands queue and go out one request at a
 // time, because each answer carries the agent-check puzzle the next request answers.
-import { Session } from "./api.js";
+import { registerPlayer, Session } from "./api.js";
 import { seconds } from "./boards/chimestep.js";
 import { cellName } from "./boards/gemswap.js";
 import { painter } from "./boards/index.js";
@@ -26,6 +26,7 @@ const BROWSER_KEYS = {
 };
 const STORE = `playbench:${slug}:token`;
 const NAME = "playbench:player";
+const KEY = "playbench:player-key";
 
 const parts = { board: $("board"), score: $("score"), status: $("status"), fields: $("fields") };
 const messages = $("messages");
@@ -66,7 +67,6 @@ function render(view, drawn = {}) {
   const over = view.gameOver && !view.finished;
   $("finish-panel").hidden = !(view.gameOver || view.finished);
   $("finish-form").hidden = !over;
-  if (!$("finish-player").value) $("finish-player").value = view.player || "";
   const kind = view.ranked ? "Ranked game: the seed stays hidden until you finish." : `Practice on seed ${view.seed}: not ranked.`;
   $("session-note").innerHTML = "";
   $("session-note").append(`${kind} Spectators: `);
@@ -237,8 +237,7 @@ $("finish-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   $("finish-send").disabled = true;
   try {
-    const name = $("finish-player").value.trim();
-    const done = await session.finish(Number($("rating").value), $("review").value, name);
+    const done = await session.finish(Number($("rating").value), $("review").value);
     const box = $("finished");
     box.hidden = false;
     box.replaceChildren();
@@ -259,12 +258,35 @@ $("finish-form").addEventListener("submit", async (event) => {
   }
 });
 
+function keep(name, key) {
+  for (const [item, value] of [[NAME, name], [KEY, key]]) {
+    if (value) localStorage.setItem(item, value);
+    else localStorage.removeItem(item);
+  }
+}
+
 $("player-form").addEventListener("submit", (event) => {
   event.preventDefault();
-  const name = $("player").value.trim();
-  if (name) localStorage.setItem(NAME, name);
-  else localStorage.removeItem(NAME);
+  keep($("player").value.trim(), $("player-key").value.trim());
   start(true);
+});
+
+$("player-register").addEventListener("click", async () => {
+  const name = $("player").value.trim();
+  if (!name) {
+    showProblem("type the name to register first");
+    return;
+  }
+  try {
+    const made = await registerPlayer(name);
+    $("player").value = made.name;
+    $("player-key").value = made.key;
+    keep(made.name, made.key);
+    $("player-note").textContent = `Registered ${made.name}. Its key, kept in this browser (copy it to play elsewhere): ${made.key}`;
+    start(true);
+  } catch (error) {
+    showProblem(error.message);
+  }
 });
 
 function buttons() {
@@ -330,7 +352,7 @@ async function start(fresh) {
     const token = sessionStorage.getItem(STORE);
     if (!fresh && token && seedParam === null) {
       try {
-        session = await Session.resume(slug, token);
+        session = await Session.resume(slug, token, localStorage.getItem(KEY));
       } catch {
         session = null;
       }
@@ -338,8 +360,9 @@ async function start(fresh) {
     }
     if (!session || fresh) {
       const player = localStorage.getItem(NAME) || undefined;
+      const key = localStorage.getItem(KEY) || undefined;
       const seed = seedParam === null ? undefined : Number(seedParam);
-      session = await Session.create(slug, { seed, player });
+      session = await Session.create(slug, { seed, player, key });
       sessionStorage.setItem(STORE, session.token);
     }
     for (const line of messagesOf(session.view.observation)) addMessage(messages, line, "event");
@@ -364,6 +387,7 @@ function guide() {
 }
 
 $("player").value = localStorage.getItem(NAME) || "";
+$("player-key").value = localStorage.getItem(KEY) || "";
 buttons();
 guide();
 start(false);
