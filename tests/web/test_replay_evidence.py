@@ -79,5 +79,6 @@ def test_replay_names_an_end_line_that_disagrees(page: Page, tmp_path: Path) -> 
     path.write_text("\n".join([*lines[:-1], json.dumps(end)]) + "\n")
     page.goto("/replay")
     page.locator("#file").set_input_files(str(path))
+    expect(page.locator("#position")).to_have_text(f"0 / {len(lines) - 2}")
     page.locator("#last").click()
     expect(page.locator("#problem")).to_contain_text(f"its end line says {end['end']['score']}")
