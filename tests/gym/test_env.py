@@ -273,3 +273,43 @@ def test_unknown_render_mode_is_refused() -> None:
         pytest.raises(ValueError, match="render_mode must be one of"),
     ):
         gymnasium.make("playbench/GemSwap-v0", render_mode="svg")
+
+
+def test_cogcrawl_arrays_read_from_the_state_are_the_seat_observation() -> None:
+    """The arrays read the state directly, and show exactly what the JSON view shows."""
+    glyph_ids = {glyph: code for code, glyph in enumerate(" .#|-+'<>}$%!)[\"@")}
+    hunger = {"Not hungry": 0, "Hungry": 1, "Weak": 2, "Fainting": 3}
+    kinds = ["gold", "food", "potion", "weapon", "armour", "cogheart"]
+    env = gymnasium.make("playbench/Cogcrawl-v0", json_info=True)
+    seed = int(np.random.default_rng().integers(2**31))
+    observation, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(300):
+        view = info["observation"]
+        status, run = view["status"], view["run"]
+        expected = [
+            status["dl"] / 10,
+            min(max(status["hp"] / status["max_hp"], 0), 1),
+            min(status["max_hp"] / 100, 1),
+            status["xl"] / 14,
+            min(max((status["ac"] + 10) / 30, 0), 1),
+            min(status["gold"] / 1000, 1),
+            hunger[status["hunger"]] / 3,
+            float(status["confused"]),
+            min(view["dungeon_turn"] / 50_000, 1),
+            min(run["score"] / 10_000, 1),
+            run["deepest"] / 10,
+        ]
+        assert observation["stats"].tolist() == np.array(expected, dtype=np.float32).tolist()
+        assert observation["position"].tolist() == [view["position"]["x"], view["position"]["y"]]
+        pack = [0] * 26
+        for entry in view["pack"]:
+            pack[ord(entry["letter"]) - ord("a")] = kinds.index(entry["kind"]) + 1
+        assert observation["pack"].tolist() == pack
+        for row, text in zip(observation["map"], view["map"], strict=True):
+            for code, glyph in zip(row.tolist(), text, strict=True):
+                assert code == glyph_ids[glyph] if glyph in glyph_ids else code > 16
+        legal = np.flatnonzero(info["action_mask"])
+        if not len(legal):
+            break
+        observation, _, _, _, info = env.step(int(rng.choice(legal)))

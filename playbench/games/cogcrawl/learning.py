@@ -6,7 +6,7 @@ Actions (133): a seat turn of one primitive: ``move`` in the 8 directions
 letter a..z. ``travel`` is left out (its target is a map cell, which an agent reaches by
 moves); so are multi-entry replies and ``say``/``notes``.
 
-Observation (everything from the seat's own observation, never the hidden dungeon):
+Observation (only what the seat's own observation shows, never the hidden dungeon):
     ``map`` uint8 (18, 48): the drawn map (the remembered dungeon, the cog and the
     monsters in view) as category ids: 0 unseen, 1..16 ``. # | - + ' < > } $ % ! ) [ " @``
     (floor, corridor, walls, doors, stairs, lava, gold, food, potion, weapon, armour, the
@@ -45,8 +45,8 @@ from playbench.games.cogcrawl.dungeon import LEVELS
 from playbench.games.cogcrawl.glyphs import DIRECTIONS, HEIGHT, WIDTH
 from playbench.games.cogcrawl.items import CATEGORIES
 from playbench.games.cogcrawl.monsters import KINDS
-from playbench.games.cogcrawl.state import CogState
-from playbench.games.cogcrawl.view import drawn_map, observe
+from playbench.games.cogcrawl.state import CogState, armour_class, hunger_of
+from playbench.games.cogcrawl.view import drawn_map
 
 PACK_LETTERS = string.ascii_lowercase
 TERRAIN_GLYPHS = " .#|-+'<>}$%!)[\"@"
@@ -100,27 +100,26 @@ def _unit(value: float) -> float:
 
 
 def encode(state: CogState, out: dict[str, Any]) -> None:
-    view = observe(state)
-    drawn = "".join(view["map"]).encode()
+    """From what the seat's observation shows, read off the state without building it."""
+    drawn = "".join(drawn_map(state)).encode()
     out["map"][:] = CATEGORY_OF[np.frombuffer(drawn, dtype=np.uint8).reshape(HEIGHT, WIDTH)]
-    out["position"][:] = (view["position"]["x"], view["position"]["y"])
+    out["position"][:] = (state.x, state.y)
     pack = out["pack"]
     pack[:] = 0
-    for entry in view["pack"]:
-        pack[ord(entry["letter"]) - ord("a")] = PACK_CODES[entry["kind"]]
-    status, run = view["status"], view["run"]
+    for letter, item in state.pack.items():
+        pack[ord(letter) - ord("a")] = PACK_CODES[item[0]]
     out["stats"][:] = (
-        status["dl"] / LEVELS,
-        _unit(status["hp"] / status["max_hp"]),
-        _unit(status["max_hp"] / HP_SCALE),
-        status["xl"] / MAX_XL,
-        _unit((status["ac"] - AC_FLOOR) / AC_SPAN),
-        _unit(status["gold"] / GOLD_SCALE),
-        HUNGER_CODES[status["hunger"]] / (len(HUNGER_CODES) - 1),
-        float(status["confused"]),
-        _unit(view["dungeon_turn"] / TURN_LIMIT),
-        _unit(run["score"] / SCORE_SCALE),
-        run["deepest"] / LEVELS,
+        state.dl / LEVELS,
+        _unit(state.hp / state.max_hp),
+        _unit(state.max_hp / HP_SCALE),
+        state.xl / MAX_XL,
+        _unit((armour_class(state) - AC_FLOOR) / AC_SPAN),
+        _unit(state.gold / GOLD_SCALE),
+        HUNGER_CODES[hunger_of(state.nutrition)] / (len(HUNGER_CODES) - 1),
+        float(state.confused > 0),
+        _unit(state.dungeon_turn / TURN_LIMIT),
+        _unit(state.score / SCORE_SCALE),
+        state.deepest / LEVELS,
     )
 
 
