@@ -224,6 +224,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from playbench.runner.bench import BenchRequest, bench_table, execute_bench, prepare_bench
     from playbench.runner.suite import load_suite
 
+    if args.publish:
+        from playbench.runner.publish import player_key
+
+        player_key(args.player, args.player_key_env)
+    elif args.player:
+        raise PlaybenchError("--player names who publishes: it needs --publish URL")
     plan = prepare_bench(
         BenchRequest(
             suite=load_suite(args.suite),
@@ -240,6 +246,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if report.bench is not None:
         out.print(bench_table(report.bench))
         out.print(f"bench.json written to {plan.folder}")
+        if args.publish:
+            from playbench.runner.publish import publish
+
+            shown = publish(plan.folder, args.publish, args.player, args.player_key_env)
+            out.print(f"published on {args.publish}/bench as {shown['id']}")
     if _tell_unwritten(report.failures, report.interrupted):
         return 130
     return 1 if report.failures else 0
@@ -488,6 +499,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--out", help="bench folder (default runs/bench-<suite>-<agent>-<UTC time>)")
     _add_backend_arguments(bench)
+    publish = bench.add_argument_group("publish the result on a playbench server")
+    publish.add_argument("--publish", metavar="URL", help="the server, e.g. http://127.0.0.1:8000")
+    publish.add_argument("--player", help="a name registered there (POST /api/players)")
+    publish.add_argument(
+        "--player-key-env",
+        default="PLAYBENCH_PLAYER_KEY",
+        help="variable that holds the player's key (default PLAYBENCH_PLAYER_KEY)",
+    )
     _add_llm_arguments(bench)
     bench.set_defaults(run=cmd_bench)
 

@@ -1,6 +1,8 @@
 """Bench results on the arena: ``GET /bench`` (the page), ``GET /api/bench`` (the same as
-JSON), each verified result's report under ``/bench/{id}/report/`` and its replay files
-under ``/bench/{id}/files/`` (which ``/replay?src=`` opens).
+JSON), ``POST /api/bench?player=NAME`` (a registered player publishes a bench folder as a
+gzipped tar, with its key in ``X-Player-Key``), each verified result's report under
+``/bench/{id}/report/`` and its replay files under ``/bench/{id}/files/`` (which
+``/replay?src=`` opens).
 
 Results are folders put in the data folder's ``bench/`` (:mod:`playbench.server.bench`);
 only those whose replays this server re-simulated are listed or served.
@@ -12,16 +14,22 @@ import os
 import re
 from html import escape
 from pathlib import Path
+from typing import Annotated
 from urllib.parse import quote
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from playbench.core.errors import UnknownGameError
 from playbench.core.game import JSON
 from playbench.core.registry import get_game
-from playbench.server.bench import REPORT, BenchShelf, Shelved, shelf_for
+from playbench.server import players
+from playbench.server.bench import REPORT, BenchShelf, PublishRefused, Shelved, shelf_for
+from playbench.server.deps import PlayerKeyDep, ServicesDep
+from playbench.server.errors import ApiError
 from playbench.server.routes.pages import TITLE, _file, _not_found, _page
+from playbench.server.schemas import ErrorPublic
 from playbench.server.services import json_response
 
 router = APIRouter(tags=["bench"])
@@ -57,6 +65,7 @@ def _public(shelved: Shelved) -> JSON:
             for slug, figures in bench["games"].items()
         },
         "report": f"/bench/{shelved.id}/report/" if shelved.has_report else None,
+        "player": shelved.player,
     }
 
 
@@ -82,10 +91,46 @@ def bench_results(request: Request) -> Response:
     )
 
 
+@router.post(
+    "/api/bench",
+    status_code=201,
+    responses={code: {"model": ErrorPublic} for code in (401, 403, 404, 413, 422)},
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}
+            },
+        }
+    },
+)
+async def publish_bench(
+    request: Request,
+    services: ServicesDep,
+    key: PlayerKeyDep,
+    player: Annotated[str, Query(min_length=1, max_length=40, description="a registered name")],
+) -> Response:
+    """Publish a bench folder (a gzipped tar of ``bench.json`` and its run
+    folders): kept and listed once every replay re-simulates and every figure is
+    recomputed; 422 with the first problem otherwise, and nothing is kept."""
+    try:
+        named = players.authenticate(services.storage, player, key)
+    except players.KeyRefused as refused:
+        raise ApiError(refused.status, str(refused)) from None
+    archive = await request.body()
+    try:
+        shelved = await run_in_threadpool(_shelf(request).publish, archive, named.name)
+    except PublishRefused as refused:
+        raise ApiError(refused.status, str(refused)) from None
+    return json_response(_public(shelved), status_code=201)
+
+
 def _row(result: JSON) -> str:
     headline = result["headline"]
     low, high = headline["ci95"]
     who = result["agent"] + (f" {result['model']}" if result["model"] else "")
+    if result["player"]:
+        who += f" · {result['player']}"
     cells = "".join(
         f'<td data-game="{escape(slug)}" data-label="{escape(_name(slug))}">'
         f"{figures['meanProgress']:.3f}"
