@@ -21,6 +21,7 @@ made and is never written anywhere.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -37,11 +38,14 @@ from playbench.agents.base import NEUTRAL_RATING, Agent, AgentError, ScriptedAge
 from playbench.agents.bot import BotAgent
 from playbench.agents.random_agent import RandomAgent
 from playbench.agents.seat import (
+    JSON_OBJECT,
     JSON_SCHEMA,
     NOTES_SCHEMA,
     REPLY_FORMATS,
     REVIEW_PROMPT,
     REVIEW_SCHEMA,
+    SCHEMA_IN_JSON_OBJECT,
+    SCHEMA_IN_JSON_SCHEMA,
     TEXT,
     ReplyUnreadable,
     ReplyUnusable,
@@ -110,6 +114,9 @@ class LlmSettings:
     memory: int = DEFAULT_MEMORY
     reflect: int = 0
     vision: bool = False
+    #: where a ``json_schema`` reply format puts the schema (the start-up check finds
+    #: the form the endpoint takes)
+    schema_in: str = SCHEMA_IN_JSON_SCHEMA
 
     def check(self) -> None:
         """:class:`AgentError` in one line for a setting no run can use."""
@@ -162,6 +169,7 @@ class LlmSettings:
         """The harness a result was played in, as ``run.json`` names it."""
         return {
             "replyFormat": self.reply_format,
+            "schemaIn": self.schema_in,
             "fallback": fallback_of(self, guide),
             "memory": self.memory,
             "reflect": self.reflect,
@@ -210,57 +218,88 @@ def make_client(settings: LlmSettings, attempts: _Attempts | None = None) -> ope
     )
 
 
-def check_endpoint(settings: LlmSettings, reply_format: JSON | None = None) -> None:
-    """Ask the model itself for one token, as a turn would (with ``reply_format``):
-    :class:`AgentError` in one line naming the fix when the key is missing or refused,
-    the model unknown, the path wrong, the endpoint unreachable or still busy after the
-    retries, or the reply format refused."""
+def check_endpoint(
+    settings: LlmSettings, guide: SeatGuide | None = None, view: JSON | None = None
+) -> LlmSettings:
+    """Ask the model itself for one token, as the first turn of ``view`` would ask it
+    (its reply format included): :class:`AgentError` in one line naming the fix when the
+    key is missing or refused, the model unknown, the path wrong, the endpoint
+    unreachable or still busy after the retries, or the reply format refused.
+
+    With ``json_schema``, an endpoint that refuses OpenAI's form of the schema is asked
+    once more with the schema inside a ``json_object`` format (llama-cpp-python's
+    server): the settings returned say which form it took."""
     settings.check()
     client = make_client(settings)
-    where = str(client.base_url).rstrip("/")
-    extra = {"response_format": reply_format} if reply_format is not None else {}
     try:
-        client.chat.completions.create(
-            model=settings.model,
-            messages=PING,  # type: ignore[arg-type]
-            max_tokens=1,
-            temperature=settings.temperature,
-            **extra,
-        )
-    except (openai.AuthenticationError, openai.PermissionDeniedError) as error:
-        raise AgentError(
-            f"the endpoint {where} refused the API key ({error.status_code}): set "
-            f"{settings.api_key_env} to a key it takes (or name another with --api-key-env)"
-        ) from None
-    except openai.NotFoundError as error:
-        raise AgentError(_not_found(client, settings, error)) from None
-    except openai.APITimeoutError:
-        raise AgentError(
-            f"the endpoint {where} did not answer within {settings.timeout:g} s, "
-            f"{settings.retries} retries included: raise --timeout or check the server"
-        ) from None
-    except openai.APIConnectionError as error:
-        raise AgentError(f"cannot reach the endpoint {where}: {_one_line(error)}") from None
-    except (openai.RateLimitError, openai.InternalServerError) as error:
-        raise AgentError(
-            f"the endpoint {where} stayed busy ({error.status_code}) through "
-            f"{settings.retries} retries: try again later or raise --retries"
-        ) from None
-    except openai.BadRequestError as error:
-        fix = (
-            f"; if it cannot take --reply-format {settings.reply_format}, use json_object or text"
-            if reply_format is not None
-            else ""
-        )
-        raise AgentError(
-            f"the endpoint {where} refused the request (400: {_message(error)}){fix}"
-        ) from None
-    except openai.APIStatusError as error:
-        raise AgentError(
-            f"the endpoint {where} answered {error.status_code}: {_message(error)}"
-        ) from None
+        try:
+            _ping(client, settings, guide, view)
+        except (openai.BadRequestError, openai.UnprocessableEntityError) as refused:
+            if settings.reply_format != JSON_SCHEMA or guide is None:
+                raise
+            other = dataclasses.replace(settings, schema_in=SCHEMA_IN_JSON_OBJECT)
+            try:
+                _ping(client, other, guide, view)
+            except (openai.BadRequestError, openai.UnprocessableEntityError):
+                raise refused from None
+            return other
+    except openai.OpenAIError as error:
+        raise AgentError(_check_failure(client, settings, error)) from None
     finally:
         client.close()
+    return settings
+
+
+def _ping(
+    client: openai.OpenAI, settings: LlmSettings, guide: SeatGuide | None, view: JSON | None
+) -> None:
+    fmt = None
+    if guide is not None and view is not None:
+        fmt = response_format(settings, guide, guide.moves(view))
+    extra = {"response_format": fmt} if fmt is not None else {}
+    client.chat.completions.create(
+        model=settings.model,
+        messages=PING,  # type: ignore[arg-type]
+        max_tokens=1,
+        temperature=settings.temperature,
+        **extra,
+    )
+
+
+def _check_failure(client: openai.OpenAI, settings: LlmSettings, error: Exception) -> str:
+    """The one line that says what the start-up check met, and the fix."""
+    where = str(client.base_url).rstrip("/")
+    if isinstance(error, openai.AuthenticationError | openai.PermissionDeniedError):
+        return (
+            f"the endpoint {where} refused the API key ({error.status_code}): set "
+            f"{settings.api_key_env} to a key it takes (or name another with --api-key-env)"
+        )
+    if isinstance(error, openai.NotFoundError):
+        return _not_found(client, settings, error)
+    if isinstance(error, openai.APITimeoutError):
+        return (
+            f"the endpoint {where} did not answer within {settings.timeout:g} s, "
+            f"{settings.retries} retries included: raise --timeout or check the server"
+        )
+    if isinstance(error, openai.APIConnectionError):
+        return f"cannot reach the endpoint {where}: {_one_line(error)}"
+    if isinstance(error, openai.RateLimitError | openai.InternalServerError):
+        return (
+            f"the endpoint {where} stayed busy ({error.status_code}) through "
+            f"{settings.retries} retries: try again later or raise --retries"
+        )
+    if isinstance(error, openai.BadRequestError | openai.UnprocessableEntityError):
+        fix = ""
+        if settings.reply_format != TEXT:
+            fix = (
+                f"; if it cannot take --reply-format {settings.reply_format}, use "
+                f"{JSON_OBJECT if settings.reply_format == JSON_SCHEMA else TEXT}"
+            )
+        said = f"{error.status_code}: {_message(error)}"
+        return f"the endpoint {where} refused the request ({said}){fix}"
+    if isinstance(error, openai.APIStatusError):
+        return f"the endpoint {where} answered {error.status_code}: {_message(error)}"
+    return f"the endpoint {where} failed: {_one_line(error)}"
 
 
 def _not_found(client: openai.OpenAI, settings: LlmSettings, error: openai.NotFoundError) -> str:
@@ -394,7 +433,7 @@ class LlmAgent(Agent):
             {"role": "system", "content": self.system},
             {"role": "user", "content": self._content(prompt, table)},
         ]
-        fmt = response_format(settings.reply_format, self.guide, moves)
+        fmt = response_format(settings, self.guide, moves)
         note: JSON = {"replies": [], "calls": []}
         results: list[StepResult] = []
         reason = ""
@@ -512,7 +551,7 @@ class LlmAgent(Agent):
             {"role": "system", "content": self.system},
             {"role": "user", "content": reflect_prompt(self.notes, history)},
         ]
-        fmt = None if self.settings.reply_format == TEXT else named_schema("notes", NOTES_SCHEMA)
+        fmt = named_schema(self.settings, "notes", NOTES_SCHEMA)
         call = self._call(messages, fmt)
         self.counts.reflections += 1
         if call.text is None:
@@ -587,7 +626,7 @@ class LlmAgent(Agent):
             {"role": "system", "content": self.system},
             {"role": "user", "content": REVIEW_PROMPT.format(score=view["score"])},
         ]
-        fmt = None if self.settings.reply_format == TEXT else named_schema("review", REVIEW_SCHEMA)
+        fmt = named_schema(self.settings, "review", REVIEW_SCHEMA)
         call = self._call(messages, fmt)
         if call.text is None:
             self.counts.errors += 1

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from playbench.core.game import JSON
 from playbench.core.seat import MAX_MOVES, MAX_NOTES, MAX_REPLY_BYTES, MAX_SAY, SeatGuide
@@ -196,12 +196,20 @@ def _cut(value: Any, limit: int) -> str:
 # -- what is asked ----------------------------------------------------------------------
 
 
-def response_format(reply_format: str, guide: SeatGuide, moves: list[Any]) -> JSON | None:
+#: where a ``json_schema`` format carries the schema: OpenAI's ``{"type": "json_schema",
+#: "json_schema": {"name", "strict", "schema"}}`` (OpenAI, vLLM, llama.cpp's server), or
+#: ``{"type": "json_object", "schema"}`` (llama-cpp-python's server)
+SCHEMA_IN_JSON_SCHEMA = "json_schema"
+SCHEMA_IN_JSON_OBJECT = "json_object"
+
+
+class FormatSettings(Protocol):
+    reply_format: str
+    schema_in: str
+
+
+def response_format(settings: FormatSettings, guide: SeatGuide, moves: list[Any]) -> JSON | None:
     """The request's ``response_format`` for a turn with these legal moves (None: none)."""
-    if reply_format == TEXT:
-        return None
-    if reply_format == JSON_OBJECT:
-        return {"type": "json_object"}
     schema = {
         "type": "object",
         "properties": {
@@ -216,10 +224,18 @@ def response_format(reply_format: str, guide: SeatGuide, moves: list[Any]) -> JS
         "required": [guide.reply_key, "notes"],
         "additionalProperties": False,
     }
-    return named_schema("seat_reply", schema)
+    return named_schema(settings, "seat_reply", schema)
 
 
-def named_schema(name: str, schema: JSON) -> JSON:
+def named_schema(settings: FormatSettings, name: str, schema: JSON) -> JSON | None:
+    """A reply format in the settings' form: none for text, any object for
+    ``json_object``, else the schema where the endpoint takes it."""
+    if settings.reply_format == TEXT:
+        return None
+    if settings.reply_format == JSON_OBJECT:
+        return {"type": "json_object"}
+    if settings.schema_in == SCHEMA_IN_JSON_OBJECT:
+        return {"type": "json_object", "schema": schema}
     return {"type": "json_schema", "json_schema": {"name": name, "strict": True, "schema": schema}}
 
 

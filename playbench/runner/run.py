@@ -8,6 +8,7 @@ Ray, the folder); :func:`execute` plays the episodes left and writes each as it 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -24,7 +25,6 @@ from playbench.agents.bot import bot_factory
 from playbench.agents.llm import check_endpoint, check_fallback
 from playbench.agents.picture import check_vision
 from playbench.agents.remote import check_server
-from playbench.agents.seat import response_format
 from playbench.core.errors import PlaybenchError
 from playbench.core.game import JSON
 from playbench.core.match import Match
@@ -119,10 +119,13 @@ def prepare(request: RunRequest) -> Plan:
         game.new(request.seeds[0], spec.options)
     if llm is not None:
         # the model itself, asked as the first turn asks it (its reply format included)
-        guide = game.seat_guide()
         seed = request.seeds[0] if request.seeds else 0
         view = Match.start(game, seed, spec.options).view()
-        check_endpoint(llm, response_format(llm.reply_format, guide, guide.moves(view)))
+        found = check_endpoint(llm, game.seat_guide(), view)
+        if found != llm:
+            llm = found
+            spec = dataclasses.replace(spec, llm=found)
+            request = dataclasses.replace(request, spec=spec)
     if request.backend == RAY:
         ray_module()
     if spec.server is not None:

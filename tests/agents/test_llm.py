@@ -469,3 +469,36 @@ def test_vision_is_refused_where_there_is_no_state_to_draw(tally):
         check_vision(get_game("gem-swap"), remote=True)
     with pytest.raises(AgentError, match="Tally has no picture"):
         check_vision(tally, remote=False)
+
+
+def test_a_server_taking_the_schema_inside_json_object_is_found_and_used(tally, chat):
+    """llama-cpp-python's server: ``{"type": "json_object", "schema": ...}`` only."""
+
+    def llama_cpp_python(body):
+        fmt = body.get("response_format") or {}
+        if fmt.get("type") != "json_object" or "schema" not in fmt:
+            return Status(422, "response_format.type: input should be 'text' or 'json_object'")
+        enum = fmt["schema"]["properties"]["commands"]["items"]["enum"]
+        return Reply(json.dumps({"commands": enum[:1], "notes": ""}), 1, 1)
+
+    chat.ping = llama_cpp_python
+    settings = LlmSettings(model=MODEL, base_url=chat.base_url)
+    found = check_endpoint(settings, tally.seat_guide(), Match.start(tally, 7).view())
+    assert found.schema_in == "json_object" and len(chat.pings) == 2
+    assert found.harness(tally.seat_guide())["schemaIn"] == "json_object"
+    chat.add(llama_cpp_python)
+    agent = LlmAgent(tally, found)
+    agent.reset(7)
+    table = table_for(tally)
+    assert agent.turn(table).note["played"] == "model" and table.match.state.pos == 1
+
+
+def test_a_server_refusing_every_schema_form_names_the_fix(tally, chat):
+    chat.ping = Status(400, "response_format is not supported")
+    settings = LlmSettings(model=MODEL, base_url=chat.base_url)
+    with pytest.raises(AgentError) as caught:
+        check_endpoint(settings, tally.seat_guide(), Match.start(tally, 7).view())
+    assert str(caught.value) == (
+        f"the endpoint {chat.base_url} refused the request (400: response_format is not "
+        "supported); if it cannot take --reply-format json_schema, use json_object"
+    )

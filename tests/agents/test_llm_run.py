@@ -61,7 +61,8 @@ def test_a_run_records_every_call_and_never_the_key(tally, chat, tmp_path, capsy
         "reflections": 0,
         "modelShare": 1.0,
     }
-    harness = {"replyFormat": "json_schema", "fallback": "bot", "memory": 1, "reflect": 0}
+    harness = {"replyFormat": "json_schema", "schemaIn": "json_schema", "fallback": "bot"}
+    harness.update(memory=1, reflect=0)
     harness["vision"] = False
     assert summary["harness"] == harness
     config = json.loads((folder / "run.json").read_text())
