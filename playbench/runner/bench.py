@@ -200,34 +200,40 @@ def _share(part: float, whole: float) -> float | None:
     return round(part / whole, 4) if whole else None
 
 
-def llm_figures(counts: JSON, turns: int, fallback_turns: int, seconds: float) -> JSON:
+#: the counts a model's figures are summed from (besides :data:`LLM_COUNTS`)
+TURN_COUNTS = ("turns", "modelTurns", "seconds")
+
+
+def llm_figures(counts: JSON) -> JSON:
     """A model's figures from its summed counts: the share of turns it played itself
     (not its fallback), tokens per turn, seconds per call and the fallback share."""
-    model_turns = counts.get("modelTurns", turns - fallback_turns)
-    tokens = counts["promptTokens"] + counts["completionTokens"]
+    turns, tokens = counts["turns"], counts["promptTokens"] + counts["completionTokens"]
     return {
         **{name: counts[name] for name in LLM_COUNTS},
         "turns": turns,
-        "modelTurns": model_turns,
-        "modelTurnShare": _share(model_turns, turns),
+        "modelTurns": counts["modelTurns"],
+        "seconds": round(counts["seconds"], 4),
+        "modelTurnShare": _share(counts["modelTurns"], turns),
         "tokens": tokens,
         "tokensPerTurn": _share(tokens, turns),
-        "secondsPerCall": _share(seconds, counts["calls"]),
+        "secondsPerCall": _share(counts["seconds"], counts["calls"]),
         "fallbackShare": _share(counts["fallbacks"], turns),
     }
 
 
-def _sum_llm(records: list[JSON]) -> tuple[JSON, float]:
-    counts: JSON = {name: 0 for name in LLM_COUNTS}
-    seconds = 0.0
-    for record in records:
-        llm = record.get("llm", {})
-        for name in LLM_COUNTS:
-            counts[name] += llm.get(name, 0)
-        if "modelTurns" in llm:
-            counts["modelTurns"] = counts.get("modelTurns", 0) + llm["modelTurns"]
-        seconds += llm.get("seconds", 0.0)
-    return counts, seconds
+def _sum_llm(folder: Path, records: list[JSON]) -> JSON:
+    """A model's counts over a game's episodes. Turns come from the records where they
+    count them, otherwise from the turn notes of the replays."""
+    blocks = [record.get("llm", {}) for record in records]
+    counts: JSON = {name: sum(block.get(name, 0) for block in blocks) for name in LLM_COUNTS}
+    counts["seconds"] = sum(block.get("seconds", 0.0) for block in blocks)
+    if all("turns" in block and "modelTurns" in block for block in blocks):
+        counts["turns"] = sum(block["turns"] for block in blocks)
+        counts["modelTurns"] = sum(block["modelTurns"] for block in blocks)
+    else:
+        turns, fallback_turns = _turns(folder, records)
+        counts["turns"], counts["modelTurns"] = turns, turns - fallback_turns
+    return counts
 
 
 def game_figures(folder: Path, records: list[JSON]) -> JSON:
@@ -252,8 +258,7 @@ def game_figures(folder: Path, records: list[JSON]) -> JSON:
         "meanSteps": round(statistics.fmean(row["steps"] for row in rows), 2),
     }
     if any("llm" in row for row in rows):
-        counts, seconds = _sum_llm(rows)
-        figures["llm"] = llm_figures(counts, *_turns(folder, rows), seconds)
+        figures["llm"] = llm_figures(_sum_llm(folder, rows))
     return figures
 
 
@@ -261,13 +266,9 @@ def _total_llm(games: dict[str, JSON]) -> JSON | None:
     blocks = [figures["llm"] for figures in games.values() if "llm" in figures]
     if not blocks:
         return None
-    counts = {name: sum(block[name] for block in blocks) for name in LLM_COUNTS}
-    counts["modelTurns"] = sum(block["modelTurns"] for block in blocks)
-    turns = sum(block["turns"] for block in blocks)
-    seconds = sum((block["secondsPerCall"] or 0) * block["calls"] for block in blocks)
-    total = llm_figures(counts, turns, turns - counts["modelTurns"], seconds)
-    total["modelTurns"] = counts["modelTurns"]
-    return total
+    return llm_figures(
+        {name: sum(block[name] for block in blocks) for name in (*LLM_COUNTS, *TURN_COUNTS)}
+    )
 
 
 def bench_figures(folder: Path) -> JSON:

@@ -8,7 +8,7 @@ import json
 from PIL import Image
 
 from playbench.cli import main
-from playbench.runner.bench import check_bench, read_bench
+from playbench.runner.bench import bench_figures, check_bench, read_bench
 from playbench.runner.charts import PIXELS
 from tests.agents.chat_server import MODEL, Reply
 from tests.agents.test_llm_run import last_legal
@@ -49,6 +49,14 @@ def test_an_llm_bench_shows_the_model_share(tally, chat, tmp_path, capsys):
     assert llm["secondsPerCall"] > 0
     assert data["headline"]["llm"]["modelTurnShare"] == 0.8889
     assert check_bench(folder) == []
+
+    # records that do not count turns (older runs): the replays' turn notes give them
+    runs = folder / "tally" / "runs.jsonl"
+    rows = [json.loads(line) for line in runs.read_text().splitlines()]
+    for row in rows:
+        del row["llm"]["turns"], row["llm"]["modelTurns"]
+    runs.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    assert bench_figures(folder)["games"]["tally"]["llm"] == llm
 
     report = tmp_path / "report"
     assert main(["report", str(folder), "--out", str(report)]) == 0
