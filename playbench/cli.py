@@ -16,6 +16,11 @@ from playbench.core import PlaybenchError, all_games, get_game
 from playbench.core.match import Match
 from playbench.core.rng import draw_seed
 
+#: what ``playbench --help`` says above the commands (plain words: no markup)
+DESCRIPTION = (
+    "Deterministic, seeded games for AI agents and the people who play beside them: play "
+    "one in the terminal, serve the arena, run agents over many seeds and check their replays."
+)
 #: HTTP server stacks of ``serve``: uvicorn with httptools and uvloop, granian (Rust), and
 #: uvicorn on its pure-Python h11 parser; benchmarks/server_speed.py measures all three.
 #: uvicorn is the default because only its stacks take every connection limit below
@@ -382,7 +387,11 @@ def _add_llm_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="playbench", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="playbench",
+        description=DESCRIPTION,
+        epilog="Each command has its own --help, e.g. playbench run --help.",
+    )
     parser.add_argument("--version", action="version", version=f"playbench {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 

@@ -5,19 +5,26 @@ presses into the game's text commands and plays them on a :class:`Match`, and
 :func:`run_curses` only draws and reads keys. A game lists its keys and board colours in
 its ``controls`` module; a key sequence (``k`` then ``h``) is read while it is a prefix of
 some listed sequence; a command ending in ``...`` is finished by the player on a prompt
-line; the game's quit key (``q`` unless the game needs that key) quits.
+line, where Escape cancels it; the game's quit key (``q`` unless the game needs that key)
+quits, ``?`` lists every key, and a game's panel keys (Cogcrawl's ``i``, the pack) open a
+screen over the board that any key closes.
+
+Every screen fits the terminal it is drawn in: prose wraps, and a board taller than the
+window is cropped around the player's glyph; where even that cannot fit, the screen says
+how large a terminal it needs.
 """
 
 from __future__ import annotations
 
 import curses
 import sys
+import textwrap
 import time
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from playbench.core.controls import PROMPT_MARK, Controls, controls_of
+from playbench.core.controls import HELP_KEY, PROMPT_MARK, Controls, controls_of
 from playbench.core.errors import PlaybenchError
 from playbench.core.game import Game
 from playbench.core.match import Match
@@ -25,6 +32,33 @@ from playbench.core.match import Match
 #: how many of the latest messages the screen keeps
 MESSAGES_SHOWN = 4
 COLOR_NAMES = ("black", "red", "green", "yellow", "blue", "magenta", "cyan", "white")
+#: colours beyond the eight: (colour number on a 256-colour terminal, the fallback name)
+EXTRA_COLORS = {"orange": (208, "cyan")}
+ESCAPE = "\x1b"
+#: how long curses waits after Escape for the rest of a key's sequence
+ESCAPE_MS = 25
+#: a board cropped to fit keeps at least this many of its rows
+FEWEST_BOARD_ROWS = 7
+CLOSE_PANEL = "any key returns to the game"
+#: a line of the screen and the colour name of each of its characters
+Line = tuple[str, list[str | None]]
+#: the help screen: entries in one column up to this many, else two of this width
+HELP_ROWS = 16
+HELP_CELL = 38
+#: a prompt lists the commands it can be finished with when they are at most this many
+MAX_CHOICES = 12
+KEY_WORDS = {
+    "KEY_UP": "up",
+    "KEY_DOWN": "down",
+    "KEY_LEFT": "left",
+    "KEY_RIGHT": "right",
+    "KEY_HOME": "Home",
+    "KEY_END": "End",
+    "KEY_PPAGE": "PgUp",
+    "KEY_NPAGE": "PgDn",
+    " ": "space",
+    "\n": "Enter",
+}
 
 
 class NoTerminal(PlaybenchError):
@@ -42,6 +76,8 @@ class TerminalSession:
     #: the commands that moved the game on, in order
     log: list[str] = field(default_factory=list)
     messages: deque[str] = field(default_factory=lambda: deque(maxlen=MESSAGES_SHOWN))
+    #: a screen shown over the board (every key, a panel) until the next key
+    overlay: list[str] | None = None
 
     def __post_init__(self) -> None:
         if self.controls is None:
@@ -67,8 +103,23 @@ class TerminalSession:
     def press(self, key: str) -> str | None:
         """Feed one key. Returns a command that needs a prompt line, else None."""
         controls = self.controls
+        if self.overlay is not None:
+            self.overlay = None
+            return None
+        if key == ESCAPE:
+            self.say("cancelled" if self.pending else "")
+            self.pending = ""
+            return None
         if not self.pending and key == controls.quit_key:
             self.quit = True
+            return None
+        if not self.pending and key == HELP_KEY and HELP_KEY not in controls.keys:
+            self.overlay = self.key_list()
+            return None
+        if not self.pending and key in controls.panels:
+            panel = controls.panels[key]
+            lines = panel.lines(self.match.view()["observation"])
+            self.overlay = [panel.title, "", *lines, "", CLOSE_PANEL]
             return None
         sequence = self.pending + key
         keys = controls.keys
@@ -84,8 +135,49 @@ class TerminalSession:
             self.say(f"{sequence}…")
             return None
         self.pending = ""
-        self.say(f"key {key!r} does nothing here ({controls.quit_key} quits)")
+        self.say(f"key {key!r} does nothing here ({HELP_KEY} lists the keys)")
         return None
+
+    def cancel(self, command: str) -> None:
+        """The prompt for ``command`` was left with Escape: nothing is sent."""
+        self.say(f"{command or 'command'}: cancelled")
+
+    def choices(self, command: str) -> str:
+        """What a prompt for ``command`` can be finished with, from the legal commands
+        (``a c``), or '' when there are too many to list or none."""
+        start = f"{command} " if command else ""
+        legal = [c[len(start) :] for c in self.match.view()["commands"] if c.startswith(start)]
+        if not command or len(legal) > MAX_CHOICES:
+            return ""
+        return ", ".join(legal) if legal else "nothing now"
+
+    def key_list(self) -> list[str]:
+        """Every key and what it does, for the help screen."""
+        controls = self.controls
+        by_command: dict[str, list[str]] = {}
+        for key, command in controls.keys.items():
+            name = key_name(key)
+            if len(key) > 1 and not key.startswith("KEY_"):
+                verb = command.split()[0]
+                by_command.setdefault(f"{verb} (then a direction key)", [])
+                if key[0] not in by_command[f"{verb} (then a direction key)"]:
+                    by_command[f"{verb} (then a direction key)"].append(key[0])
+                continue
+            words = command.replace(PROMPT_MARK, "…").strip() if command != PROMPT_MARK else ""
+            by_command.setdefault(words or "type any command", []).append(name)
+        entries = [(" ".join(keys), command) for command, keys in by_command.items()]
+        entries += [
+            (key, panel.title.split(" (")[0].lower()) for key, panel in controls.panels.items()
+        ]
+        entries += [("Esc", "cancel a prompt"), (controls.quit_key, "quit")]
+        cells = [f"{keys:<9} {command}"[:HELP_CELL] for keys, command in entries]
+        half = (len(cells) + 1) // 2 if len(cells) > HELP_ROWS else len(cells)
+        left, right = cells[:half], cells[half:]
+        lines = [
+            f"{a:<{HELP_CELL}}  {b}".rstrip()
+            for a, b in zip(left, right + [""] * (len(left) - len(right)), strict=True)
+        ]
+        return [f"{self.game.name}: every key", "", *lines, "", CLOSE_PANEL]
 
     def run(self, command: str, quiet: bool = False) -> bool:
         """Parse and apply one text command; keep the reason when it is refused.
@@ -102,8 +194,21 @@ class TerminalSession:
                 self.say(f"{refused}{result.reason}")
             return False
         if not quiet:
-            self.say("; ".join(describe_event(event) for event in result.events))
+            self.say("; ".join(self.describe(event) for event in result.events))
         return True
+
+    def is_board(self, line: str) -> bool:
+        """A line of the board itself (drawn in colour, never wrapped), not prose."""
+        pattern = self.controls.board_line
+        return pattern is not None and pattern.fullmatch(line) is not None
+
+    def describe(self, event: dict[str, Any]) -> str:
+        """An event in the game's own words where it has some, else its plain form."""
+        if self.controls.words is not None:
+            said = self.controls.words(event, self.match.view())
+            if said is not None:
+                return said
+        return describe_event(event)
 
     def header(self) -> str:
         seed = "" if self.match.seed is None else f"  seed {self.match.seed}"
@@ -112,29 +217,185 @@ class TerminalSession:
     def footer(self) -> str:
         over = "  [game over]" if self.match.over else ""
         keys = f"{self.controls.help}, " if self.controls.help else ""
-        return f"score {self.match.score}{over}  {keys}{self.controls.quit_key} quits"
+        helps = f"{HELP_KEY} all keys, " if HELP_KEY not in self.controls.keys else ""
+        return f"score {self.match.score}{over}  {keys}{helps}{self.controls.quit_key} quits"
 
-    def screen_lines(self) -> list[tuple[str, list[str | None]]]:
-        """Each line of the screen with the colour name of each of its characters."""
-        lines: list[tuple[str, list[str | None]]] = [(self.header(), [])]
-        for line in self.game.render(self.state).splitlines():
-            lines.append((line, self.controls.color_of(line)))
-        lines.append(("", []))
-        lines.append((self.footer(), []))
-        lines.extend((message, []) for message in self.messages)
-        return lines
+    def footer_lines(self) -> list[str]:
+        """The lines under the board: the score and the keys."""
+        return [self.footer()]
 
-    def screen(self) -> str:
-        return "\n".join(line for line, _ in self.screen_lines())
+    def screen_lines(self, rows: int | None = None, cols: int | None = None) -> list[Line]:
+        """Each line of the screen with the colour name of each of its characters, fitted
+        to ``rows`` x ``cols`` when given (see :func:`fit`)."""
+        if self.overlay is not None:
+            return fit_text(self.overlay, rows, cols)
+        board = [
+            (line, self.controls.color_of(line) if self.is_board(line) else [])
+            for line in self.game.render(self.state).splitlines()
+        ]
+        return fit(
+            Screen(
+                header=[self.header()],
+                board=board,
+                footer=self.footer_lines(),
+                messages=list(self.messages),
+                focus=self.controls.focus,
+            ),
+            rows,
+            cols,
+        )
+
+    def screen(self, rows: int | None = None, cols: int | None = None) -> str:
+        return "\n".join(line for line, _ in self.screen_lines(rows, cols))
 
     def summary(self) -> str:
-        """The line printed when play ends: the game, seed, score and how it ended."""
+        """The line printed when play ends: the game, seed, score, what was played and how
+        to play the same game again."""
         ended = "game over" if self.match.over else "quit"
+        kinds = Counter(command.split()[0] for command in self.log if command.split())
+        played = ", ".join(f"{count} {verb}" for verb, count in kinds.items())
+        actions = f"{len(self.log)} action{'' if len(self.log) == 1 else 's'}"
         return (
-            f"{self.game.name} seed {self.match.seed}: score {self.match.score} "
-            f"after {self.match.moves} moves ({ended}); "
-            f"replay with: playbench play {self.game.slug} --seed {self.match.seed}"
+            f"{self.game.name} seed {self.match.seed}: score {self.match.score}, "
+            f"{ended} after {actions}{f' ({played})' if played else ''}; "
+            f"play the same seed again: playbench play {self.game.slug} --seed {self.match.seed}"
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Screen:
+    """The parts of a screen before they are fitted to a window."""
+
+    header: list[str]
+    board: list[Line]
+    footer: list[str]
+    messages: list[str]
+    #: the glyph a board too tall is cropped around ('' : keep its top)
+    focus: str = ""
+
+
+class TooSmall(Exception):
+    """A screen cannot fit the window; carries the size it needs."""
+
+    def __init__(self, rows: int, cols: int) -> None:
+        super().__init__(f"needs {cols}x{rows}")
+        self.rows = rows
+        self.cols = cols
+
+
+def fit(screen: Screen, rows: int | None, cols: int | None) -> list[Line]:
+    """The screen in ``rows`` x ``cols`` (a terminal one larger each way: its last row is
+    the prompt's, its last column unwritten): header, board, a blank line, footer, messages.
+
+    Prose wraps to the width; board lines (coloured ones) never wrap, so the widest sets
+    the least width. When the lines are too many, all but the newest message go first,
+    then the blank line, the board's blank edge rows, the header, and board rows away
+    from the focus glyph (down to :data:`FEWEST_BOARD_ROWS`). A window smaller
+    than all that gets one line saying how large a terminal the screen needs."""
+    if rows is None or cols is None:
+        return [
+            *plain(screen.header),
+            *screen.board,
+            ("", []),
+            *plain(screen.footer),
+            *plain(screen.messages),
+        ]
+    try:
+        return _fitted(screen, rows, cols)
+    except TooSmall as small:
+        need = (
+            f"This screen needs a terminal of at least {small.cols + 1} columns and "
+            f"{small.rows + 1} rows; this one has {cols + 1} and {rows + 1}: make it larger."
+        )
+        return plain(_wrap([need], cols))[:rows]
+
+
+def _fitted(screen: Screen, rows: int, cols: int) -> list[Line]:
+    board_lines = [line for line, colors in screen.board if colors]
+    widest = max((len(line) for line in board_lines), default=0)
+    if widest > cols:
+        raise TooSmall(rows, widest)
+    board = [
+        part
+        for line, colors in screen.board
+        for part in ([(line, colors)] if colors else plain(_wrap([line], cols)))
+    ]
+    footer = plain(_wrap(screen.footer, cols))
+    messages = [plain(_wrap([m], cols)) for m in screen.messages if m]
+    header = plain(_wrap(screen.header, cols))
+    blank: list[Line] = [("", [])]
+    newest = messages[-1:]
+
+    def total(*parts: list[Any]) -> int:
+        return sum(len(part) for part in parts)
+
+    kept = list(messages)
+    while kept and total(header, board, blank, footer, *kept) > rows and len(kept) > 1:
+        kept.pop(0)
+    if total(header, board, blank, footer, *kept) > rows:
+        blank = []
+    if total(header, board, blank, footer, *kept) > rows:
+        room = rows - total(header, blank, footer, *kept)
+        board = _crop(board, room, screen.focus, around_focus=False)
+    if total(header, board, blank, footer, *kept) > rows:
+        header = []
+    spare = rows - total(header, blank, footer, *newest)
+    if len(board) > spare:
+        if _rows(board) - (len(board) - spare) < FEWEST_BOARD_ROWS:
+            least = total(footer, *newest) + FEWEST_BOARD_ROWS + len(board) - _rows(board)
+            raise TooSmall(max(least, rows + 1), max(widest, cols))
+        board = _crop(board, spare, screen.focus)
+        kept = newest
+    return [*header, *board, *blank, *footer, *[line for m in kept for line in m]]
+
+
+def _rows(board: list[Line]) -> int:
+    return sum(1 for _, colors in board if colors)
+
+
+def _crop(board: list[Line], room: int, focus: str, around_focus: bool = True) -> list[Line]:
+    """The board in ``room`` lines: its prose kept, its rows cut from the blank edges, then
+    (``around_focus``) around the row that holds ``focus``."""
+    rows = [i for i, (_, colors) in enumerate(board) if colors]
+    keep = set(rows)
+    excess = len(board) - room
+    for end in (rows, rows[::-1]):
+        for i in end:
+            if excess <= 0 or board[i][0].strip():
+                break
+            keep.discard(i)
+            excess -= 1
+    shown = [i for i in rows if i in keep]
+    if excess > 0 and around_focus:
+        at = next((k for k, i in enumerate(shown) if focus and focus in board[i][0]), 0)
+        size = len(shown) - excess
+        start = min(max(0, at - size // 2), len(shown) - size)
+        keep = set(shown[start : start + size])
+    return [line for i, line in enumerate(board) if i in keep or i not in rows]
+
+
+def plain(lines: list[str]) -> list[Line]:
+    return [(line, []) for line in lines]
+
+
+def _wrap(lines: list[str], cols: int) -> list[str]:
+    return [part for line in lines for part in (textwrap.wrap(line, cols) or [""])]
+
+
+def fit_text(lines: list[str], rows: int | None, cols: int | None) -> list[Line]:
+    """A panel's lines, wrapped to the width and cut to the height (its last line, how to
+    close it, kept)."""
+    if rows is None or cols is None:
+        return plain(lines)
+    wrapped = _wrap(lines, cols)
+    if len(wrapped) > rows:
+        wrapped = [*wrapped[: rows - 1], wrapped[-1]]
+    return plain(wrapped)
+
+
+def key_name(key: str) -> str:
+    """A key as printed on a keyboard."""
+    return KEY_WORDS.get(key, key.removeprefix("KEY_"))
 
 
 def describe_event(event: dict[str, Any]) -> str:
@@ -163,7 +424,8 @@ def _key_name(code: int | str) -> str:
 
 
 def color_pairs() -> dict[str, int]:
-    """Curses attributes by colour name (plain where the terminal has no colours)."""
+    """Curses attributes by colour name (plain where the terminal has no colours); the
+    extra colours (orange) on a terminal of 256, else their fallback."""
     if not curses.has_colors():
         return {}
     curses.start_color()
@@ -172,6 +434,12 @@ def color_pairs() -> dict[str, int]:
     for number, name in enumerate(COLOR_NAMES, start=1):
         curses.init_pair(number, getattr(curses, f"COLOR_{name.upper()}"), -1)
         pairs[name] = curses.color_pair(number)
+    for number, (name, (color, fallback)) in enumerate(EXTRA_COLORS.items(), start=len(pairs) + 1):
+        if color < curses.COLORS and number < curses.COLOR_PAIRS:
+            curses.init_pair(number, color, -1)
+            pairs[name] = curses.color_pair(number)
+        else:
+            pairs[name] = pairs[fallback]
     return pairs
 
 
@@ -179,7 +447,9 @@ def draw(window: Any, session: TerminalSession, pairs: dict[str, int]) -> None:
     """Draw the session's screen in its colours (``pairs`` from :func:`color_pairs`)."""
     window.erase()
     height, width = window.getmaxyx()
-    for row, (line, colors) in enumerate(session.screen_lines()[: height - 1]):
+    # the last row is the prompt's; the last column is left alone (curses cannot write
+    # the bottom-right cell)
+    for row, (line, colors) in enumerate(session.screen_lines(height - 1, width - 1)):
         for col, char in enumerate(line[: width - 1]):
             color = colors[col] if col < len(colors) else None
             window.addstr(row, col, char, pairs.get(color, 0) if color else 0)
@@ -191,6 +461,7 @@ def run_curses(session: TerminalSession) -> None:
 
     def loop(window: Any) -> None:
         curses.curs_set(0)
+        curses.set_escdelay(ESCAPE_MS)
         pairs = color_pairs()
         idle = session.controls.idle
         next_idle = time.monotonic() + (idle[0] if idle else 0)
@@ -208,21 +479,41 @@ def run_curses(session: TerminalSession) -> None:
                 continue
             partial = session.press(_key_name(code))
             if partial is not None:
-                session.run(_prompt(window, partial))
+                typed = _prompt(window, partial, session.choices(partial))
+                if typed is None:
+                    session.cancel(partial)
+                else:
+                    session.run(typed)
 
     curses.wrapper(loop)
 
 
-def _prompt(window: Any, start: str) -> str:
-    height, _ = window.getmaxyx()
-    shown = f"> {start} " if start else "> "
-    window.addstr(height - 1, 0, shown)
-    curses.echo()
+def _prompt(window: Any, start: str, choices: str) -> str | None:
+    """Read the rest of a command on the last row: Enter sends it, Escape cancels (None),
+    Backspace takes a character back."""
+    height, width = window.getmaxyx()
+    hint = f"[{choices}; Esc cancels] " if choices else "[Esc cancels] "
+    if len(start) + len(hint) > width // 2:
+        hint = "[Esc cancels] "
+    shown = f"{start} {hint}" if start else hint
+    typed = ""
     curses.curs_set(1)
     window.timeout(-1)
     try:
-        typed = window.getstr(height - 1, len(shown)).decode(errors="replace")
+        while True:
+            line = f"> {shown}{typed}"[-(width - 1) :]
+            window.move(height - 1, 0)
+            window.clrtoeol()
+            window.addstr(height - 1, 0, line)
+            window.refresh()
+            code = window.get_wch()
+            if code == ESCAPE:
+                return None
+            if code in ("\n", "\r", curses.KEY_ENTER):
+                return f"{start} {typed}".strip()
+            if code in ("\b", "\x7f", curses.KEY_BACKSPACE):
+                typed = typed[:-1]
+            elif isinstance(code, str) and code.isprintable():
+                typed += code
     finally:
-        curses.noecho()
         curses.curs_set(0)
-    return f"{start} {typed}".strip()

@@ -43,3 +43,15 @@ def test_run_names_the_missing_key_variable_from_api_key_env(tmp_path, capsys, m
         "(or name the variable that holds it with --api-key-env)\n"
     )
     assert not out.exists()
+
+
+def test_help_is_plain_words_and_lists_every_command(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert info.value.code == 0
+    assert "``" not in out and "`" not in out
+    commands = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert "prune" in commands
+    for name in commands:
+        assert f"\n    {name} " in out

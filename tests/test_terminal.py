@@ -4,6 +4,7 @@ import pytest
 
 from playbench import __version__
 from playbench.cli import main
+from playbench.core import all_games
 from playbench.core.match import Match
 from playbench.terminal import TerminalSession
 from tests.fakes import COUNTER_CONTROLS, Counter
@@ -102,14 +103,14 @@ def test_the_screen_keeps_the_last_few_messages():
     assert s.screen().splitlines()[-4:] == list(s.messages)
 
 
-def test_the_header_shows_the_seed_and_the_summary_tells_how_to_replay():
+def test_the_header_shows_the_seed_and_the_summary_tells_how_to_play_it_again():
     game = Counter()
     s = TerminalSession(Match.start(game, 42), COUNTER_CONTROLS)
     assert s.screen().splitlines()[0] == "Counter  seed 42"
     s.press("b")
     assert s.summary() == (
-        "Counter seed 42: score 2 after 1 moves (quit); "
-        "replay with: playbench play counter --seed 42"
+        "Counter seed 42: score 2, quit after 1 action (1 add); "
+        "play the same seed again: playbench play counter --seed 42"
     )
 
 
@@ -134,7 +135,7 @@ def test_board_lines_are_coloured_and_prose_is_not():
     s = TerminalSession(match)
     lines = s.screen_lines()
     header, first_row = lines[1], lines[2]
-    assert set(header[1]) == {None}
+    assert header[1] == []
     assert first_row[0] == "#" * 18 and set(first_row[1]) == {"blue"}
     mole_row = lines[3]
     assert mole_row[1][1] == "green" and mole_row[1][2] == "yellow"
@@ -144,4 +145,56 @@ def test_the_footer_names_the_keys_so_chimestep_says_which_key_starts():
     s = TerminalSession(Match.start("chimestep", 1))
     footer = s.screen().splitlines()[-1]
     assert footer.startswith("score 0  space or s starts, u i j k")
-    assert footer.endswith("n ticks N, q quits")
+    assert footer.endswith("n ticks N, ? all keys, q quits")
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda game: game.slug)
+def test_every_game_fits_80_by_24_with_its_key_line_whole(game):
+    s = TerminalSession(Match.start(game, 7))
+    for _ in range(3):
+        if s.match.over:
+            break
+        s.run(s.match.view()["commands"][0])
+    lines = s.screen(23, 79).splitlines()
+    assert len(lines) <= 23 and max(map(len, lines)) <= 79
+    said = " ".join(" ".join(lines).split())
+    assert " ".join(s.footer().split()) in said
+    assert said.count(s.controls.quit_key + " quits") == 1
+
+
+def test_a_tall_board_is_cropped_around_the_player():
+    s = TerminalSession(Match.start("cogcrawl", 7))
+    full = s.screen().splitlines()
+    small = s.screen(15, 79).splitlines()
+    assert len(full) > 15 and len(small) == 15
+    assert any("@" in line for line in small) and small[-1].startswith("score 0")
+
+
+def test_escape_drops_a_half_typed_key_sequence():
+    s = session()
+    s.press("x")
+    s.press("\x1b")
+    assert s.pending == "" and s.message == "cancelled" and s.state["total"] == 0
+
+
+def test_help_lists_every_key_and_any_key_closes_it():
+    s = session()
+    s.press("?")
+    shown = s.screen()
+    assert shown.splitlines()[0] == "Counter: every key"
+    for entry in ("a", "b", "add 1", "add 2", "add …", "Esc", "quit"):
+        assert entry in shown
+    s.press("a")
+    assert s.overlay is None and s.state["total"] == 0
+
+
+def test_cogcrawl_pack_panel_lists_the_letters():
+    s = TerminalSession(Match.start("cogcrawl", 7))
+    s.press("i")
+    assert s.screen().splitlines()[2:6] == [
+        "a - dagger (weapon, wielded)",
+        "b - leather armour (armour, worn)",
+        "c - food ration (food)",
+        "d - food ration (food)",
+    ]
+    assert s.choices("quaff") == "nothing now" and s.choices("eat") == "c, d"

@@ -11,12 +11,28 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from playbench.core.game import Game
 
 PROMPT_MARK = "..."
+#: the key that lists every key, in every game
+HELP_KEY = "?"
+
+#: an observation in, lines to read out (a panel such as Cogcrawl's pack)
+Lines = Callable[[Mapping[str, Any]], list[str]]
+#: an event and the match's view in, the sentence a person reads (None: say nothing)
+Words = Callable[[Mapping[str, Any], Mapping[str, Any]], str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """A screen a key opens over the board and any key closes (Cogcrawl's pack)."""
+
+    title: str
+    lines: Lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,12 +43,19 @@ class Controls:
     quit_key: str = "q"
     #: for games that run on a clock: (seconds between idle commands, command text)
     idle: tuple[float, str] | None = None
-    #: glyph -> colour name (black red green yellow blue magenta cyan white), drawn on the
+    #: glyph -> colour name (black red green yellow blue magenta cyan white, or orange:
+    #: cyan where the terminal has only 8 colours), drawn on the
     #: lines of the text board that ``board_line`` matches whole
     colors: Mapping[str, str] = field(default_factory=dict)
     board_line: re.Pattern[str] | None = None
     #: the main keys in one short line, for the foot of a screen
     help: str = ""
+    #: key -> a panel it opens over the board
+    panels: Mapping[str, Panel] = field(default_factory=dict)
+    #: the glyph a board too tall for the screen is cropped around (the player's)
+    focus: str = ""
+    #: a game's own words for some of its events, where the plain form would mislead
+    words: Words | None = None
 
     def color_of(self, line: str) -> list[str | None]:
         """The colour name of each character of a line of the text board (None: plain)."""

@@ -20,7 +20,7 @@ from typing import Any, TextIO
 
 from playbench.core.match import Match
 from playbench.runner.replay import Replay
-from playbench.terminal import TerminalSession, color_pairs, describe_event, draw
+from playbench.terminal import TerminalSession, color_pairs, draw
 
 DEFAULT_SPEED = 10.0
 MAX_SPEED = 1000.0
@@ -63,7 +63,7 @@ class Playback(TerminalSession):
         line = self.lines[self.index]
         result = self.match.play(line["action"])
         self.index += 1
-        words = [describe_event(event) for event in result.events]
+        words = [self.describe(event) for event in result.events]
         if not result.ok:
             words.insert(0, f"refused: {result.reason}")
         for turn in line.get("turns", []):
@@ -96,9 +96,8 @@ class Playback(TerminalSession):
         status = "end" if self.at_end else "playing"
         return f"step {self.index}/{self.total} · score {self.match.score} · {status}"
 
-    def screen_lines(self) -> list[tuple[str, list[str | None]]]:
-        lines = super().screen_lines()
-        return [*lines, (self.status, [])] if self.status else lines
+    def footer_lines(self) -> list[str]:
+        return [self.footer(), self.status] if self.status else [self.footer()]
 
     def screens(self) -> Iterator[str]:
         """Every screen from here to the end."""

@@ -40,8 +40,10 @@ def test_back_rebuilds_the_step_before():
     assert not playback.back() and playback.message == "start of the replay"
 
 
-def test_the_status_line_is_drawn_last(tmp_path: Path):
+def test_the_status_line_is_drawn_under_the_footer(tmp_path: Path):
     playback = Playback.of(replay_of("chimestep", 2))
     playback.status = "10 actions/s"
-    assert playback.screen().splitlines()[-1] == "10 actions/s"
-    assert playback.screen_lines()[1][1]  # the board keeps the game's colours
+    lines = playback.screen().splitlines()
+    assert lines[-2:] == ["10 actions/s", "start of the replay"]
+    assert lines[-3] == playback.footer()
+    assert playback.screen_lines()[3][1]  # the board keeps the game's colours

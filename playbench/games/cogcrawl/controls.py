@@ -1,14 +1,28 @@
 """Cogcrawl's keys, NetHack's where they can be.
 
 ``q`` quaffs, so ``Q`` quits; ``k`` is a vi-key move, so kick is ``K`` then a direction
-key and chat is ``C`` then one; ``{`` opens a prompt for a raw seat reply.
+key and chat is ``C`` then one; ``{`` opens a prompt for a raw seat reply; ``i`` shows the
+pack, whose letters ``e q w W`` ask for.
 """
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
-from playbench.core.controls import Controls
+from playbench.core.controls import Controls, Panel
 from playbench.games.cogcrawl.commands import ARROWS, VI_KEYS
 from playbench.games.cogcrawl.glyphs import WIDTH
+
+
+def pack_lines(observation: Mapping[str, Any]) -> list[str]:
+    """The pack as NetHack lists it: ``a - dagger (weapon, wielded)``."""
+    lines = []
+    for item in observation.get("pack", []):
+        notes = [item.get("kind", "")]
+        notes += [word for word in ("wielded", "worn") if item.get(word)]
+        lines.append(f"{item['letter']} - {item['name']} ({', '.join(n for n in notes if n)})")
+    return lines or ["Your pack is empty."]
+
 
 CONTROLS = Controls(
     keys={
@@ -44,9 +58,8 @@ CONTROLS = Controls(
         '"': "magenta",
         **dict.fromkeys("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", "red"),
     },
-    help=(
-        "h j k l y u b n move, > < stairs, , picks up, s searches, e q w W eat quaff "
-        "wield wear, K or C then a key kick or chat, _ travels, { raw reply"
-    ),
+    help="hjklyubn move, < > stairs, , picks up, i pack",
     board_line=re.compile(f"[ -~]{{{WIDTH}}}"),
+    panels={"i": Panel("Your pack (e q w W ask for a letter)", pack_lines)},
+    focus="@",
 )

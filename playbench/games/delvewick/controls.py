@@ -32,5 +32,6 @@ CONTROLS = Controls(
         "M": "green",
     },
     help="arrows or WASD move, space waits",
+    focus="M",
     board_line=re.compile(f"[{re.escape(BOARD_GLYPHS)}]+"),
 )

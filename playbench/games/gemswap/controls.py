@@ -1,8 +1,30 @@
-"""Gem Swap's keys: each opens a prompt for the rest of its command."""
+"""Gem Swap's keys: each opens a prompt for the rest of its command; its hint and moves
+in words (what the hint cost, which swaps there are)."""
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from playbench.core.controls import Controls
+from playbench.games.gemswap.rules import HINT_COST
+
+SWAP = "swap "
+
+
+def words(event: Mapping[str, Any], view: Mapping[str, Any]) -> str | None:
+    """The hint with its cost, the moves with the swaps themselves."""
+    if event.get("type") == "hint":
+        return (
+            f"hint: {event['swap']} lines up {event['gems']} gems "
+            f"(the hint cost {event['cost']} points)"
+        )
+    if event.get("type") == "moves":
+        swaps = [c.removeprefix(SWAP) for c in view.get("commands", []) if c.startswith(SWAP)]
+        count = event["count"]
+        some = "1 swap makes" if count == 1 else f"{count} swaps make"
+        return f"{some} a line: {', '.join(swaps)}"
+    return None
+
 
 CONTROLS = Controls(
     keys={
@@ -20,10 +42,11 @@ CONTROLS = Controls(
         "B": "blue",
         "Y": "yellow",
         "P": "magenta",
-        "O": "cyan",
+        "O": "orange",
         "W": "white",
         "@": "white",
     },
-    help="s swaps, c selects, d deselects, h hint, m moves, : any command",
+    help=f"s swaps, c selects, d deselects, h hint (costs {HINT_COST}), m lists moves, : command",
+    words=words,
     board_line=re.compile(r" ?\d [RGBYPOW@ |+-]+"),
 )

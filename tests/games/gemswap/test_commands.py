@@ -298,6 +298,11 @@ def test_terminal_play_prompts_then_swaps():
     assert not session.run("swap A1 right")
     assert session.message.startswith("refused: swapping A1 and B1")
     session.press("m")
-    assert session.message == f"moves count={len(GAME.legal_actions(session.state)) - 2}"
+    swaps = [a["command"] for a in GAME.legal_actions(session.state)][:-2]
+    assert swaps == ["swap C1 down"]
+    assert session.message == "1 swap makes a line: C1 down"
+    session.press("h")
+    assert session.message == "hint: swap C1 down lines up 3 gems (the hint cost 50 points)"
+    assert GAME.score(session.state) == -20
     session.press("q")
     assert session.quit
