@@ -88,6 +88,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from playbench.server.connections import ConnectionLimits
     from playbench.server.services import build_services
     from playbench.server.settings import (
+        ENV_ABANDON_AFTER_HOURS,
         ENV_PRUNE_AFTER_HOURS,
         ENV_PRUNE_EVERY_MINUTES,
         ENV_RATE_PER_ADDRESS,
@@ -101,6 +102,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         (args.rate_register, ENV_RATE_REGISTER),
         (args.prune_after_hours, ENV_PRUNE_AFTER_HOURS),
         (args.prune_every_minutes, ENV_PRUNE_EVERY_MINUTES),
+        (args.abandon_after_hours, ENV_ABANDON_AFTER_HOURS),
     ):
         if value is not None:
             os.environ[name] = str(value)
@@ -290,8 +292,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from playbench.runner.replay import verify_path
+    from playbench.runner.replay import verify_path, verify_session
 
+    if args.server is not None:
+        verdict = verify_session(args.server, args.path)
+        if not verdict.ok:
+            sys.stdout.write(f"MISMATCH {verdict.path}: {verdict.problem}\n")
+            return 1
+        sys.stdout.write(
+            f"ok: session {args.path} replays to score {verdict.score} and fingerprint "
+            f"{verdict.fingerprint}, as the server stored them\n"
+        )
+        return 0
     verdicts = verify_path(Path(args.path))
     bad = [verdict for verdict in verdicts if not verdict.ok]
     for verdict in bad:
@@ -327,18 +339,23 @@ def _server_settings(args: argparse.Namespace) -> Any:
 
 def cmd_prune(args: argparse.Namespace) -> int:
     from playbench.server.services import build_services
-    from playbench.server.settings import ENV_PRUNE_AFTER_HOURS
+    from playbench.server.settings import ENV_ABANDON_AFTER_HOURS, ENV_PRUNE_AFTER_HOURS
 
-    if args.older_than_hours is not None:
-        if args.older_than_hours < 0:
-            raise PlaybenchError("--older-than-hours must be 0 or more")
-        os.environ[ENV_PRUNE_AFTER_HOURS] = str(args.older_than_hours)
+    for value, flag, name in (
+        (args.older_than_hours, "--older-than-hours", ENV_PRUNE_AFTER_HOURS),
+        (args.abandon_after_hours, "--abandon-after-hours", ENV_ABANDON_AFTER_HOURS),
+    ):
+        if value is not None:
+            if value < 0:
+                raise PlaybenchError(f"{flag} must be 0 or more")
+            os.environ[name] = str(value)
     services = build_services(_server_settings(args))
     try:
         report = services.prune()
     finally:
         services.close()
     sys.stdout.write(
+        f"closed {report.abandoned} idle ranked sessions as abandoned; "
         f"pruned {report.sessions} unfinished sessions ({report.actions} logged commands) "
         f"and {report.puzzles} spent puzzles\n"
     )
@@ -472,6 +489,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--prune-every-minutes", type=float, help="minutes between prunes (0: never)"
     )
+    serve.add_argument(
+        "--abandon-after-hours",
+        type=float,
+        help="a ranked session idle this long is closed as abandoned at its score, and "
+        "counts (default 1; checked at every prune)",
+    )
     serve.set_defaults(run=cmd_serve)
 
     run = commands.add_parser("run", help="run an agent over many seeds; results and replays")
@@ -532,7 +555,12 @@ def build_parser() -> argparse.ArgumentParser:
     replay.set_defaults(run=cmd_replay)
 
     verify = commands.add_parser("verify", help="re-simulate replays; exit 1 on a mismatch")
-    verify.add_argument("path", help="a replay file or a run folder")
+    verify.add_argument("path", help="a replay file or a run folder; with --server, a session id")
+    verify.add_argument(
+        "--server",
+        help="fetch a finished ranked session's revealed seed, options and log from this "
+        "server and re-simulate them (exit 0 when score and fingerprint match, 1 when not)",
+    )
     verify.set_defaults(run=cmd_verify)
 
     prune = commands.add_parser(
@@ -544,6 +572,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--older-than-hours",
         type=float,
         help="unfinished sessions idle this long go (default 168, or PLAYBENCH_PRUNE_AFTER_HOURS)",
+    )
+    prune.add_argument(
+        "--abandon-after-hours",
+        type=float,
+        help="ranked sessions idle this long are closed as abandoned first, and count "
+        "(default 1, or PLAYBENCH_ABANDON_AFTER_HOURS)",
     )
     prune.set_defaults(run=cmd_prune)
 

@@ -116,7 +116,7 @@ class Session:
         body: JSON = {"seed": seed, "options": options or None, "player": player}
         body = {key: value for key, value in body.items() if value is not None}
         headers = {PLAYER_KEY_HEADER: player_key} if player_key else {}
-        answer = _json(_send(http, f"/games/{slug}/api/new", body, headers), "new")
+        answer = read_answer(_send(http, f"/games/{slug}/api/new", body, headers), "new")
         return cls(http, slug, answer, player_key)
 
     @property
@@ -153,7 +153,7 @@ class Session:
             if response.status_code != TOO_MANY:
                 break
             _wait(response)
-        return _json(response, route, data)
+        return read_answer(response, route, data)
 
 
 def _send(http: httpx.Client, path: str, body: JSON, headers: dict[str, str]) -> httpx.Response:
@@ -174,7 +174,9 @@ def _wait(response: httpx.Response) -> None:
     time.sleep(min(MAX_RETRY_AFTER, max(0.0, seconds)))
 
 
-def _json(response: httpx.Response, route: str, data: Any = None) -> JSON:
+def read_answer(response: httpx.Response, route: str, data: Any = None) -> JSON:
+    """The JSON object of a 200 answer; :class:`ServerError` naming ``route``, the status
+    and the server's error otherwise."""
     if data is None:
         try:
             data = response.json()

@@ -21,7 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from playbench import __version__
+from playbench.agents.remote import ServerError, read_answer
 from playbench.core.errors import PlaybenchError
 from playbench.core.game import JSON
 from playbench.core.match import Match
@@ -160,6 +163,52 @@ def verify_replay(path: Path) -> Verdict:
         said = end.get("fingerprint")
         return Verdict(path, f"final fingerprint {fingerprint} on replay, the file says {said}")
     return Verdict(path, score=score, fingerprint=fingerprint)
+
+
+def verify_session(server: str, session_id: str, timeout: float = 30.0) -> Verdict:
+    """Fetch a server's session replay (a ranked session's once finished or abandoned:
+    its revealed seed, options and log) and re-simulate it here: every step must be
+    accepted and score as the server says, and the end must match the score and the
+    fingerprint of the state the server stored. :class:`ReplayError` when the server
+    cannot give the replay."""
+    url = f"{server.rstrip('/')}/api/spectate/sessions/{session_id}/replay"
+    try:
+        response = httpx.get(url, timeout=timeout)
+    except httpx.HTTPError as error:
+        raise ReplayError(f"cannot reach the server {server}: {error}") from None
+    try:
+        data = read_answer(response, url)
+    except ServerError as error:
+        raise ReplayError(str(error)) from None
+    where = Path(f"{server.rstrip('/')}/replay/{session_id}")
+    try:
+        match = Match.start(data["game"], data["seed"], data["options"])
+        steps = [(step["action"], step["reward"], step["score"]) for step in data["steps"]]
+        claimed_score, claimed_print = data["score"], data["fingerprint"]
+    except (KeyError, TypeError) as error:
+        raise ReplayError(f"{url} is no session replay: {error}") from None
+    except PlaybenchError as error:
+        return Verdict(where, str(error))
+    for number, (action, reward, score) in enumerate(steps, start=1):
+        result = match.play(action)
+        if not result.advanced:
+            return Verdict(where, f"step {number} was refused on replay: {result.reason}")
+        if match.score != score or result.reward != reward:
+            return Verdict(
+                where,
+                f"step {number} scores {match.score} (reward {result.reward}) on replay, "
+                f"the server says {score} (reward {reward})",
+            )
+    if match.score != claimed_score:
+        return Verdict(
+            where, f"final score {match.score} on replay, the server stored {claimed_score}"
+        )
+    if match.fingerprint() != claimed_print:
+        return Verdict(
+            where,
+            f"final fingerprint {match.fingerprint()} on replay, the server stored {claimed_print}",
+        )
+    return Verdict(where, score=match.score, fingerprint=match.fingerprint())
 
 
 def verify_path(path: Path) -> list[Verdict]:

@@ -164,11 +164,19 @@ class SessionView(BaseModel):
     moves: int = Field(description=MOVES)
     accepted: int = Field(description=ACCEPTED)
     finished: bool
+    abandoned: bool = Field(
+        description="a ranked session closed unfinished (idle past the deadline, or its "
+        "player started another ranked game): it counts at its score and takes no commands"
+    )
     agentCheck: PuzzlePublic
 
 
 class SessionPublic(SessionView):
     token: str = Field(description="send as Authorization: Bearer <token>")
+    closedAsAbandoned: list[str] = Field(
+        description="ids of this player's open ranked sessions of the game that this new "
+        "ranked session closed as abandoned (a player has one open ranked game per game)"
+    )
 
 
 class ActCreate(AgentAnswer):
@@ -249,6 +257,17 @@ class LeaderboardEntry(BaseModel):
     finishedAt: str
 
 
+class PlayerStanding(BaseModel):
+    rank: int | None = Field(description="null until the player has minGames games")
+    player: str
+    games: int = Field(description="ranked games played, finished or abandoned")
+    mean: float
+    low: float = Field(description="the 95% interval of the mean: its lower bound ranks")
+    high: float
+    best: int
+    lastPlayed: str
+
+
 class LeaderboardPublic(BaseModel):
     slug: str
     kind: str = Field(
@@ -256,4 +275,12 @@ class LeaderboardPublic(BaseModel):
         "changes nothing, every run plays the same levels"
     )
     note: str = Field(description="what a score on this board compares")
-    entries: list[LeaderboardEntry]
+    entries: list[LeaderboardEntry] = Field(
+        description="the best single ranked games, finished (a second view: best-of-N "
+        "can fill it; the players' table cannot be inflated so)"
+    )
+    players: list[PlayerStanding] = Field(
+        description="registered players ranked by a statistic over all their ranked games"
+    )
+    minGames: int = Field(description="ranked games a player needs to be ranked")
+    statistic: str = Field(description="what the players' table ranks by")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import orjson
@@ -49,11 +49,14 @@ class Services:
         return self.signer.issue(session_id, self.settings.puzzle_ttl_seconds)
 
     def prune(self, now: float | None = None) -> PruneReport:
-        """Delete sessions unfinished for longer than the settings allow, and expired
-        spent puzzles; finished sessions stay."""
+        """Close as abandoned the ranked sessions idle past the deadline (they count, at
+        their score then), then delete the other sessions unfinished for longer than the
+        settings allow and expired spent puzzles; finished and abandoned sessions stay."""
         now = time.time() if now is None else now
+        abandoned = self.storage.abandon_idle(now - self.settings.abandon_after_hours * 3600)
         cutoff = now - self.settings.prune_after_hours * 3600
-        return self.storage.prune(unfinished_before=cutoff, now=now)
+        report = self.storage.prune(unfinished_before=cutoff, now=now)
+        return replace(report, abandoned=abandoned)
 
     def close(self) -> None:
         self.storage.close()

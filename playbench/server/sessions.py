@@ -62,15 +62,18 @@ def new_session(
     seed: int | None,
     options: JSON | None,
     player: PlayerRow | None = None,
-) -> tuple[SessionRow, str]:
-    """Start a game and store it; the stored row and the secret token for it."""
+) -> tuple[SessionRow, str, list[str]]:
+    """Start a game and store it: the stored row, the secret token for it, and the ids
+    of the player's ranked sessions of this game closed as abandoned by this one (a
+    player has at most one open ranked session per game: starting another closes the
+    open one at its score, and it counts)."""
     ranked = seed is None and not options
     if seed is None:
         seed = draw_seed()
     options = options or {}
     match = Match.start(game, seed, options)
     token = secrets.token_urlsafe(TOKEN_BYTES)
-    row = services.storage.create_session(
+    row, closed = services.storage.create_session(
         session_id=secrets.token_hex(SESSION_ID_BYTES),
         token_hash=token_hash(token),
         slug=game.slug,
@@ -83,7 +86,7 @@ def new_session(
         owner=player.name_key if player is not None else None,
         ranked=ranked,
     )
-    return row, token
+    return row, token, closed
 
 
 def load(game: Game, row: SessionRow) -> Match:
@@ -100,12 +103,13 @@ def view(services: Services, game: Game, row: SessionRow, match: Match | None = 
     return {
         "sessionId": row.id,
         "slug": row.slug,
-        "seed": row.seed if row.finished or not row.ranked else None,
+        "seed": row.seed if row.finished or row.abandoned or not row.ranked else None,
         "ranked": row.ranked,
         "player": row.player,
         **match.view(),
         "accepted": row.accepted,
         "finished": row.finished,
+        "abandoned": row.abandoned,
         "agentCheck": services.puzzle(row.id),
     }
 

@@ -24,6 +24,8 @@ ENV_RATE_PER_SESSION = "PLAYBENCH_RATE_PER_SESSION"
 ENV_RATE_REGISTER = "PLAYBENCH_RATE_REGISTER"
 #: hours an unfinished session is kept after its last command
 ENV_PRUNE_AFTER_HOURS = "PLAYBENCH_PRUNE_AFTER_HOURS"
+#: hours a ranked session may sit idle before it is closed as abandoned
+ENV_ABANDON_AFTER_HOURS = "PLAYBENCH_ABANDON_AFTER_HOURS"
 #: minutes between the server's prunes (0: the server never prunes by itself)
 ENV_PRUNE_EVERY_MINUTES = "PLAYBENCH_PRUNE_EVERY_MINUTES"
 
@@ -46,6 +48,7 @@ RATE_PER_SESSION = Rate(per_second=100.0, burst=200.0)
 #: names are cheap to ask for and every one is a seat on the board: ten an hour an address
 RATE_REGISTER = Rate(per_second=10 / 3600, burst=10.0)
 PRUNE_AFTER_HOURS = 24.0 * 7
+ABANDON_AFTER_HOURS = 1.0
 PRUNE_EVERY_MINUTES = 60.0
 
 
@@ -91,6 +94,7 @@ class Settings:
     rate_per_session: Rate = RATE_PER_SESSION
     rate_register: Rate = RATE_REGISTER
     prune_after_hours: float = PRUNE_AFTER_HOURS
+    abandon_after_hours: float = ABANDON_AFTER_HOURS
     prune_every_minutes: float = PRUNE_EVERY_MINUTES
 
     @classmethod
@@ -113,6 +117,7 @@ class Settings:
                 else RATE_REGISTER
             ),
             prune_after_hours=_number(env, ENV_PRUNE_AFTER_HOURS, PRUNE_AFTER_HOURS),
+            abandon_after_hours=_number(env, ENV_ABANDON_AFTER_HOURS, ABANDON_AFTER_HOURS),
             prune_every_minutes=_number(env, ENV_PRUNE_EVERY_MINUTES, PRUNE_EVERY_MINUTES),
         )
 

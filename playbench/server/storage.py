@@ -33,6 +33,7 @@ from sqlalchemy import (
     Table,
     Text,
     TypeDecorator,
+    and_,
     create_engine,
     event,
     false,
@@ -106,6 +107,9 @@ sessions = Table(
     Column("ranked", Boolean, nullable=False, server_default=false()),
     Column("over", Boolean, nullable=False),
     Column("finished", Boolean, nullable=False, index=True),
+    #: a ranked session closed unfinished (left idle past the deadline, or its player
+    #: started another): it takes no more commands and counts at its score then
+    Column("abandoned", Boolean, nullable=False, server_default=false()),
     Column("rating", Integer),
     Column("review", JsonText),
     Column("created_at", Float, nullable=False),
@@ -178,6 +182,7 @@ class SessionRow:
     ranked: bool
     over: bool
     finished: bool
+    abandoned: bool
     rating: int | None
     review: str | None
     finished_at: float | None
@@ -203,11 +208,26 @@ class LogEntry:
 
 @dataclass(frozen=True, slots=True)
 class PruneReport:
-    """What one prune deleted."""
+    """What one prune closed and deleted."""
 
     sessions: int
     actions: int
     puzzles: int
+    #: ranked sessions closed as abandoned (idle past the deadline)
+    abandoned: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerGames:
+    """One registered player's ranked games of a game, finished or abandoned."""
+
+    name: str
+    games: int
+    mean: float
+    #: the sample variance of the scores (0 for one game)
+    variance: float
+    best: int
+    last_played: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,6 +383,7 @@ ADDED_COLUMNS = {
     ),
     ("sessions", "player"): ("TEXT", None),
     ("sessions", "owner"): ("TEXT", None),
+    ("sessions", "abandoned"): ("BOOLEAN NOT NULL DEFAULT FALSE", None),
     ("sessions", "ranked"): (
         "BOOLEAN NOT NULL DEFAULT FALSE",
         f"UPDATE sessions SET ranked = (options = '{STANDARD_OPTIONS}')",
@@ -402,6 +423,7 @@ def _row(row: Any) -> SessionRow:
         ranked=bool(row.ranked),
         over=bool(row.over),
         finished=bool(row.finished),
+        abandoned=bool(row.abandoned),
         rating=row.rating,
         review=row.review,
         finished_at=row.finished_at,
@@ -445,7 +467,10 @@ class Storage:
         player: str | None,
         ranked: bool,
         owner: str | None = None,
-    ) -> SessionRow:
+    ) -> tuple[SessionRow, list[str]]:
+        """Store a new session. A ranked session of a registered player (``owner``)
+        closes as abandoned, in the same transaction, that player's open ranked session
+        of the game: a player has at most one. The row, and the ids of those closed."""
         now = time.time()
         values = {
             "id": session_id,
@@ -466,8 +491,25 @@ class Storage:
             "created_at": now,
             "updated_at": now,
         }
-        self._write(lambda conn: conn.execute(insert(sessions).values(values)))
-        return self.reload(session_id)
+        open_ones = (
+            select(sessions.c.id)
+            .where(*_open_ranked(slug), sessions.c.owner == owner)
+            .with_for_update()
+        )
+        lock = select(players.c.name_key).where(players.c.name_key == owner).with_for_update()
+
+        def start(conn: Connection) -> list[str]:
+            closed: list[str] = []
+            if ranked and owner is not None:
+                conn.execute(lock)
+                closed = [found.id for found in conn.execute(open_ones).all()]
+                if closed:
+                    conn.execute(_abandon(sessions.c.id.in_(closed)))
+            conn.execute(insert(sessions).values(values))
+            return closed
+
+        closed = self._write(start)
+        return self.reload(session_id), closed
 
     def session_by_token(self, slug: str | None, token_hash: str) -> SessionRow | None:
         """The session of a token (of game ``slug``; None: of any game)."""
@@ -574,6 +616,50 @@ class Storage:
             rows = conn.execute(query).all()
         return [_log_entry(row) for row in rows]
 
+    def player_games(self, slug: str) -> list[PlayerGames]:
+        """Per registered player, the figures of every ranked game of ``slug`` that is
+        closed (finished or abandoned): best-of-N cannot leave one out."""
+        score = sessions.c.score.cast(Float)
+        last = func.max(func.coalesce(sessions.c.finished_at, sessions.c.updated_at))
+        query = (
+            select(
+                players.c.name,
+                func.count().label("games"),
+                func.avg(score).label("mean"),
+                func.avg(score * score).label("square"),
+                func.max(sessions.c.score).label("best"),
+                last.label("last"),
+            )
+            .select_from(sessions.join(players, players.c.name_key == sessions.c.owner))
+            .where(
+                sessions.c.slug == slug,
+                sessions.c.ranked.is_(True),
+                sessions.c.finished.is_(True) | sessions.c.abandoned.is_(True),
+            )
+            .group_by(players.c.name_key, players.c.name)
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        figures = []
+        for row in rows:
+            games, mean = int(row.games), float(row.mean)
+            spread = max(0.0, float(row.square) - mean * mean) * games
+            variance = spread / (games - 1) if games > 1 else 0.0
+            figures.append(
+                PlayerGames(row.name, games, mean, variance, int(row.best), float(row.last))
+            )
+        return figures
+
+    def abandon_idle(self, idle_before: float) -> int:
+        """Close as abandoned every open ranked session unchanged since ``idle_before``;
+        how many."""
+
+        def closing(conn: Connection) -> int:
+            idle = _abandon(and_(*_open_ranked(None), sessions.c.updated_at < idle_before))
+            return conn.execute(idle).rowcount
+
+        return self._write(closing)
+
     def leaderboard(self, slug: str, limit: int) -> list[SessionRow]:
         query = (
             select(sessions)
@@ -641,7 +727,9 @@ class Storage:
         """Delete sessions left unfinished since before ``unfinished_before`` (with their
         logs) and spent puzzles that have expired by ``now``. Finished sessions stay."""
         stale = select(sessions.c.id).where(
-            sessions.c.finished.is_(False), sessions.c.updated_at < unfinished_before
+            sessions.c.finished.is_(False),
+            sessions.c.abandoned.is_(False),
+            sessions.c.updated_at < unfinished_before,
         )
 
         def pruning(conn: Connection) -> PruneReport:
@@ -700,6 +788,23 @@ class Storage:
         with self.engine.connect() as conn:
             row = conn.execute(query).first()
         return _log_entry(row) if row is not None else None
+
+
+def _open_ranked(slug: str | None) -> list[Any]:
+    """The conditions of a ranked session still open (neither finished nor abandoned)."""
+    found = [
+        sessions.c.ranked.is_(True),
+        sessions.c.finished.is_(False),
+        sessions.c.abandoned.is_(False),
+    ]
+    return found if slug is None else [sessions.c.slug == slug, *found]
+
+
+def _abandon(where: Any) -> Any:
+    """Close the sessions ``where`` selects as abandoned, each one version on (a request
+    that read them before sees the change and stores nothing); their last move's time
+    stays as it was."""
+    return update(sessions).where(where).values(abandoned=True, version=sessions.c.version + 1)
 
 
 def _log_entry(row: Any) -> LogEntry:

@@ -154,6 +154,7 @@ def test_the_prune_command_reports_what_it_deleted(tmp_path, capsys):
     data = tmp_path / "data"
     assert main(["prune", "--data", str(data), "--older-than-hours", "1"]) == 0
     assert capsys.readouterr().out == (
+        "closed 0 idle ranked sessions as abandoned; "
         "pruned 0 unfinished sessions (0 logged commands) and 0 spent puzzles\n"
     )
     assert main(["prune", "--data", str(data), "--older-than-hours", "-2"]) == 2

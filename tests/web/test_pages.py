@@ -238,6 +238,10 @@ def test_finished_game_shows_its_player_on_the_leaderboard(page: Page, api: http
     expect(row.locator(".score-cell")).to_have_text(str(stored["score"]))
     expect(row).to_contain_text("9/10")
     expect(row.locator(f'a[href="/replay/{sid}"]')).to_have_count(1)
+    standing = page.get_by_test_id("players-row").filter(has_text="Ada from the browser")
+    expect(standing.locator(".games-cell")).to_have_text("1")
+    expect(standing.locator(".rank-cell")).to_have_text("(4 more)")
+    expect(standing.locator(".mean-cell")).to_have_text(f"{stored['score']:.1f}")
     # the key kept in the browser names the next game too; a wrong key is refused
     page.goto("/play/gem-swap")
     other = session_id(page)

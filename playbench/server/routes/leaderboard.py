@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
+from playbench.server import standings
 from playbench.server.deps import GameDep, ServicesDep
 from playbench.server.schemas import ErrorPublic, LeaderboardPublic
 from playbench.server.services import json_response
@@ -53,7 +54,19 @@ def leaderboard(
             "puzzle",
             (
                 f"A puzzle board: {game.name}'s levels are fixed, so every run plays the same "
-                "puzzle and scores compare solutions, not luck."
+                "puzzle and scores compare solutions, not luck. Practice on the same levels "
+                "is allowed (a client seed or options, or playbench play): the board ranks "
+                "the solution you bring to a ranked game."
             ),
         )
-    return json_response({"slug": game.slug, "kind": kind, "note": note, "entries": entries})
+    return json_response(
+        {
+            "slug": game.slug,
+            "kind": kind,
+            "note": note,
+            "entries": entries,
+            "players": standings.standings(services.storage.player_games(game.slug)),
+            "minGames": standings.MIN_GAMES,
+            "statistic": standings.STATISTIC,
+        }
+    )

@@ -56,6 +56,25 @@ def _session(services: Services, game: Game, token: str | None) -> SessionRow:
     return row
 
 
+def _open(row: SessionRow) -> None:
+    """Refuse a closed session: finished, or abandoned (an act then stores nothing)."""
+    if row.finished:
+        raise ApiError(
+            409,
+            "this session is finished: it takes no more commands and nothing was stored "
+            "(start a new session with POST new)",
+            puzzle=True,
+        )
+    if row.abandoned:
+        raise ApiError(
+            409,
+            f"this ranked session was closed as abandoned at score {row.score} (left idle "
+            "past the deadline, or its player started another ranked game): it counts as "
+            "played and takes no more commands",
+            puzzle=True,
+        )
+
+
 def _check(
     services: Services,
     row: SessionRow,
@@ -90,8 +109,9 @@ def new(
     needs its key (``X-Player-Key``); without a name the session is anonymous."""
     body = body or SessionCreate()
     owner = _player(services, body.player, player_key) if body.player is not None else None
-    row, token = sessions.new_session(services, game, body.seed, body.options, owner)
-    response = json_response({**sessions.view(services, game, row), "token": token})
+    row, token, closed = sessions.new_session(services, game, body.seed, body.options, owner)
+    view = sessions.view(services, game, row)
+    response = json_response({**view, "token": token, "closedAsAbandoned": closed})
     response.set_cookie(
         session_cookie(game.slug),
         token,
@@ -117,13 +137,7 @@ def act(
     body: ActCreate,
 ) -> Response:
     row = _session(services, game, token)
-    if row.finished:
-        raise ApiError(
-            409,
-            "this session is finished: it takes no more commands and nothing was stored "
-            "(start a new session with POST new)",
-            puzzle=True,
-        )
+    _open(row)
     texts = body.texts()
     for index, text in enumerate(texts):
         limit = game.command_limit(text)
@@ -184,6 +198,7 @@ def finish(
     named = _finishing_player(services, row, body.player, player_key)
     if row.finished:
         raise ApiError(409, "this session is already finished", puzzle=True)
+    _open(row)
     if not row.over:
         raise ApiError(409, "the game is not over yet: finish once it has ended", puzzle=True)
     try:

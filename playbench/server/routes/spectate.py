@@ -115,7 +115,13 @@ class ReplayPublic(BaseModel):
     agent: str | None = Field(description="the player's name")
     version: str = Field(description="the playbench version that serves this replay")
     finished: bool
-    score: int
+    ranked: bool
+    abandoned: bool = Field(description="a ranked session closed unfinished, counted")
+    score: int = Field(description="the score stored with the session")
+    fingerprint: str = Field(
+        description="a hash of the stored state: a replay of the steps must end on it "
+        "(playbench verify --server URL SESSION_ID)"
+    )
     steps: list[ReplayStep] = Field(
         description="every action that moved the game, in order, with its reward and the "
         "score after it: stepping them from the seed and options rebuilds every board"
@@ -143,7 +149,7 @@ def record(services: Services, row: SessionRow) -> JSON:
         "name": game.name,
         "player": row.player,
         "ranked": row.ranked,
-        "seed": row.seed if row.finished or not row.ranked else None,
+        "seed": row.seed if row.finished or row.abandoned or not row.ranked else None,
         "version": row.version,
         **view,
         "accepted": row.accepted,
@@ -200,7 +206,7 @@ def replay(session_id: SessionId, services: ServicesDep) -> Response:
     """Seed, options and actions of a practice session or a finished one (403 for a
     ranked session still being played: its seed is secret until it is finished)."""
     row = _row(services, session_id)
-    if row.ranked and not row.finished:
+    if row.ranked and not (row.finished or row.abandoned):
         raise ApiError(
             403,
             "a ranked session's seed stays secret until it is finished; "
@@ -223,7 +229,10 @@ def replay(session_id: SessionId, services: ServicesDep) -> Response:
             "agent": row.player,
             "version": __version__,
             "finished": row.finished,
+            "ranked": row.ranked,
+            "abandoned": row.abandoned,
             "score": row.score,
+            "fingerprint": sessions.load(get_game(row.slug), row).fingerprint(),
             "steps": steps,
         }
     )

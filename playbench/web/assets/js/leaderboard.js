@@ -1,4 +1,5 @@
-// /leaderboard/{slug}: a row per ranked, finished game.
+// /leaderboard/{slug}: the players' table (a statistic over all of each player's ranked
+// games) and, as a second view, a row per best finished ranked game.
 import { getJson } from "./api.js";
 import { $, showProblem } from "./ui.js";
 
@@ -15,6 +16,23 @@ function cell(row, text, className) {
 async function load() {
   try {
     const board = await getJson(`/api/leaderboard/${slug}?limit=100`);
+    $("note").textContent = board.note;
+    $("statistic").textContent = `Every ranked game counts, finished or abandoned: ${board.statistic}.`;
+    const players = $("players");
+    players.replaceChildren();
+    for (const standing of board.players) {
+      const row = document.createElement("tr");
+      row.dataset.testid = "players-row";
+      cell(row, standing.rank === null ? `(${board.minGames - standing.games} more)` : `#${standing.rank}`, "rank-cell num");
+      cell(row, standing.player, "player");
+      cell(row, String(standing.games), "num games-cell");
+      cell(row, standing.mean.toFixed(1), "num mean-cell");
+      cell(row, `${standing.low.toFixed(1)} – ${standing.high.toFixed(1)}`, "num");
+      cell(row, String(standing.best), "num");
+      cell(row, new Date(standing.lastPlayed).toLocaleString(), "num");
+      players.append(row);
+    }
+    $("no-players").hidden = board.players.length > 0;
     const body = $("rows");
     body.replaceChildren();
     for (const entry of board.entries) {
