@@ -139,7 +139,8 @@ class PlaybenchVectorEnv(VectorEnv):
                 continue
             index = as_index(pick, size)
             if index is None:
-                result = StepResult(ok=False, reason=f"action {pick!r} is no index of {size}")
+                reason = f"action {pick!r} is no index of Discrete({size})"
+                result = StepResult(ok=False, reason=reason)
             elif not mask[i, index]:
                 text = game.command_text(table[index])
                 result = StepResult(ok=False, reason=f"{text} is not legal now")

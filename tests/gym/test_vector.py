@@ -105,3 +105,34 @@ def test_info_has_the_same_keys_and_types_every_step(env_id: str) -> None:
         else:
             _, _, _, _, info = env.step(int(rng.choice(legal)))
         assert {key: type(value) for key, value in info.items()} == shape
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_native_vector_rows_are_the_single_envs_observations(env_id: str) -> None:
+    make = {"one_hot": True, "mask_in_observation": True}
+    envs = gymnasium.make_vec(env_id, num_envs=4, **make)
+    singles = [gymnasium.make(env_id, **make) for _ in range(4)]
+    seed = int(np.random.default_rng().integers(2**31))
+    batch, info = envs.reset(seed=seed)
+    rows = [env.reset(seed=seed + i)[0] for i, env in enumerate(singles)]
+    rng = np.random.default_rng(seed)
+    for _ in range(40):
+        assert batch in envs.observation_space
+        for i, row in enumerate(rows):
+            for key, array in row.items():
+                assert np.array_equal(batch[key][i], array), key
+        picks = [int(rng.choice(np.flatnonzero(mask))) for mask in info["action_mask"]]
+        batch, _, terminated, truncated, info = envs.step(picks)
+        rows = []
+        for env, pick, ended in zip(singles, picks, terminated | truncated, strict=True):
+            row = env.step(pick)[0]
+            rows.append(env.reset()[0] if ended else row)
+
+
+def test_a_value_outside_the_space_is_a_noop_in_the_vector_env_too() -> None:
+    envs = gymnasium.make_vec("playbench/Delvewick-v0", num_envs=2)
+    envs.reset(seed=0)
+    _, reward, _, _, info = envs.step([7, 4])
+    assert info["illegal"].tolist() == [True, False]
+    assert info["reason"][0] == "action 7 is no index of Discrete(5)"
+    assert reward.tolist() == [0.0, 0.0]
