@@ -85,14 +85,56 @@ def test_docs_say_to_carry_the_state_of_a_refusal_that_has_one(client, slug):
     assert carry in client.get("/api/games").json()["howToPlay"]
 
 
-def test_llms_txt_says_sessions_with_options_are_not_ranked(client):
-    assert "started with options are not ranked" in client.get("/llms.txt").text
+def test_llms_txt_says_sessions_with_a_seed_or_options_are_not_ranked(client):
+    assert "started with a seed or options are not ranked" in client.get("/llms.txt").text
 
 
 def test_llms_txt_names_the_optional_body_of_new_and_the_early_finish_answer(client):
     text = client.get("/llms.txt").text
-    assert '/games/{slug}/api/new with an optional {"seed": N, "options": {...}}' in text
+    assert '/games/{slug}/api/new with an optional {"seed": N, "options": {...}, "player"' in text
     assert "once the game is over (before that: 409)" in text
+
+
+def test_llms_txt_says_what_an_agent_with_only_it_tripped_on(client):
+    """Each line an agent that had only /llms.txt needed (issue 20)."""
+    text = client.get("/llms.txt").text
+    for said in (
+        'POST http://testserver/api/players with {"name": "..."}',
+        "X-Player-Key header",
+        'Sending a seed (even {"seed": 7}, as examples do) or options makes practice',
+        "normal operator precedence (multiply first: 2 + 3 * 4 = 14)",
+        "A puzzle answers once, for the session it was issued to, and expires after 300 s",
+        "finish with",
+        "it needs the agent check too",
+        "Requests per client address: 200 a second (bursts of 400); per session token: "
+        "100 a second (bursts of 200); player registrations per address: 10 an hour",
+        "429 with Retry-After",
+        "Every session answer (new, state, act) is the game's view: {sessionId,",
+        '{"commands": ["...", "..."]} of up to 100',
+        "agent-check with Authorization: Bearer <token> (slug optional)",
+    ):
+        assert said in text, said
+
+
+def test_each_game_page_is_also_markdown_without_the_shared_rules(client, slug):
+    game = get_game(slug)
+    reply = client.get(f"/docs/api/{slug}.md")
+    assert reply.status_code == 200 and reply.headers["content-type"].startswith("text/markdown")
+    text = reply.text
+    assert text.startswith(f"# {game.name}\n") and "http://testserver/llms.txt" in text
+    spec = game.spec()
+    assert spec.goal in text and all(rule in text for rule in spec.rules)
+    assert all(f"`{command.example}`" in text for command in spec.commands)
+    assert "X-Agent-Answer: <the answer>" in text  # the example, not the rules again
+    assert "operator precedence" not in text and "Retry-After" not in text
+    assert f"(as Markdown: http://testserver/docs/api/{slug}.md)" in client.get("/llms.txt").text
+    assert client.get("/docs/api/nope.md").status_code == 404
+
+
+def test_the_session_example_starts_a_ranked_game(client, slug):
+    page = client.get(f"/docs/api/{slug}.md").text
+    assert f"/games/{slug}/api/new -H 'Content-Type: application/json' -d '{{}}'" in page
+    assert "for practice)" in page
 
 
 def test_openapi_says_moves_counts_the_games_moves_and_accepted_the_commands(client):
