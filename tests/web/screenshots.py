@@ -1,4 +1,5 @@
-"""Screenshots of the arena's pages for the README, each game a few moves in.
+"""Screenshots of the arena's pages for the README, each game a few moves in, at a
+desktop's width and (``-phone`` files) a phone's.
 
     .venv/bin/python -m tests.web.screenshots [--out docs]
 
@@ -21,6 +22,9 @@ from playbench.games.delvewick.levels import LEVELS
 from tests.web.serving import CHROMIUM_ARGS, chromium_path, serving
 
 VIEWPORT = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
+#: the pages also shot at a phone's width, as NAME-phone.png
+PHONE_SHOTS = ("arena-home.png", "play-delvewick.png", "play-gem-swap.png", "play-chimestep.png")
 KEYS = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight", "W": "Space"}
 SETTLE_MS = 700
 DELVER_TURNS = 40
@@ -102,8 +106,10 @@ def main() -> None:
         browser = playwright.chromium.launch(
             executable_path=str(chromium_path()), args=CHROMIUM_ARGS
         )
-        for name, act in SHOTS.items():
-            context = browser.new_context(base_url=base, viewport=VIEWPORT)
+        shots = [(name, act, VIEWPORT) for name, act in SHOTS.items()]
+        shots += [(name.replace(".png", "-phone.png"), SHOTS[name], PHONE) for name in PHONE_SHOTS]
+        for name, act, viewport in shots:
+            context = browser.new_context(base_url=base, viewport=viewport)
             page = context.new_page()
             act(page)
             page.wait_for_timeout(SETTLE_MS)

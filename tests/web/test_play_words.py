@@ -53,6 +53,8 @@ def test_gem_swap_hints_the_clicks_and_rests_its_buttons_once_over(
     wait_moves(page, 0)
     sid = session_id(page)
     expect(page.locator("#guide")).to_contain_text("Click a gem, then a neighbouring gem")
+    keys = page.locator("#keys").inner_text()
+    assert "h hint" in keys and ": Enter type a command" in keys and "seat reply" not in keys
     board = page.get_by_test_id("board").bounding_box()
     cells = page.locator("[data-cell]").evaluate_all(
         """cells => { const boxes = cells.map(c => c.getBoundingClientRect());

@@ -329,7 +329,7 @@ function buttons() {
   }
   const kbd = (labels) => labels.map((label) => `<kbd>${escapeHtml(label)}</kbd>`).join(" ");
   const keys = [
-    ...[...byCommand].map(([command, labels]) => `${kbd(labels)} ${escapeHtml(commandText(command, PROMPT))}`),
+    ...[...byCommand].map(([command, labels]) => `${kbd(labels)} ${escapeHtml(command === PROMPT && slug === "cogcrawl" ? "type a seat reply (raw JSON)" : commandText(command, PROMPT))}`),
     ...[...sequences.values()].map(([first, verb]) => `${kbd([first])} then a direction key: ${escapeHtml(verb)}`),
   ]
     .map((entry) => `<span class="key">${entry}</span>`)

@@ -113,7 +113,7 @@ export function eventText(slug, event) {
 
 // A command as words: "hop downLeft" -> "hop down-left", "tick ..." -> "tick N ticks".
 export function commandText(command, prompt = "...") {
-  if (command === prompt) return "type a seat reply (raw JSON)";
+  if (command === prompt) return "type a command";
   const open = command.endsWith(prompt);
   const words = command
     .replace(prompt, "")
@@ -122,7 +122,7 @@ export function commandText(command, prompt = "...") {
     .map((word) => direction(word));
   const verb = words.join(" ");
   if (!open) return verb;
-  const what = { tick: "let N ticks pass", swap: "swap: type the cells", select: "pick a cell" }[words[0]];
+  const what = { tick: "let N ticks pass", swap: "swap: type the cells", select: "pick a cell", travel: "travel: type x y" }[words[0]];
   return what || `${verb}: pick an item`;
 }
 

@@ -33,17 +33,18 @@ export const seconds = (ticks) => `${(ticks / TICKS_PER_SECOND).toFixed(1)} s`;
 export function phaseLine(observation) {
   const phase = PHASES[observation.status];
   if (phase) return [phase[0], `${phase[1]} ${seconds(observation.phaseTicks || 0)}`];
-  if (observation.status === "waiting") return ["Press space to start", "the arrows hop along the diagonals"];
+  if (observation.status === "waiting") return ["Press space to start", "arrows hop diagonally"];
   if (observation.status === "done") return ["The run is over", `${observation.score} points`];
   return null;
 }
 
-function banner(svg, width, lines) {
+// In the top left corner, which the pyramid leaves empty.
+function banner(svg, lines) {
   const group = node("g", { "data-phase": lines[0] }, svg);
-  node("rect", { x: width / 2 - 150, y: 8, width: 300, height: 50, rx: 12, fill: "#000000b8" }, group);
-  const head = node("text", { x: width / 2, y: 29, "text-anchor": "middle", fill: "#fff6d0", "font-size": 17, "font-weight": 700 }, group);
+  node("rect", { x: 8, y: 8, width: 196, height: 50, rx: 12, fill: "#000000b8" }, group);
+  const head = node("text", { x: 20, y: 29, fill: "#fff6d0", "font-size": 16, "font-weight": 700 }, group);
   head.textContent = lines[0];
-  const tail = node("text", { x: width / 2, y: 49, "text-anchor": "middle", fill: "#d8d0f5", "font-size": 14, "data-countdown": "" }, group);
+  const tail = node("text", { x: 20, y: 49, fill: "#d8d0f5", "font-size": 14, "data-countdown": "" }, group);
   tail.textContent = lines[1];
 }
 
@@ -120,7 +121,7 @@ export function drawChimestep(host, observation, { tileW = 64, phase = true } = 
     }
   }
   const lines = phase ? phaseLine(observation) : null;
-  if (lines) banner(svg, width, lines);
+  if (lines) banner(svg, lines);
   host.replaceChildren(svg);
 }
 
