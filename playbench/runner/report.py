@@ -30,7 +30,7 @@ from playbench.core.errors import PlaybenchError
 from playbench.core.game import JSON
 from playbench.core.registry import get_game
 from playbench.runner import charts
-from playbench.runner.bench import read_bench
+from playbench.runner.bench import BENCH, read_bench
 from playbench.runner.charts import Estimate
 from playbench.runner.replay import write_atomic
 from playbench.runner.stats import Interval, paired_interval
@@ -97,6 +97,11 @@ def load_entries(folders: list[Path]) -> list[Entry]:
         entry = Entry(_label(bench), folder, bench)
         for slug, figures in bench["games"].items():
             rows = RunDir(folder / figures["folder"]).records()
+            if len(rows) != figures["episodes"]:
+                raise ReportError(
+                    f"{folder / figures['folder']} holds {len(rows)} episodes, {BENCH} says "
+                    f"{figures['episodes']}: run playbench bench into {folder} again"
+                )
             entry.records[slug] = sorted(rows, key=lambda record: record["seed"])
         entries.append(entry)
     first = entries[0].bench["suite"]

@@ -135,5 +135,9 @@ def test_benches_of_different_suites_are_not_compared(benches, tmp_path, capsys)
     assert not (tmp_path / "r").exists()
     assert main(["report", str(root), "--out", str(tmp_path / "r")]) == 2
     assert "holds no bench.json" in capsys.readouterr().err
+    (other / "cogcrawl" / "runs.jsonl").write_text("")
+    assert main(["report", str(other), "--out", str(tmp_path / "r")]) == 2
+    error = capsys.readouterr().err
+    assert "cogcrawl holds 0 episodes, bench.json says 4: run playbench bench" in error
     held = json.loads((bot / "bench.json").read_text())["suite"]["hash"]
     assert load_suite(str(path)).hash != held
