@@ -3,14 +3,16 @@ desktop's width and (``-phone`` files) a phone's.
 
     .venv/bin/python -m tests.web.screenshots [--out docs]
 
-Starts its own server on a temporary data folder and drives Debian's Chromium through
-the pages as a person would (keys, clicks, the seat reply box); writes PNG files.
+Starts its own server on a temporary data folder (holding the baselines of
+``docs/bench`` as bench results) and drives Debian's Chromium through the pages as a
+person would (keys, clicks, the seat reply box); writes PNG files.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -28,6 +30,9 @@ PHONE_SHOTS = ("arena-home.png", "play-delvewick.png", "play-gem-swap.png", "pla
 KEYS = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight", "W": "Space"}
 SETTLE_MS = 700
 DELVER_TURNS = 40
+#: the bench baselines shown on /bench, and how long the server may take to verify them
+BASELINES = Path(__file__).parents[2] / "docs" / "bench"
+VERIFY_MS = 180_000
 
 
 def _moves(page: Page, moves: int) -> None:
@@ -84,23 +89,36 @@ def cogcrawl(page: Page) -> None:
     _moves(page, DELVER_TURNS + 1)
 
 
+def bench(page: Page) -> None:
+    """The baselines on /bench (the server re-simulates every replay on the first look)."""
+    page.goto("/bench", timeout=VERIFY_MS)
+
+
+def _with_baselines(data: Path) -> Path:
+    for agent in ("bot", "random"):
+        shutil.copytree(BASELINES / agent, data / "bench" / f"suite-v1-{agent}")
+    return data
+
+
 SHOTS = {
     "play-delvewick.png": delvewick,
     "play-gem-swap.png": gem_swap,
     "play-chimestep.png": chimestep,
     "play-cogcrawl.png": cogcrawl,
     "arena-home.png": lambda page: page.goto("/"),
+    "arena-bench.png": bench,
 }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=Path("docs"))
+    parser.add_argument("--only", nargs="*", help="these files only (e.g. arena-bench.png)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     with (
         tempfile.TemporaryDirectory(prefix="playbench-shots-") as data,
-        serving(Path(data), workers=1) as base,
+        serving(_with_baselines(Path(data)), workers=1) as base,
         sync_playwright() as playwright,
     ):
         browser = playwright.chromium.launch(
@@ -109,6 +127,8 @@ def main() -> None:
         shots = [(name, act, VIEWPORT) for name, act in SHOTS.items()]
         shots += [(name.replace(".png", "-phone.png"), SHOTS[name], PHONE) for name in PHONE_SHOTS]
         for name, act, viewport in shots:
+            if args.only and name not in args.only:
+                continue
             context = browser.new_context(base_url=base, viewport=viewport)
             page = context.new_page()
             act(page)
