@@ -107,6 +107,12 @@ def _api_page(page: Page, _: Sessions) -> None:
     expect(page.locator('nav.back a[href="/"]')).to_be_visible()
 
 
+def _bench(page: Page, _: Sessions) -> None:
+    page.goto("/bench")
+    expect(page.locator("h1")).to_be_visible()
+    page.wait_for_load_state("networkidle")
+
+
 MISSING = "/play/no-such-game"
 
 
@@ -122,6 +128,7 @@ PAGES: dict[str, Callable[[Page, Sessions], None]] = {
     "replay": _replay,
     "replay-file": _replay_file,
     "leaderboard": _leaderboard,
+    "bench": _bench,
     "docs": _swagger,
     "docs-api": _api_page,
     "missing": _missing,
