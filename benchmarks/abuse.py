@@ -17,7 +17,16 @@ the probes measure the rules and not the limiter) and reports:
 - the p50 latency of one keep-alive connection with one worker and with two;
 - idle connections still held after the keep-alive time (``--idle`` connections that
   send nothing, and as many that sent one request), and whether one connection past the
-  cap is answered 503.
+  cap is answered 503;
+- best-of-N (issue 20): an attacker starts 16 ranked Gem Swap games under a registered
+  name, plays each to the end with the bot and finishes only the best 5, beside an honest
+  player who finishes all 16 with the same bot: the finishes accepted, each one's place in
+  the players' table and its statistic, and the same attack played anonymously;
+- name claim (issue 20): a client without the key starts and finishes games under a
+  registered name (no key, ``--claims`` guessed keys, naming an anonymous ranked game at
+  finish): how many were accepted.
+
+``--only ranked`` runs the last two alone.
 """
 
 from __future__ import annotations
@@ -39,6 +48,8 @@ from pathlib import Path
 
 import httpx
 
+from playbench.agents import make_agent
+from playbench.agents.remote import RemoteTable, Session
 from playbench.cli import DEFAULT_SERVER, SERVERS
 from playbench.core import get_game
 
@@ -82,6 +93,7 @@ class Server:
             **os.environ,
             "PLAYBENCH_RATE_PER_ADDRESS": "0",
             "PLAYBENCH_RATE_PER_SESSION": "0",
+            "PLAYBENCH_RATE_REGISTER": "0",
         }
         command = [
             sys.executable, "-m", "playbench.cli", "serve", "--host", HOST,
@@ -375,6 +387,146 @@ def idle_connections_held(count: int) -> tuple[int, int, str]:
         shutil.rmtree(data, ignore_errors=True)
 
 
+BEST_OF_GAMES = 16
+BEST_OF_KEPT = 5
+
+
+def register(client: httpx.Client, name: str) -> str:
+    reply = client.post("/api/players", json={"name": name})
+    reply.raise_for_status()
+    return reply.json()["key"]
+
+
+def ranked_game(http: httpx.Client, player: str | None, key: str | None, index: int):
+    """A ranked Gem Swap game played to its end by the bot; its session and score."""
+    game = get_game("gem-swap")
+    session = Session.new(http, game.slug, None, None, player, key)
+    table = RemoteTable(session, game)
+    agent = make_agent("bot", game)
+    agent.reset(index)
+    while not table.over:
+        agent.turn(table)
+    return session, table.view()["score"]
+
+
+def finish(http: httpx.Client, session: Session, key: str | None) -> int:
+    """Finish ``session`` (answering its puzzle); the answer's status."""
+    headers = {
+        "Authorization": f"Bearer {session.token}",
+        "X-Agent-Check": session.puzzle["token"],
+        "X-Agent-Answer": str(solve(session.puzzle)),
+    }
+    if key:
+        headers["X-Player-Key"] = key
+    reply = http.post("/games/gem-swap/api/finish", json={"rating": 5}, headers=headers)
+    return reply.status_code
+
+
+def best_of_n(url: str) -> dict:
+    """The attack: all 16 games started and played first (each new one is refused the
+    privilege of staying open: the server closes the one before), then the best 5
+    finished; the honest player finishes every game. Both use the bot."""
+    with httpx.Client(base_url=url, timeout=30) as http:
+        keys = {name: register(http, name) for name in ("honest", "attacker")}
+        honest = []
+        for index in range(BEST_OF_GAMES):
+            session, score = ranked_game(http, "honest", keys["honest"], 100 + index)
+            honest.append(score)
+            assert finish(http, session, keys["honest"]) == 200
+        played = [
+            ranked_game(http, "attacker", keys["attacker"], index) for index in range(BEST_OF_GAMES)
+        ]
+        best = sorted(played, key=lambda pair: -pair[1])[:BEST_OF_KEPT]
+        accepted = sum(finish(http, session, keys["attacker"]) == 200 for session, _ in best)
+        anonymous = [ranked_game(http, None, None, 50 + index) for index in range(BEST_OF_GAMES)]
+        best_anonymous = sorted(anonymous, key=lambda pair: -pair[1])[:BEST_OF_KEPT]
+        anonymous_accepted = sum(
+            finish(http, session, None) == 200 for session, _ in best_anonymous
+        )
+        board = http.get("/api/leaderboard/gem-swap?limit=100").json()
+    table = {row["player"]: row for row in board["players"]}
+    top = [entry["player"] for entry in board["entries"][:BEST_OF_KEPT]]
+    return {
+        "honest": honest,
+        "attacker": [score for _, score in played],
+        "best": [score for _, score in best],
+        "accepted": accepted,
+        "anonymous_best": [score for _, score in best_anonymous],
+        "anonymous_accepted": anonymous_accepted,
+        "table": table,
+        "top": top,
+    }
+
+
+def name_claims(url: str, guesses: int, rng: random.Random) -> tuple[int, int]:
+    """Games started or finished under a registered name without its key: (accepted,
+    tried)."""
+    tried = accepted = 0
+    with httpx.Client(base_url=url, timeout=30) as http:
+        register(http, "victim")
+        attempts = [{}] + [
+            {
+                "X-Player-Key": "".join(
+                    rng.choice("abcdefghijklmnopqrstuvwxyz0123456789_-") for _ in range(43)
+                )
+            }
+            for _ in range(guesses)
+        ]
+        for headers in attempts:
+            for body in ({"player": "victim"}, {"player": "VICTIM"}, {"player": "ｖｉｃｔｉｍ"}):
+                tried += 1
+                accepted += (
+                    http.post("/games/gem-swap/api/new", json=body, headers=headers).status_code
+                    == 200
+                )
+        session, _ = ranked_game(http, None, None, 7)
+        for headers in attempts:
+            check = {
+                "Authorization": f"Bearer {session.token}",
+                "X-Agent-Check": session.puzzle["token"],
+                "X-Agent-Answer": str(solve(session.puzzle)),
+                **headers,
+            }
+            reply = http.post(
+                "/games/gem-swap/api/finish", json={"rating": 9, "player": "victim"}, headers=check
+            )
+            session.puzzle = reply.json()["agentCheck"]
+            tried += 1
+            accepted += reply.status_code == 200
+        assert finish(http, session, None) == 200  # the game itself finishes, anonymous
+    return accepted, tried
+
+
+def ranked_attacks(claims: int, rng: random.Random) -> None:
+    data = Path(tempfile.mkdtemp(prefix="playbench-ranked-"))
+    server = Server(data).start()
+    try:
+        found = best_of_n(server.url)
+        accepted, tried = name_claims(server.url, claims, rng)
+    finally:
+        server.stop()
+        shutil.rmtree(data, ignore_errors=True)
+    honest, attacker = found["table"]["honest"], found["table"]["attacker"]
+    print(
+        f"best-of-N: the attacker's {BEST_OF_GAMES} ranked games scored mean "
+        f"{statistics.fmean(found['attacker']):.0f} (best 5: {found['best']}); "
+        f"{found['accepted']} of {BEST_OF_KEPT} best-5 finishes accepted"
+    )
+    for name, row in (("honest", honest), ("attacker", attacker)):
+        print(
+            f"  players' table, {name}: rank {row['rank']}, {row['games']} games, mean "
+            f"{row['mean']:.0f}, 95% interval {row['low']:.0f}-{row['high']:.0f}, "
+            f"best {row['best']}"
+        )
+    print(
+        f"  honest mean {statistics.fmean(found['honest']):.0f}; anonymous attack: "
+        f"{found['anonymous_accepted']} of {BEST_OF_KEPT} best finishes accepted "
+        f"({found['anonymous_best']}), best single games top {BEST_OF_KEPT}: {found['top']}, "
+        f"in the players' table: {'no' if None not in found['table'] else 'yes'}"
+    )
+    print(f"name claim: {accepted} of {tried} games under another's name without its key accepted")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tamper", type=int, default=10_000)
@@ -384,11 +536,16 @@ def main() -> int:
     parser.add_argument("--idle", type=int, default=450, help="idle connections of each kind")
     parser.add_argument("--quick", action="store_true", help="a tenth of every count")
     parser.add_argument("--server", choices=SERVERS, default=DEFAULT_SERVER, help="the stack")
+    parser.add_argument("--claims", type=int, default=200, help="guessed keys tried")
+    parser.add_argument("--only", choices=("ranked",), help="run only these probes")
     args = parser.parse_args()
     Server.stack = args.server
     scale = 10 if args.quick else 1
     rng = random.Random(20261130)
     get_game("delvewick")
+    if args.only == "ranked":
+        ranked_attacks(args.claims // scale, rng)
+        return 0
     data = Path(tempfile.mkdtemp(prefix="playbench-abuse-"))
     server = Server(data).start()
     try:
@@ -416,6 +573,7 @@ def main() -> int:
         f"{silent} of {args.idle // scale} silent, {asked} of {args.idle // scale} after a "
         f"request; one past the cap of {2 * (args.idle // scale)}: {status}"
     )
+    ranked_attacks(args.claims // scale, rng)
     return 0
 
 

@@ -103,18 +103,20 @@ def _table(rows: dict[str, str]) -> str:
     return f"<table>{cells}</table>"
 
 
+class MarkdownResponse(PlainTextResponse):
+    media_type = "text/markdown"
+
+
 @router.get(
     "/docs/api/{slug}.md",
-    response_class=PlainTextResponse,
+    response_class=MarkdownResponse,
     responses={404: {"content": {"application/json": {"schema": ERROR_SCHEMA}}}},
 )
-def game_markdown(slug: str, request: Request) -> PlainTextResponse:
+def game_markdown(slug: str, request: Request) -> MarkdownResponse:
     """The game's page as Markdown, for agents."""
     game = get_game(slug)
     spec = services_of(request).spec_json(game)
-    return PlainTextResponse(
-        _markdown(base_url(request), game, spec), media_type="text/markdown; charset=utf-8"
-    )
+    return MarkdownResponse(_markdown(base_url(request), game, spec))
 
 
 @router.get(
