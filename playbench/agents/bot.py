@@ -1,8 +1,8 @@
-"""``bot``: the game's baseline player from ``playbench.bots``.
+"""``bot``: the game's baseline player, from the module the game names.
 
-Every game's bot module exposes ``make_bot(seed) -> Bot`` whose ``act(view)`` returns a
-JSON action (for Cogcrawl a seat reply) from the view alone; :data:`BOT_MODULES` is the
-one place that says which module plays which game.
+A game names its bot's module (:attr:`~playbench.core.game.Game.bot`; the built-in ones
+are in ``playbench.bots``), which exposes ``make_bot(seed) -> Bot`` whose ``act(view)``
+returns a JSON action (for Cogcrawl a seat reply) from the view alone.
 """
 
 from __future__ import annotations
@@ -13,24 +13,16 @@ from typing import Any, Protocol
 from playbench.agents.base import AgentError, ScriptedAgent
 from playbench.core.game import JSON, Action, Game
 
-#: game slug -> the module with its ``make_bot``
-BOT_MODULES = {
-    "delvewick": "playbench.bots.delvewick",
-    "chimestep": "playbench.bots.chimestep",
-    "gem-swap": "playbench.bots.gemswap",
-    "cogcrawl": "playbench.bots.cogcrawl",
-}
-
 
 class Bot(Protocol):
     def act(self, view: JSON) -> Action: ...
 
 
-def bot_factory(slug: str) -> Any:
+def bot_factory(game: Game) -> Any:
     """The ``make_bot`` of the game's bot module; :class:`AgentError` when there is none."""
-    path = BOT_MODULES.get(slug)
+    slug, path = game.slug, game.bot
     if path is None:
-        raise AgentError(f"no bot module is known for the game {slug!r}")
+        raise AgentError(f"the game {slug!r} names no bot")
     try:
         module = importlib.import_module(path)
     except ModuleNotFoundError as error:
@@ -51,7 +43,7 @@ class BotAgent(ScriptedAgent):
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
-        self.make_bot = bot_factory(game.slug)
+        self.make_bot = bot_factory(game)
 
     def reset(self, seed: int) -> None:
         self.bot = self.make_bot(seed)

@@ -35,7 +35,7 @@ from playbench.core.game import JSON, Action
 from playbench.core.rng import check_seed
 from playbench.games.delvewick import rules
 from playbench.games.delvewick.levels import EMPTY, LEVELS, SOIL, SOLUTION_LETTERS
-from playbench.games.delvewick.state import PLAYING, WON, State, state_from_json
+from playbench.games.delvewick.state import PLAYING, WON, State, from_json
 from playbench.games.delvewick.view import observe
 
 #: one letter per action, in the order of ``SOLUTION_LETTERS``
@@ -408,7 +408,7 @@ def state_from_observation(observation: JSON, last_gem: int | None = None) -> St
     shipped = type(number) is int and 1 <= number <= len(LEVELS)
     if shipped and LEVELS[number - 1].name == observation["levelName"]:
         try:
-            return state_from_json(data)
+            return from_json(data)
         except StateError:
             pass
     rows = [row.encode().translate(_AS_LAYOUT).decode() for row in observation["board"]]
@@ -419,7 +419,7 @@ def state_from_observation(observation: JSON, last_gem: int | None = None) -> St
         "oil": max(1, observation["oil"]),
         "rows": rows,
     }
-    return state_from_json(data)
+    return from_json(data)
 
 
 class DelvewickBot:

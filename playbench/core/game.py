@@ -16,7 +16,11 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from playbench.core.picture import Picture
 
 from playbench.core.seat import SeatGuide
 
@@ -25,6 +29,13 @@ S = TypeVar("S")
 COMMAND_BYTES = 1024
 Action = dict[str, Any]
 JSON = dict[str, Any]
+
+#: how a finished game ended (:meth:`Game.ending`): won, lost, or neither (an endless
+#: game or a score attack just ends)
+WON = "won"
+LOST = "lost"
+OVER = "over"
+ENDINGS = (WON, LOST, OVER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +134,11 @@ class Game(ABC, Generic[S]):
     #: the steps after which a door that cuts episodes (Gymnasium's ``max_episode_steps``)
     #: stops one by default: well past a full game played at random
     step_cap: ClassVar[int] = 10_000
+    #: the module of the game's baseline bot, whose ``make_bot(seed)`` returns a player
+    #: with ``act(view) -> action`` that decides from the public view alone (None: no bot)
+    bot: ClassVar[str | None] = None
+    #: the colours and labels of the board's glyphs (None: the doors show the text board)
+    picture: ClassVar[Picture | None] = None
 
     # -- the rules ---------------------------------------------------------------------
     @abstractmethod
@@ -146,6 +162,11 @@ class Game(ABC, Generic[S]):
 
     @abstractmethod
     def is_over(self, state: S) -> bool: ...
+
+    def ending(self, state: S) -> str:
+        """How a finished run ended: :data:`WON`, :data:`LOST` or :data:`OVER` (neither:
+        an endless game or a score attack). Asked only once :meth:`is_over` holds."""
+        return OVER
 
     @abstractmethod
     def progress(self, state: S) -> float:
@@ -198,8 +219,9 @@ class Game(ABC, Generic[S]):
         has authenticated since (the server's own key, bound to this game): nothing in it
         can be wrong, so the field checks are skipped. A state from a client, a file or a
         store always goes through :meth:`from_json`. A game with no faster way keeps this
-        default, the full check; a game with one reads through :func:`trusted_or_checked`,
-        so that a state an earlier release sealed in another form still gets the full
+        default, the full check; a game with one reads through :func:`trusted_or_checked`
+        (:class:`FolderGame` does when its state module has ``from_trusted_json``), so
+        that a state an earlier release sealed in another form still gets the full
         check's :class:`StateError` instead of a crash.
         """
         return self.from_json(data)
@@ -241,3 +263,137 @@ def trusted_or_checked(trusted: Callable[[Any], S], checked: Callable[[Any], S],
         return trusted(data)
     except (LookupError, TypeError, ValueError, AttributeError):
         return checked(data)
+
+
+#: what :class:`FolderGame` reads from each module of a game's folder, by the one set of
+#: names every game uses; the names in brackets are optional
+FOLDER_NAMES: dict[str, tuple[str, ...]] = {
+    "state": ("to_json", "from_json", "[from_trusted_json]"),
+    "rules": ("new", "legal_actions", "step", "score", "is_over", "[ending]"),
+    "view": ("observe", "render", "progress"),
+    "commands": ("parse_command", "command_text", "[command_limit]"),
+    "spec": (),
+}
+#: what :class:`FolderGame` reads from the spec module: the parts of :class:`Spec`
+SPEC_NAMES = ("DESCRIPTION", "GOAL", "SCORING", "RULES", "ACTION_SCHEMA", "COMMANDS", "OBSERVATION")
+
+
+class FolderGame(Game[S]):
+    """A game declared by its folder: the contract read from the folder's modules.
+
+    A game's package holds ``state.py`` (the JSON codec), ``rules.py`` (the pure step),
+    ``view.py``, ``commands.py`` (the text grammar), each with the functions of
+    :data:`FOLDER_NAMES`, and ``spec.py`` with the constants of :data:`SPEC_NAMES` (and
+    ``OPTIONS`` where the game takes options); its ``__init__`` declares the game as a
+    subclass that sets the identity (``slug``, ``name``, ``genre``, the docstring) and any
+    hooks, and makes the one instance from the modules::
+
+        class Nim(FolderGame):
+            \"\"\"Nim: ...\"\"\"
+
+            slug = "nim"
+            name = "Nim"
+            genre = "take-away"
+
+        GAME = Nim(state=state, rules=rules, view=view, commands=commands, spec=spec)
+
+    The entry point ``[project.entry-points."playbench.games"]`` names ``GAME``.
+    """
+
+    #: what a language-model seat is told (a game with a seat of its own names its guide)
+    seat: ClassVar[type[SeatGuide]] = SeatGuide
+
+    def __init__(
+        self,
+        *,
+        state: ModuleType,
+        rules: ModuleType,
+        view: ModuleType,
+        commands: ModuleType,
+        spec: ModuleType,
+    ) -> None:
+        modules = {"state": state, "rules": rules, "view": view, "commands": commands, "spec": spec}
+        for role, names in FOLDER_NAMES.items():
+            for name in names:
+                if not name.startswith("[") and not callable(getattr(modules[role], name, None)):
+                    raise TypeError(
+                        f"{type(self).__name__}: its {role} module "
+                        f"{modules[role].__name__} has no function {name}"
+                    )
+        for name in SPEC_NAMES:
+            if not hasattr(spec, name):
+                raise TypeError(f"{type(self).__name__}: its spec module has no {name}")
+        self.codec = state
+        self.rules = rules
+        self.views = view
+        self.grammar = commands
+        self.about = spec
+        self._trusted = getattr(state, "from_trusted_json", None)
+        self._ending = getattr(rules, "ending", None)
+        self._limit = getattr(commands, "command_limit", None)
+
+    # -- the rules ---------------------------------------------------------------------
+    def new(self, seed: int, options: Mapping[str, Any] | None = None) -> S:
+        return self.rules.new(seed, options)
+
+    def legal_actions(self, state: S) -> list[Action]:
+        return self.rules.legal_actions(state)
+
+    def step(self, state: S, action: Action) -> Outcome[S]:
+        return self.rules.step(state, action)
+
+    def score(self, state: S) -> int:
+        return self.rules.score(state)
+
+    def is_over(self, state: S) -> bool:
+        return self.rules.is_over(state)
+
+    def ending(self, state: S) -> str:
+        return OVER if self._ending is None else self._ending(state)
+
+    def progress(self, state: S) -> float:
+        return self.views.progress(state)
+
+    # -- views -------------------------------------------------------------------------
+    def observe(self, state: S) -> JSON:
+        return self.views.observe(state)
+
+    def render(self, state: S) -> str:
+        return self.views.render(state)
+
+    def spec(self) -> Spec:
+        about = self.about
+        return Spec(
+            description=about.DESCRIPTION,
+            goal=about.GOAL,
+            scoring=about.SCORING,
+            rules=list(about.RULES),
+            action_schema=about.ACTION_SCHEMA,
+            commands=list(about.COMMANDS),
+            observation=dict(about.OBSERVATION),
+            options=dict(getattr(about, "OPTIONS", {})),
+        )
+
+    def seat_guide(self) -> SeatGuide:
+        return self.seat(self)
+
+    def parse_command(self, text: str) -> Action:
+        return self.grammar.parse_command(text)
+
+    def command_text(self, action: Action) -> str:
+        return self.grammar.command_text(action)
+
+    def command_limit(self, text: str) -> int:
+        return COMMAND_BYTES if self._limit is None else self._limit(text)
+
+    # -- serialization -----------------------------------------------------------------
+    def to_json(self, state: S) -> JSON:
+        return self.codec.to_json(state)
+
+    def from_json(self, data: Any) -> S:
+        return self.codec.from_json(data)
+
+    def from_trusted_json(self, data: Any) -> S:
+        if self._trusted is None:
+            return self.codec.from_json(data)
+        return trusted_or_checked(self._trusted, self.codec.from_json, data)

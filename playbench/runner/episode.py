@@ -259,8 +259,7 @@ def _episode(
     game = match.game
     seed = match.seed
     assert seed is not None
-    view_observation = game.observe(match.state)
-    outcome = outcome_of(game.slug, view_observation, match.over)
+    outcome = outcome_of(game, match.state, match.over)
     fingerprint = match.fingerprint()
     progress = game.progress(match.state)
     record: JSON = {

@@ -1,48 +1,22 @@
 """How an episode ended: ``won``, ``lost``, ``over`` (ended with neither, as an endless
-game or a score attack does) or ``truncated`` (cut by ``--max-steps``)."""
+game or a score attack does) or ``truncated`` (cut by ``--max-steps``). The game says
+which of the first three a finished run is (:meth:`~playbench.core.game.Game.ending`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Any
 
-from playbench.core.game import JSON
+from playbench.core.game import ENDINGS, Game
 
-WON = "won"
-LOST = "lost"
-OVER = "over"
 TRUNCATED = "truncated"
-OUTCOMES = (WON, LOST, OVER, TRUNCATED)
+OUTCOMES = (*ENDINGS, TRUNCATED)
 
 
-def _delvewick(observation: JSON) -> str:
-    # every other end (crushed, outOfOil, boxedIn) is a loss
-    return WON if observation["status"] == "won" else LOST
-
-
-def _cogcrawl(observation: JSON) -> str:
-    state = observation["run"]["state"]
-    if state == "won":
-        return WON
-    # leaving by the up stairs of DL1 ends the run by choice
-    return OVER if state == "left" else LOST
-
-
-def _no_win(observation: JSON) -> str:
-    return OVER
-
-
-#: per game, how a finished run's observation reads: Chimestep's stages never end and
-#: Gem Swap is a score attack over 30 moves, so their runs end with neither
-ENDINGS: dict[str, Callable[[JSON], str]] = {
-    "delvewick": _delvewick,
-    "chimestep": _no_win,
-    "gem-swap": _no_win,
-    "cogcrawl": _cogcrawl,
-}
-
-
-def outcome_of(slug: str, observation: JSON, over: bool) -> str:
-    """The outcome of a run of the game ``slug`` that stopped with this observation."""
+def outcome_of(game: Game, state: Any, over: bool) -> str:
+    """The outcome of a run of ``game`` that stopped in ``state``."""
     if not over:
         return TRUNCATED
-    return ENDINGS.get(slug, _no_win)(observation)
+    ending = game.ending(state)
+    if ending not in ENDINGS:
+        raise ValueError(f"{game.slug}: ending() gave {ending!r}, not one of {ENDINGS}")
+    return ending

@@ -111,7 +111,7 @@ def prepare(request: RunRequest) -> Plan:
         if llm.vision:
             check_vision(game, remote=spec.server is not None)
     if spec.agent in ("bot", "llm"):
-        bot_factory(game.slug)
+        bot_factory(game)
     if request.ranked is None:
         if not request.seeds:
             raise RunError("no seeds to play: give --seeds (e.g. 0-49 or 1,5,9)")

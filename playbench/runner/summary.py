@@ -6,8 +6,8 @@ import random
 import statistics
 from collections.abc import Iterable
 
-from playbench.core.game import JSON
-from playbench.runner.outcome import OUTCOMES, WON
+from playbench.core.game import JSON, WON
+from playbench.runner.outcome import OUTCOMES
 
 #: resamples of the bootstrap interval, and the seed that makes it repeatable
 BOOTSTRAP_RESAMPLES = 2000

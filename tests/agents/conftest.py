@@ -4,7 +4,6 @@ from collections.abc import Iterator
 
 import pytest
 
-from playbench.agents import bot
 from playbench.core import registry
 from tests.agents.chat_server import ChatServer, serving
 from tests.server.tally import Tally
@@ -16,7 +15,7 @@ KEY = "sk-test-key-never-written-0123456789"
 @pytest.fixture
 def tally(monkeypatch) -> Iterator[Tally]:
     """The test game Tally, registered with a bot, for the length of a test."""
-    monkeypatch.setitem(bot.BOT_MODULES, TALLY.slug, "tests.agents.tally_bot")
+    monkeypatch.setattr(TALLY, "bot", "tests.agents.tally_bot")
     registry.register(TALLY)
     yield TALLY
     registry._GAMES.pop(TALLY.slug, None)

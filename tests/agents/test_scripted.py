@@ -10,26 +10,20 @@ from pathlib import Path
 import pytest
 
 from playbench.agents import AgentError, BotAgent, RandomAgent, make_agent
-from playbench.agents.bot import BOT_MODULES, bot_factory
+from playbench.agents.bot import bot_factory
 from playbench.cli import main
-from playbench.core import get_game
+from playbench.core import all_games, get_game
 from playbench.core.match import Match
 from playbench.runner.episode import EpisodeSpec, Task, play
 
-
-def has_bot(slug: str) -> bool:
-    try:
-        return hasattr(importlib.import_module(BOT_MODULES[slug]), "make_bot")
-    except ModuleNotFoundError:
-        return False
+#: the games that name a bot: every game
+BOT_GAMES = [game.slug for game in all_games() if game.bot is not None]
 
 
-#: the games whose bot module has its make_bot: every game
-BOT_GAMES = [slug for slug in BOT_MODULES if has_bot(slug)]
-
-
-def test_every_game_has_a_bot():
-    assert BOT_GAMES == ["delvewick", "chimestep", "gem-swap", "cogcrawl"]
+@pytest.mark.parametrize("slug", [game.slug for game in all_games()])
+def test_every_game_names_a_bot_module_with_make_bot(slug):
+    path = get_game(slug).bot
+    assert path is not None and callable(importlib.import_module(path).make_bot)
 
 
 def test_random_plays_only_legal_actions_each_about_equally_often():
@@ -60,13 +54,14 @@ def test_an_unknown_agent_is_a_clear_error():
 
 
 def test_a_game_without_a_bot_module_is_a_clear_error(monkeypatch):
-    monkeypatch.setitem(BOT_MODULES, "delvewick", "playbench.bots.nothing_here")
+    game = get_game("delvewick")
+    monkeypatch.setattr(game, "bot", "playbench.bots.nothing_here")
     with pytest.raises(AgentError, match=r"has no bot yet: playbench\.bots\.nothing_here does not"):
-        bot_factory("delvewick")
+        bot_factory(game)
 
 
 def test_a_bot_module_without_make_bot_is_a_clear_error(monkeypatch, tmp_path, capsys):
-    monkeypatch.setitem(BOT_MODULES, "gem-swap", "playbench.core.rng")
+    monkeypatch.setattr(get_game("gem-swap"), "bot", "playbench.core.rng")
     with pytest.raises(AgentError, match=r"has no bot yet: playbench\.core\.rng has no make_bot"):
         BotAgent(get_game("gem-swap"))
     folder = tmp_path / "out"
@@ -74,9 +69,11 @@ def test_a_bot_module_without_make_bot_is_a_clear_error(monkeypatch, tmp_path, c
     assert "has no bot yet" in capsys.readouterr().err and not folder.exists()
 
 
-def test_a_game_missing_from_the_registry_of_bots_is_a_clear_error():
-    with pytest.raises(AgentError, match="no bot module is known for the game 'chess'"):
-        bot_factory("chess")
+def test_a_game_that_names_no_bot_is_a_clear_error(monkeypatch):
+    game = get_game("chimestep")
+    monkeypatch.setattr(game, "bot", None)
+    with pytest.raises(AgentError, match="the game 'chimestep' names no bot"):
+        bot_factory(game)
 
 
 @pytest.mark.parametrize("slug", BOT_GAMES)

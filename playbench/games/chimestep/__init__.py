@@ -1,19 +1,11 @@
 """Chimestep: ring every tile of a stepped pyramid while the Hush close in."""
 
-from __future__ import annotations
-
-from collections.abc import Mapping
-from typing import Any
-
-from playbench.core import Action, Game, Outcome, Spec, register
-from playbench.core.game import trusted_or_checked
-from playbench.core.seat import SeatGuide
-from playbench.games.chimestep import commands, rules, spec, view
+from playbench.core.game import FolderGame
+from playbench.games.chimestep import commands, rules, spec, state, view
 from playbench.games.chimestep.prompt import ChimestepSeat
-from playbench.games.chimestep.state import DONE, State, from_json, from_trusted_json, to_json
 
 
-class Chimestep(Game[State]):
+class Chimestep(FolderGame):
     """Chimestep, a real-time pyramid-ringing game on a seeded clock.
 
     Description:
@@ -49,51 +41,8 @@ class Chimestep(Game[State]):
     name = "Chimestep"
     genre = "arcade"
     step_cap = 20_000
-
-    def new(self, seed: int, options: Mapping[str, Any] | None = None) -> State:
-        return rules.new(seed, options)
-
-    def legal_actions(self, state: State) -> list[Action]:
-        return rules.legal_actions(state)
-
-    def step(self, state: State, action: Action) -> Outcome[State]:
-        return rules.step(state, action)
-
-    def score(self, state: State) -> int:
-        return state.score
-
-    def is_over(self, state: State) -> bool:
-        return state.status == DONE
-
-    def progress(self, state: State) -> float:
-        return view.progress(state)
-
-    def observe(self, state: State) -> dict[str, Any]:
-        return view.observe(state)
-
-    def render(self, state: State) -> str:
-        return view.render(state)
-
-    def spec(self) -> Spec:
-        return spec.spec()
-
-    def seat_guide(self) -> SeatGuide:
-        return ChimestepSeat(self)
-
-    def parse_command(self, text: str) -> Action:
-        return commands.parse_command(text)
-
-    def command_text(self, action: Action) -> str:
-        return commands.command_text(action)
-
-    def to_json(self, state: State) -> dict[str, Any]:
-        return to_json(state)
-
-    def from_json(self, data: Any) -> State:
-        return from_json(data)
-
-    def from_trusted_json(self, data: Any) -> State:
-        return trusted_or_checked(from_trusted_json, from_json, data)
+    bot = "playbench.bots.chimestep"
+    seat = ChimestepSeat
 
 
-GAME = register(Chimestep())
+GAME = Chimestep(state=state, rules=rules, view=view, commands=commands, spec=spec)

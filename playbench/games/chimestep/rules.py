@@ -214,6 +214,15 @@ def legal_actions(state: State) -> list[dict[str, Any]]:
     return [{"type": "tick"}]
 
 
+def score(state: State) -> int:
+    return state.score
+
+
+def is_over(state: State) -> bool:
+    """The run ends when the last life is lost; stages are endless, so it is never won."""
+    return state.status == DONE
+
+
 # -- the step ----------------------------------------------------------------------------------
 def step(state: State, action: Any) -> Outcome[State]:
     try:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from playbench.core import Command, Spec
+from playbench.core import Command
 from playbench.core.controls import PROMPT_MARK
 from playbench.games.chimestep import hush, tables
 from playbench.games.chimestep.board import DIRECTIONS, TIERS, TILE_COUNT
@@ -78,7 +78,7 @@ def keys_text() -> str:
     )
 
 
-RULES = [
+BASE_RULES = [
     # the board and the actions
     f"Board: tier 0 is 1 tile at the apex, tier {TIERS - 1} is {TIERS} tiles at the base, "
     f"0 <= col <= row; the same board every stage. Moves: upLeft (row-1, col-1), upRight "
@@ -247,14 +247,4 @@ OBSERVATION = {
 }
 
 
-def spec() -> Spec:
-    return Spec(
-        description=DESCRIPTION,
-        goal=GOAL,
-        scoring=SCORING,
-        rules=[*RULES, PROGRESS, keys_text()],
-        action_schema=ACTION_SCHEMA,
-        commands=list(COMMANDS),
-        observation=dict(OBSERVATION),
-        options={},
-    )
+RULES = [*BASE_RULES, PROGRESS, keys_text()]

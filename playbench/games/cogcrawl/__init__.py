@@ -1,28 +1,11 @@
 """Cogcrawl: a seeded NetHack-style dungeon played through the seat protocol (slug ``cogcrawl``)."""
 
-from __future__ import annotations
-
-from collections.abc import Mapping
-from typing import Any
-
-from playbench.core.game import JSON, Action, Game, Outcome, Spec, trusted_or_checked
-from playbench.core.registry import register
-from playbench.core.seat import SeatGuide
-from playbench.games.cogcrawl import commands, rules, view
-from playbench.games.cogcrawl.actions import legal_primitives
+from playbench.core.game import FolderGame
+from playbench.games.cogcrawl import commands, rules, spec, state, view
 from playbench.games.cogcrawl.prompt import CogcrawlSeat
-from playbench.games.cogcrawl.spec import build_spec
-from playbench.games.cogcrawl.start import new_state
-from playbench.games.cogcrawl.state import (
-    PLAYING,
-    CogState,
-    from_json,
-    from_trusted_json,
-    to_json,
-)
 
 
-class Cogcrawl(Game[CogState]):
+class Cogcrawl(FolderGame):
     """Cogcrawl: delve ten generated levels for the Cogheart, one planned reply per turn.
 
     Description:
@@ -60,58 +43,8 @@ class Cogcrawl(Game[CogState]):
     name = "Cogcrawl"
     genre = "roguelike"
     step_cap = 50_000
-
-    def command_limit(self, text: str) -> int:
-        """A raw seat reply may be as long as the seat protocol allows."""
-        return commands.RAW_REPLY_BYTES if commands.is_raw(text) else super().command_limit(text)
-
-    # -- the rules ---------------------------------------------------------------------
-    def new(self, seed: int, options: Mapping[str, Any] | None = None) -> CogState:
-        return new_state(seed, options)
-
-    def legal_actions(self, state: CogState) -> list[Action]:
-        return [{"actions": [p.to_json()]} for p in legal_primitives(state)]
-
-    def step(self, state: CogState, action: Action) -> Outcome[CogState]:
-        return rules.play_turn(state, action)
-
-    def score(self, state: CogState) -> int:
-        return state.score
-
-    def is_over(self, state: CogState) -> bool:
-        return state.run != PLAYING
-
-    def progress(self, state: CogState) -> float:
-        return view.progress(state)
-
-    # -- views -------------------------------------------------------------------------
-    def observe(self, state: CogState) -> JSON:
-        return view.observe(state)
-
-    def render(self, state: CogState) -> str:
-        return view.render(state)
-
-    def spec(self) -> Spec:
-        return build_spec()
-
-    def seat_guide(self) -> SeatGuide:
-        return CogcrawlSeat(self)
-
-    def parse_command(self, text: str) -> Action:
-        return commands.parse_command(text)
-
-    def command_text(self, action: Action) -> str:
-        return commands.command_text(action)
-
-    # -- serialization -----------------------------------------------------------------
-    def to_json(self, state: CogState) -> JSON:
-        return to_json(state)
-
-    def from_json(self, data: Any) -> CogState:
-        return from_json(data)
-
-    def from_trusted_json(self, data: Any) -> CogState:
-        return trusted_or_checked(from_trusted_json, from_json, data)
+    bot = "playbench.bots.cogcrawl"
+    seat = CogcrawlSeat
 
 
-GAME = register(Cogcrawl())
+GAME = Cogcrawl(state=state, rules=rules, view=view, commands=commands, spec=spec)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from playbench.core import CommandError
+from playbench.core.game import COMMAND_BYTES
 from playbench.games.cogcrawl.glyphs import DIRECTIONS, HEIGHT, WIDTH
 from playbench.games.cogcrawl.protocol import MAX_REPLY_BYTES
 
@@ -65,6 +66,11 @@ RAW_REPLY_BYTES = MAX_REPLY_BYTES
 def is_raw(text: str) -> bool:
     """True for a line that is a raw seat reply (it starts with ``{``)."""
     return text.lstrip().startswith(RAW_START)
+
+
+def command_limit(text: str) -> int:
+    """A raw seat reply may be as long as the seat protocol allows."""
+    return RAW_REPLY_BYTES if is_raw(text) else COMMAND_BYTES
 
 
 def command_text(action: object) -> str:

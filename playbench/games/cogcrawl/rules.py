@@ -17,7 +17,12 @@
 
 from __future__ import annotations
 
-from playbench.core import Outcome
+from collections.abc import Mapping
+from typing import Any
+
+from playbench.core import Action, Outcome
+from playbench.core.game import LOST, OVER
+from playbench.games.cogcrawl.actions import legal_primitives
 from playbench.games.cogcrawl.protocol import ParseFailure
 from playbench.games.cogcrawl.seat import (
     close_turn,
@@ -27,10 +32,36 @@ from playbench.games.cogcrawl.seat import (
     run_queue,
     take_reply,
 )
-from playbench.games.cogcrawl.state import PLAYING, CogState
+from playbench.games.cogcrawl.start import new_state
+from playbench.games.cogcrawl.state import LEFT, PLAYING, WON, CogState
 
 
-def play_turn(state: CogState, action: object) -> Outcome[CogState]:
+def new(seed: int, options: Mapping[str, Any] | None = None) -> CogState:
+    return new_state(seed, options)
+
+
+def legal_actions(state: CogState) -> list[Action]:
+    """One reply per dungeon primitive the cog could start now."""
+    return [{"actions": [p.to_json()]} for p in legal_primitives(state)]
+
+
+def score(state: CogState) -> int:
+    return state.score
+
+
+def is_over(state: CogState) -> bool:
+    return state.run != PLAYING
+
+
+def ending(state: CogState) -> str:
+    """Won with the Cogheart (the run state ``won`` is the contract's); leaving by the up
+    stairs of DL1 ends the run by choice; death and the turn limit are losses."""
+    if state.run == WON:
+        return WON
+    return OVER if state.run == LEFT else LOST
+
+
+def step(state: CogState, action: object) -> Outcome[CogState]:
     if state.run != PLAYING:  # 1
         return Outcome.refused(state, f"the run is over ({state.run}); start a new one")
     try:  # 2

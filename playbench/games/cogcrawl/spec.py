@@ -3,7 +3,7 @@ grammar as a JSON Schema, the text commands and the observation fields."""
 
 from __future__ import annotations
 
-from playbench.core.game import Command, Spec
+from playbench.core.game import Command
 from playbench.games.cogcrawl import dungeon, items, monsters, protocol
 from playbench.games.cogcrawl.constants import (
     BASE_AC,
@@ -313,16 +313,3 @@ OBSERVATION = {
     "retry": "true when the last reply failed to parse once this turn",
     "run": "state (playing/won/dead/left/out_of_turns), score, progress, deepest",
 }
-
-
-def build_spec() -> Spec:
-    return Spec(
-        description=DESCRIPTION,
-        goal=GOAL,
-        scoring=SCORING,
-        rules=list(RULES),
-        action_schema=ACTION_SCHEMA,
-        commands=list(COMMANDS),
-        observation=dict(OBSERVATION),
-        options={},
-    )

@@ -1,28 +1,11 @@
 """Delvewick: a deterministic digging puzzle of 8 handcrafted levels (slug ``delvewick``)."""
 
-from __future__ import annotations
-
-from collections.abc import Mapping
-from typing import Any
-
-from playbench.core.game import JSON, Action, Game, Outcome, Spec, trusted_or_checked
-from playbench.core.registry import register
-from playbench.core.rng import check_seed
-from playbench.core.seat import SeatGuide
-from playbench.games.delvewick import commands, rules, view
+from playbench.core.game import FolderGame
+from playbench.games.delvewick import commands, rules, spec, state, view
 from playbench.games.delvewick.prompt import DelvewickSeat
-from playbench.games.delvewick.spec import build_spec
-from playbench.games.delvewick.state import (
-    PLAYING,
-    State,
-    level_from_options,
-    state_from_json,
-    state_from_trusted_json,
-    state_to_json,
-)
 
 
-class Delvewick(Game[State]):
+class Delvewick(FolderGame):
     """Delvewick: a mole prospector digs for gems through 8 handcrafted levels.
 
     Description:
@@ -59,60 +42,8 @@ class Delvewick(Game[State]):
     genre = "digging puzzle"
     seeded = False
     step_cap = 5_000
-
-    # -- the rules ---------------------------------------------------------------------
-    def new(self, seed: int, options: Mapping[str, Any] | None = None) -> State:
-        check_seed(seed)
-        return State(level_from_options(options))
-
-    def legal_actions(self, state: State) -> list[Action]:
-        if state.status != PLAYING:
-            return []
-        names = rules.DIRECTIONS
-        moves = [{"type": "move", "dir": names[d]} for d in rules.legal_dirs(state)]
-        moves.append({"type": "wait"})
-        return moves
-
-    def step(self, state: State, action: Action) -> Outcome[State]:
-        return rules.step(state, action)
-
-    def score(self, state: State) -> int:
-        return state.score
-
-    def is_over(self, state: State) -> bool:
-        return state.status != PLAYING
-
-    def progress(self, state: State) -> float:
-        return view.progress(state)
-
-    # -- views -------------------------------------------------------------------------
-    def observe(self, state: State) -> JSON:
-        return view.observe(state)
-
-    def render(self, state: State) -> str:
-        return view.render(state)
-
-    def spec(self) -> Spec:
-        return build_spec()
-
-    def seat_guide(self) -> SeatGuide:
-        return DelvewickSeat(self)
-
-    def parse_command(self, text: str) -> Action:
-        return commands.parse_command(text)
-
-    def command_text(self, action: Action) -> str:
-        return commands.command_text(action)
-
-    # -- serialization -----------------------------------------------------------------
-    def to_json(self, state: State) -> JSON:
-        return state_to_json(state)
-
-    def from_json(self, data: Any) -> State:
-        return state_from_json(data)
-
-    def from_trusted_json(self, data: Any) -> State:
-        return trusted_or_checked(state_from_trusted_json, state_from_json, data)
+    bot = "playbench.bots.delvewick"
+    seat = DelvewickSeat
 
 
-DELVEWICK = register(Delvewick())
+GAME = Delvewick(state=state, rules=rules, view=view, commands=commands, spec=spec)

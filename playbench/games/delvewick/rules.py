@@ -13,11 +13,13 @@ bottom-to-top, left-to-right scan.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from heapq import heappop, heappush
 from typing import Any
 
 from playbench.core.errors import PlaybenchError
-from playbench.core.game import JSON, Outcome
+from playbench.core.game import JSON, LOST, Action, Outcome
+from playbench.core.rng import check_seed
 from playbench.games.delvewick.levels import (
     BEDROCK,
     BOULDER,
@@ -41,6 +43,7 @@ from playbench.games.delvewick.state import (
     PLAYING,
     WON,
     State,
+    level_from_options,
 )
 
 GEM_POINTS = 25
@@ -122,6 +125,34 @@ def read_action(action: Any) -> int:
     if "type" not in action:
         raise MalformedAction("an action needs 'type': 'move' or 'wait'")
     raise MalformedAction(f"unknown action type {kind!r}; use 'move' or 'wait'")
+
+
+def new(seed: int, options: Mapping[str, Any] | None = None) -> State:
+    """A fresh run: the seed changes nothing (it is checked all the same)."""
+    check_seed(seed)
+    return State(level_from_options(options))
+
+
+def legal_actions(state: State) -> list[Action]:
+    if state.status != PLAYING:
+        return []
+    moves: list[Action] = [{"type": "move", "dir": DIRECTIONS[d]} for d in legal_dirs(state)]
+    moves.append({"type": "wait"})
+    return moves
+
+
+def score(state: State) -> int:
+    return state.score
+
+
+def is_over(state: State) -> bool:
+    return state.status != PLAYING
+
+
+def ending(state: State) -> str:
+    """Won once the last level is cleared (the status ``won`` is the contract's); every
+    other end (crushed, out of oil, boxed in) is a loss."""
+    return WON if state.status == WON else LOST
 
 
 def can_move(state: State, d: int) -> bool:

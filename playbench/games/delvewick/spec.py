@@ -3,8 +3,7 @@ silent), action grammar, commands, observation and options."""
 
 from __future__ import annotations
 
-from playbench.core.game import Spec
-from playbench.games.delvewick.commands import COMMANDS
+from playbench.games.delvewick import commands
 from playbench.games.delvewick.levels import (
     LEVELS,
     MAX_HEIGHT,
@@ -15,6 +14,8 @@ from playbench.games.delvewick.levels import (
     MIN_SIDE,
 )
 
+#: the text grammar, as the commands module lists it
+COMMANDS = commands.COMMANDS
 DESCRIPTION = (
     "Guide a mole prospector through 8 handcrafted underground levels framed in bedrock: "
     "dig through soil, gather gems until the quota opens the exit, then step onto it to "
@@ -133,16 +134,3 @@ OPTIONS = {
         "Anything else is refused with an error naming the problem"
     ),
 }
-
-
-def build_spec() -> Spec:
-    return Spec(
-        description=DESCRIPTION,
-        goal=GOAL,
-        scoring=SCORING,
-        rules=RULES,
-        action_schema=ACTION_SCHEMA,
-        commands=COMMANDS,
-        observation=OBSERVATION,
-        options=OPTIONS,
-    )

@@ -1,5 +1,5 @@
 """The Delvewick state: one moment of a run, a fresh run from the options, and the JSON
-codec (``state_to_json`` / ``state_from_json``, lossless).
+codec (``to_json`` / ``from_json``, lossless).
 
 The board is one flat ``bytearray`` stored bottom row first (see ``levels``); the JSON
 form shows it as row strings, top row first, the way a player reads it.
@@ -155,7 +155,7 @@ def level_from_options(options: Mapping[str, Any] | None) -> Level:
 
 
 # -- the JSON codec ----------------------------------------------------------------------
-def state_to_json(state: State) -> JSON:
+def to_json(state: State) -> JSON:
     level = state.level
     return {
         "level": level.number,
@@ -171,7 +171,7 @@ def state_to_json(state: State) -> JSON:
     }
 
 
-def state_from_json(data: Any) -> State:
+def from_json(data: Any) -> State:
     """The state ``data`` describes; :class:`StateError` names the first problem."""
     data = need_object(data, StateError, STATE)
     need_keys(data, StateError, STATE, STATE_KEYS)
@@ -213,12 +213,12 @@ def state_from_json(data: Any) -> State:
     return state
 
 
-def state_from_trusted_json(data: Any) -> State:
-    """The state of a JSON form that :func:`state_to_json` of this same code wrote and a
+def from_trusted_json(data: Any) -> State:
+    """The state of a JSON form that :func:`to_json` of this same code wrote and a
     seal has authenticated since (see :meth:`Game.from_trusted_json`): the same state as
-    :func:`state_from_json` gives, built without checking its fields (a custom level is
+    :func:`from_json` gives, built without checking its fields (a custom level is
     still read by :func:`parse_level`, which builds it). Anything else must go through
-    :func:`state_from_json`."""
+    :func:`from_json`."""
     custom = data["custom"]
     if custom is None:
         level = LEVELS[data["level"] - 1]

@@ -1,20 +1,12 @@
 """Gem Swap: the match-3 game of swapping gems into lines, cascades and specials."""
 
-from __future__ import annotations
-
-from collections.abc import Mapping
-from typing import Any, ClassVar
-
-from playbench.core import register
-from playbench.core.game import JSON, Action, Game, Outcome, Spec, trusted_or_checked
-from playbench.core.seat import SeatGuide
-from playbench.games.gemswap import commands, rules, view
+from playbench.core.game import FolderGame
+from playbench.games.gemswap import commands, rules, spec, state, view
 from playbench.games.gemswap.prompt import GemSwapSeat
-from playbench.games.gemswap.spec import SPEC
-from playbench.games.gemswap.state import SLUG, GemState, decode, decode_trusted, encode
+from playbench.games.gemswap.state import SLUG
 
 
-class GemSwap(Game[GemState]):
+class GemSwap(FolderGame):
     """Gem Swap, a match-3 game on an 8x8 board.
 
     Description:
@@ -44,60 +36,13 @@ class GemSwap(Game[GemState]):
         After the 30th accepted swap.
     """
 
-    slug: ClassVar[str] = SLUG
-    name: ClassVar[str] = "Gem Swap"
-    genre: ClassVar[str] = "match-3"
-    score_can_fall: ClassVar[bool] = True
-    step_cap: ClassVar[int] = 500
-
-    def new(self, seed: int, options: Mapping[str, Any] | None = None) -> GemState:
-        return rules.new(seed, options)
-
-    def legal_actions(self, state: GemState) -> list[Action]:
-        return rules.legal_actions(state)
-
-    def legal_swaps(self, state: GemState) -> list[Action]:
-        """Only the swap actions of :meth:`legal_actions`, in the same order."""
-        return rules.swap_actions(state)
-
-    def step(self, state: GemState, action: Action) -> Outcome[GemState]:
-        return rules.step(state, action)
-
-    def score(self, state: GemState) -> int:
-        return state.score
-
-    def is_over(self, state: GemState) -> bool:
-        return state.over
-
-    def progress(self, state: GemState) -> float:
-        return view.progress(state)
-
-    def observe(self, state: GemState) -> JSON:
-        return view.observe(state)
-
-    def render(self, state: GemState) -> str:
-        return view.render(state)
-
-    def spec(self) -> Spec:
-        return SPEC
-
-    def seat_guide(self) -> SeatGuide:
-        return GemSwapSeat(self)
-
-    def parse_command(self, text: str) -> Action:
-        return commands.parse_command(text)
-
-    def command_text(self, action: Action) -> str:
-        return commands.command_text(action)
-
-    def to_json(self, state: GemState) -> JSON:
-        return encode(state)
-
-    def from_json(self, data: Any) -> GemState:
-        return decode(data)
-
-    def from_trusted_json(self, data: Any) -> GemState:
-        return trusted_or_checked(decode_trusted, decode, data)
+    slug = SLUG
+    name = "Gem Swap"
+    genre = "match-3"
+    score_can_fall = True
+    step_cap = 500
+    bot = "playbench.bots.gemswap"
+    seat = GemSwapSeat
 
 
-register(GemSwap())
+GAME = GemSwap(state=state, rules=rules, view=view, commands=commands, spec=spec)

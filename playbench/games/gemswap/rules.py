@@ -150,6 +150,14 @@ def step(state: GemState, action: Action) -> Outcome[GemState]:
     return Outcome(turn.state, True, turn.points, turn.events)
 
 
+def score(state: GemState) -> int:
+    return state.score
+
+
+def is_over(state: GemState) -> bool:
+    return state.over
+
+
 def apply(state: GemState, command: Parsed) -> Turn:
     """The turn a parsed command makes. Raises a :class:`Refusal` saying why not."""
     if state.over:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from playbench.core.game import Command, Spec
+from playbench.core.game import Command
 from playbench.games.gemswap.board import (
     AREA_BOMB,
     COLOR_BOMB,
@@ -165,14 +165,3 @@ OPTIONS = {
     "of the wrong size, with an unknown gem or with a line of 3 already on it is refused. "
     "New gems still come from the seed.",
 }
-
-SPEC = Spec(
-    description=DESCRIPTION,
-    goal=GOAL,
-    scoring=SCORING,
-    rules=RULES,
-    action_schema=ACTION_SCHEMA,
-    commands=COMMANDS,
-    observation=OBSERVATION,
-    options=OPTIONS,
-)

@@ -93,7 +93,7 @@ class GemState:
         return other
 
 
-def encode(state: GemState) -> JSON:
+def to_json(state: GemState) -> JSON:
     """The JSON form of a state."""
     return {
         "game": SLUG,
@@ -105,11 +105,11 @@ def encode(state: GemState) -> JSON:
     }
 
 
-def decode_trusted(data: Any) -> GemState:
-    """The state of a JSON form that :func:`encode` of this same code wrote and a seal has
+def from_trusted_json(data: Any) -> GemState:
+    """The state of a JSON form that :func:`to_json` of this same code wrote and a seal has
     authenticated since (see :meth:`Game.from_trusted_json`): the same state as
-    :func:`decode` gives, built without checking any field or looking for lines and
-    legal swaps. Anything else must go through :func:`decode`."""
+    :func:`from_json` gives, built without checking any field or looking for lines and
+    legal swaps. Anything else must go through :func:`from_json`."""
     gems = [GEM_OF_TOKEN[text] for row in data["board"] for text in row]
     selected = data["selected"]
     return GemState(
@@ -122,7 +122,7 @@ def decode_trusted(data: Any) -> GemState:
     )
 
 
-def decode(data: Any) -> GemState:
+def from_json(data: Any) -> GemState:
     """A state from its JSON form. Raises :class:`StateError` naming the first problem.
 
     The score may be below 0: each ``hint`` costs 50 points, whatever the score.

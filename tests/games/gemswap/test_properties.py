@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from playbench.core import Rng, canonical_json
 from playbench.games.gemswap import board as gems
+from playbench.games.gemswap import rules
 from tests.games.gemswap.boards import GAME
 
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
@@ -206,7 +207,7 @@ def test_the_events_are_enough_to_redraw_every_swap(seed, picks):
     for pick in picks:
         if GAME.is_over(state):
             break
-        swaps = GAME.legal_swaps(state)
+        swaps = rules.swap_actions(state)
         outcome = GAME.step(state, swaps[pick % len(swaps)])
         after = GAME.observe(outcome.state)["board"]
         assert rebuild(GAME.observe(state)["board"], outcome.events) == after
@@ -227,7 +228,7 @@ def test_each_step_scores_its_gems_and_specials_times_its_number(seed, picks):
     for pick in picks:
         if GAME.is_over(state):
             break
-        swaps = GAME.legal_swaps(state)
+        swaps = rules.swap_actions(state)
         outcome = GAME.step(state, swaps[pick % len(swaps)])
         swapped = outcome.events[0]["cells"]
         for event in outcome.events[1:]:
