@@ -17,10 +17,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
-
-if TYPE_CHECKING:
-    from playbench.core.picture import Picture
+from typing import Any, ClassVar, Generic, TypeVar
 
 from playbench.core.seat import SeatGuide
 
@@ -137,8 +134,6 @@ class Game(ABC, Generic[S]):
     #: the module of the game's baseline bot, whose ``make_bot(seed)`` returns a player
     #: with ``act(view) -> action`` that decides from the public view alone (None: no bot)
     bot: ClassVar[str | None] = None
-    #: the colours and labels of the board's glyphs (None: the doors show the text board)
-    picture: ClassVar[Picture | None] = None
 
     # -- the rules ---------------------------------------------------------------------
     @abstractmethod

@@ -18,6 +18,7 @@ with the parser's reason, never an exception.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +39,7 @@ VIEW_FIELDS = (
     "progress",
     "moves",
 )
+_NEEDS_LEGAL = frozenset({"legalActions", "commands"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,21 +153,34 @@ class Match:
         game = self.game
         return [game.command_text(action) for action in game.legal_actions(self.state)]
 
-    def view(self) -> JSON:
-        """What every door serves: JSON-ready, without hidden information."""
+    def view(self, fields: Sequence[str] = VIEW_FIELDS) -> JSON:
+        """What every door serves: JSON-ready, without hidden information. A door that
+        serves only some of the fields (the stateless route) names them, in its order."""
         game, state = self.game, self.state
-        legal = game.legal_actions(state)
-        return {
-            "game": game.slug,
-            "observation": game.observe(state),
-            "board": game.render(state),
-            "legalActions": legal,
-            "commands": [game.command_text(action) for action in legal],
-            "score": game.score(state),
-            "gameOver": game.is_over(state),
-            "progress": game.progress(state),
-            "moves": self.moves,
-        }
+        legal = game.legal_actions(state) if _NEEDS_LEGAL.intersection(fields) else []
+        view: JSON = {}
+        for name in fields:
+            if name == "game":
+                view[name] = game.slug
+            elif name == "observation":
+                view[name] = game.observe(state)
+            elif name == "board":
+                view[name] = game.render(state)
+            elif name == "legalActions":
+                view[name] = legal
+            elif name == "commands":
+                view[name] = [game.command_text(action) for action in legal]
+            elif name == "score":
+                view[name] = game.score(state)
+            elif name == "gameOver":
+                view[name] = game.is_over(state)
+            elif name == "progress":
+                view[name] = game.progress(state)
+            elif name == "moves":
+                view[name] = self.moves
+            else:
+                raise ValueError(f"no view field {name!r}; the fields are {VIEW_FIELDS}")
+        return view
 
     def fingerprint(self) -> str:
         """A short stable hash of the whole state: equal for a match and its replay."""

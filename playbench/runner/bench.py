@@ -29,11 +29,11 @@ from rich.table import Table
 from playbench import __version__
 from playbench.agents import LlmSettings
 from playbench.core.errors import PlaybenchError
-from playbench.core.game import JSON
+from playbench.core.game import JSON, WON
 from playbench.core.registry import get_game
 from playbench.runner.backends import RAY, ray_cluster
 from playbench.runner.episode import EpisodeSpec, Failure
-from playbench.runner.outcome import OUTCOMES, WON
+from playbench.runner.outcome import OUTCOMES
 from playbench.runner.replay import ReplayError, read_replay, verify_path, write_atomic
 from playbench.runner.run import RUNS_ROOT, Plan, RunRequest, execute, prepare
 from playbench.runner.stats import mean_interval, stratified_interval

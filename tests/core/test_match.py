@@ -150,3 +150,15 @@ def test_a_query_is_answered_but_is_no_move_and_is_not_logged():
     result = match.command("moves")
     assert result.ok and not result.advanced and result.events[0]["type"] == "moves"
     assert match.log == [] and match.moves == 0
+
+
+def test_a_view_of_some_fields_is_that_part_of_the_whole_view():
+    match = Match.start("gem-swap", 4)
+    match.command("moves")
+    whole = match.view()
+    assert match.view(("score", "legalActions")) == {
+        "score": whole["score"],
+        "legalActions": whole["legalActions"],
+    }
+    with pytest.raises(ValueError, match="no view field 'seed'"):
+        match.view(("seed",))

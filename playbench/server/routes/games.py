@@ -84,19 +84,22 @@ def list_games(request: Request) -> Response:
     )
 
 
+#: the parts of :meth:`Match.view` each stateless answer carries
+START_FIELDS = ("observation", "legalActions", "score", "gameOver")
+STEP_FIELDS = ("observation", "score", "gameOver", "legalActions")
+REFUSED_FIELDS = ("legalActions",)
+
+
 def _start(services: Services, game: Game, seed: int | None, options: Any) -> Response:
     if seed is None:
         seed = draw_seed()
-    state = game.new(seed, options or {})
+    match = Match.start(game, seed, options or {})
     return json_response(
         {
             "seed": seed,
-            "state": services.sealer.seal(game.slug, game.to_json(state)),
-            "observation": game.observe(state),
-            "legalActions": game.legal_actions(state),
+            "state": services.sealer.seal(game.slug, match.to_json()),
             "spec": services.spec_text(game),
-            "score": game.score(state),
-            "gameOver": game.is_over(state),
+            **match.view(START_FIELDS),
         }
     )
 
@@ -146,15 +149,13 @@ def step_sealed(sealer: Sealer, game: Game, sealed: object, action: Any) -> JSON
     match = Match(game, game.from_trusted_json(sealer.open(game.slug, sealed)))
     result = match.play(action)
     payload: JSON = {"ok": True} if result.ok else {"ok": False, "reason": result.reason}
-    state = match.state
     if result.ok or result.advanced:
-        payload["state"] = sealer.seal(game.slug, game.to_json(state))
-        payload["observation"] = game.observe(state)
-        payload["score"] = game.score(state)
-        payload["gameOver"] = game.is_over(state)
+        payload["state"] = sealer.seal(game.slug, match.to_json())
         payload["reward"] = result.reward
         payload["events"] = result.events
-    payload["legalActions"] = game.legal_actions(state)
+        payload.update(match.view(STEP_FIELDS))
+    else:
+        payload.update(match.view(REFUSED_FIELDS))
     return payload
 
 
