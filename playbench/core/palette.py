@@ -3,6 +3,15 @@
 Every picture of a game (the Gymnasium door's frames, the browser's boards) reads the
 same file. Colours are ``#rrggbb`` text; ``background`` is always there, the rest is the
 game's own (named cells, levels, gems).
+
+A palette that also names its board is the game's *picture*, from which any door can
+draw the board with no painter of its own (the browser's ``boards/picture.js``, the
+Gymnasium door's glyph frames):
+
+- ``board``: the observation field holding the board, a list of rows, each a string of
+  one-character glyphs or a list of glyph tokens;
+- ``cells``: each glyph's colour;
+- ``labels``: each glyph's word for people (a legend).
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
 // Each game's board painter, status fields and state word, and for its play page a line
 // on how to play and a legend where the board needs one; a game without a painter of
-// its own is shown as its text board.
+// its own is drawn from its picture (boards/picture.js), or shown as its text board.
 import { chimestepGuide, chimestepState, chimestepStatus, drawChimestep } from "./chimestep.js";
 import { cogcrawlGuide, cogcrawlState, cogcrawlStatus, drawCogcrawl } from "./cogcrawl.js";
 import { delvewickGuide, delvewickLegend, delvewickState, delvewickStatus, drawDelvewick } from "./delvewick.js";
 import { drawGemSwap, gemswapGuide, gemswapState, gemswapStatus } from "./gemswap.js";
+import { pictureOf, picturePainter } from "./picture.js";
 
 function drawText(host, observation, { text } = {}) {
   const pre = document.createElement("pre");
@@ -27,7 +28,9 @@ const TEXT = {
 };
 
 export function painter(slug) {
-  return PAINTERS[slug] || TEXT;
+  if (PAINTERS[slug]) return PAINTERS[slug];
+  const picture = pictureOf(slug);
+  return picture ? picturePainter(picture) : TEXT;
 }
 
 // A small picture of a board for the home page's cards.
@@ -38,5 +41,5 @@ export function thumbnail(slug, host, observation) {
     "gem-swap": {},
     cogcrawl: { size: 16, crop: true },
   }[slug];
-  painter(slug).draw(host, observation, small || {});
+  painter(slug).draw(host, observation, small || { size: 16 });
 }
