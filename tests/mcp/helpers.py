@@ -12,11 +12,12 @@ from typing import Any
 import uvicorn
 from mcp import Client
 
+from playbench.core import all_games
 from playbench.games.delvewick.levels import LEVELS, SOLUTION_LETTERS
 from tests.games.delvewick.test_levels import LEVEL_POINTS
 
 TOOLS = ["act", "get_rules", "get_view", "legal_commands", "list_games", "new_game"]
-SLUGS = ["chimestep", "cogcrawl", "delvewick", "gem-swap"]
+SLUGS = sorted(game.slug for game in all_games())
 WORDS = ("up", "down", "left", "right", "wait")
 START_TIMEOUT = 20.0
 

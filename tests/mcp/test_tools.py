@@ -17,7 +17,7 @@ from playbench.core.registry import get_game
 from playbench.mcp.http import NOT_RUNNING, McpHttp
 from playbench.mcp.matches import MatchTable
 from playbench.mcp.server import build_server
-from tests.mcp.helpers import call, error_of, serving
+from tests.mcp.helpers import SLUGS, call, error_of, serving
 
 Body = Callable[[Client], Awaitable[None]]
 
@@ -56,10 +56,7 @@ def test_get_rules_is_the_game_spec() -> None:
 def test_spec_resources_are_listed() -> None:
     async def body(client: Client) -> None:
         listed = sorted(str(r.uri) for r in (await client.list_resources()).resources)
-        assert listed == [
-            f"playbench://games/{slug}/spec"
-            for slug in ("chimestep", "cogcrawl", "delvewick", "gem-swap")
-        ]
+        assert listed == [f"playbench://games/{slug}/spec" for slug in SLUGS]
         templates = (await client.list_resource_templates()).resource_templates
         assert [t.uri_template for t in templates] == ["playbench://matches/{match_id}/board"]
 
