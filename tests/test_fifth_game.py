@@ -107,13 +107,13 @@ def test_play_under_a_pseudo_terminal(nim_installed):
         os.write(parent, b"a")
         _read_until(parent, b"take heap=1 count=1", seen)
         os.write(parent, b"q")
-        _read_until(parent, b"replay with", seen)
+        _read_until(parent, b"playbench play nim --seed 3", seen)
         assert process.wait(timeout=DEADLINE) == 0
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
         os.close(parent)
-    assert b"Nim seed 3: score 1 after 1 moves (quit)" in seen
+    assert b"Nim seed 3: score 1, quit after 1 action" in seen
 
 
 def _runs(folder: Path) -> list[dict[str, Any]]:
