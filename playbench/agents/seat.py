@@ -28,7 +28,15 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from playbench.core.game import JSON
-from playbench.core.seat import MAX_MOVES, MAX_NOTES, MAX_REPLY_BYTES, MAX_SAY, SeatGuide
+from playbench.core.seat import (
+    MAX_MOVES,
+    MAX_NOTES,
+    MAX_REPLY_BYTES,
+    MAX_SAY,
+    ReplyUnreadable,
+    SeatGuide,
+    read_object,
+)
 
 #: how the request asks for the reply: free text, any JSON object, or the reply's JSON
 #: Schema with the turn's legal moves as an enum (OpenAI structured outputs; vLLM and
@@ -40,10 +48,6 @@ REPLY_FORMATS = (TEXT, JSON_OBJECT, JSON_SCHEMA)
 #: how much of one result's events a turn report repeats to the model
 MAX_EVENT_CHARS = 200
 FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)\n?[ \t]*```", re.DOTALL)
-
-
-class ReplyUnreadable(ValueError):
-    """A reply that is not one JSON object, even after repair; the message says why."""
 
 
 class ReplyUnusable(ValueError):
@@ -87,42 +91,15 @@ def read_reply(raw: str) -> Reading:
     :class:`ReplyUnreadable` with the strict reading's reason when nothing helps."""
     text = read_limit(raw)
     try:
-        return Reading(_one_object(text), text, repaired=False)
+        return Reading(read_object(text, cut=text != raw), text, repaired=False)
     except ReplyUnreadable as failure:
         strict = failure
     for candidate in _repairs(text):
         try:
-            return Reading(_one_object(candidate), candidate, repaired=True)
+            return Reading(read_object(candidate), candidate, repaired=True)
         except ReplyUnreadable:
             continue
     raise strict
-
-
-def _one_object(text: str) -> JSON:
-    """Exactly one JSON object, from its first character to its last."""
-    if not text:
-        raise ReplyUnreadable("the reply is empty; it must be one JSON object")
-    if not text.startswith("{"):
-        raise ReplyUnreadable(f"the reply must begin with '{{', it begins with {text[:12]!r}")
-    if not text.endswith("}"):
-        raise ReplyUnreadable(f"the reply must end with '}}', it ends with {text[-12:]!r}")
-    try:
-        value = json.loads(text, parse_constant=_refuse_constant)
-    except RecursionError:
-        raise ReplyUnreadable("the reply nests too deeply to read") from None
-    except json.JSONDecodeError as error:
-        reason = "more than one JSON value" if error.msg == "Extra data" else error.msg
-        raise ReplyUnreadable(
-            f"the reply is not one JSON object: {reason} at line {error.lineno} column "
-            f"{error.colno}"
-        ) from None
-    if not isinstance(value, dict):
-        raise ReplyUnreadable(f"a reply must be a JSON object, got {type(value).__name__}")
-    return value
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ReplyUnreadable(f"{name} is not a JSON value")
 
 
 def _repairs(text: str) -> list[str]:

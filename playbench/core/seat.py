@@ -14,7 +14,10 @@ commands and is built from its spec, so a new game can be played by a model at o
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
+
+from playbench.core.fields import json_type
 
 if TYPE_CHECKING:
     from playbench.core.game import Game
@@ -29,6 +32,45 @@ MAX_NOTES = 400
 #: the reply keys of the two kinds of move list
 COMMANDS = "commands"
 ACTIONS = "actions"
+
+
+class ReplyUnreadable(Exception):
+    """A reply that is not exactly one JSON object; the message says why."""
+
+
+def read_object(text: str, cut: bool = False) -> dict[str, Any]:
+    """Exactly one JSON object, from the text's first character to its last, as the
+    seat protocol reads a reply (``cut``: the text is the first 4096 bytes of a longer
+    reply). JSON's ``NaN`` and ``Infinity`` are no JSON; with duplicate keys the last
+    counts. :class:`ReplyUnreadable` says why it is not one."""
+    length = f" of the first {MAX_REPLY_BYTES} bytes read" if cut else ""
+    if not text:
+        raise ReplyUnreadable("the reply is empty; it must be one JSON object")
+    if not text.startswith("{"):
+        raise ReplyUnreadable(f"the reply must begin with '{{', it begins with {text[:12]!r}")
+    if not text.endswith("}"):
+        raise ReplyUnreadable(f"the text{length} must end with '}}', it ends with {text[-12:]!r}")
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except ReplyUnreadable:
+        raise
+    except RecursionError:
+        raise ReplyUnreadable("the reply nests too deeply to read") from None
+    except json.JSONDecodeError as error:
+        reason = "more than one JSON value" if error.msg == "Extra data" else error.msg
+        raise ReplyUnreadable(
+            f"the text{length} is not one JSON object: {reason} at line {error.lineno} "
+            f"column {error.colno}"
+        ) from None
+    except ValueError as error:
+        raise ReplyUnreadable(f"the reply is not one JSON object: {error}") from None
+    if not isinstance(value, dict):
+        raise ReplyUnreadable(f"a reply must be a JSON object, got {json_type(value)}")
+    return value
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ReplyUnreadable(f"{name} is not a JSON value")
 
 
 class SeatGuide:

@@ -48,7 +48,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playbench.core.fields import json_type
-from playbench.core.seat import MAX_MOVES, MAX_NOTES, MAX_REPLY_BYTES, MAX_SAY
+from playbench.core.seat import (
+    MAX_MOVES,
+    MAX_NOTES,
+    MAX_REPLY_BYTES,
+    MAX_SAY,
+    ReplyUnreadable,
+    read_object,
+)
 from playbench.games.cogcrawl.glyphs import (
     DIRECTIONS,
     DOORS,
@@ -157,8 +164,8 @@ class Plan:
     notes: str = ""
 
 
-class ParseFailure(Exception):
-    """A reply that is not exactly one JSON object; the message says why."""
+#: a reply that is not exactly one JSON object (the seat protocol's reading, shared)
+ParseFailure = ReplyUnreadable
 
 
 # -- reading ---------------------------------------------------------------------------
@@ -215,34 +222,7 @@ def parse_raw(raw: str | bytes) -> dict:
         raise ParseFailure(
             f"the reply is not valid UTF-8 ({where}; bad byte at {error.start})"
         ) from None
-    length = f" of the first {MAX_REPLY_BYTES} bytes read" if cut else ""
-    if not text:
-        raise ParseFailure("the reply is empty; it must be one JSON object")
-    if not text.startswith("{"):
-        raise ParseFailure(f"the reply must begin with '{{', it begins with {text[:12]!r}")
-    if not text.endswith("}"):
-        raise ParseFailure(f"the text{length} must end with '}}', it ends with {text[-12:]!r}")
-    try:
-        value = json.loads(text, parse_constant=_refuse_constant)
-    except ParseFailure:
-        raise
-    except RecursionError:
-        raise ParseFailure("the reply nests too deeply to read") from None
-    except json.JSONDecodeError as error:
-        reason = "more than one JSON value" if error.msg == "Extra data" else error.msg
-        raise ParseFailure(
-            f"the text{length} is not one JSON object: {reason} at line {error.lineno} "
-            f"column {error.colno}"
-        ) from None
-    except ValueError as error:
-        raise ParseFailure(f"the reply is not one JSON object: {error}") from None
-    if not isinstance(value, dict):
-        raise ParseFailure(f"a reply must be a JSON object, got {json_type(value)}")
-    return value
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ParseFailure(f"{name} is not a JSON value")
+    return read_object(text, cut)
 
 
 # -- planning --------------------------------------------------------------------------
