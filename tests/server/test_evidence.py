@@ -46,6 +46,14 @@ def test_the_terminal_draws_its_seed_below_two_to_the_53(monkeypatch, capsys):
     assert len(played) == DRAWS and all(0 <= seed < DRAWN_SEED_LIMIT for seed in played)
 
 
+def test_an_mcp_match_draws_its_seed_below_two_to_the_53():
+    from playbench.mcp.matches import MatchTable
+
+    table = MatchTable(per_owner=DRAWS, total=DRAWS)
+    seeds = [table.start("owner", "gem-swap", None, None)[1].seed for _ in range(DRAWS)]
+    assert all(0 <= seed < DRAWN_SEED_LIMIT for seed in seeds) and len(set(seeds)) == DRAWS
+
+
 def test_a_finished_session_takes_no_more_acts_and_stores_nothing(client, database):
     player = Player(client, "tally", seed=3)
     player.act(*WINNING)
