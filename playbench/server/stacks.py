@@ -82,6 +82,10 @@ def _granian(options: ServeOptions) -> None:
     ).serve()
 
 
+#: how long a uvicorn worker may take to answer its master's health check
+WORKER_START_SECONDS = 60
+
+
 def _uvicorn(options: ServeOptions) -> None:
     import uvicorn
 
@@ -103,6 +107,9 @@ def uvicorn_options(options: ServeOptions) -> dict[str, Any]:
         "backlog": options.backlog,
         "timeout_keep_alive": options.limits.idle_seconds,
         "server_header": False,
+        # a worker still importing the app on a busy machine is not a hung one: uvicorn's
+        # default of 5 s restarted workers that were still starting, over and over
+        "timeout_worker_healthcheck": WORKER_START_SECONDS,
     }
 
 
