@@ -3,6 +3,7 @@ abandoned, and a players' table over all of them that best-of-N cannot lift."""
 
 from __future__ import annotations
 
+import asyncio
 import math
 import statistics
 import time
@@ -152,3 +153,24 @@ def test_delvewicks_board_allows_practice_on_its_levels(client, database):
     board = client.get("/api/leaderboard/delvewick").json()
     assert board["kind"] == "puzzle" and "Practice on the same levels is allowed" in board["note"]
     assert board["players"] == [] and board["entries"] == []
+
+
+def test_the_servers_schedule_closes_idle_ranked_games(client, monkeypatch, database):
+    """The schedule's wait is replaced by one that returns at once the first time and
+    stops the loop the second: one scheduled prune runs in between."""
+    from playbench.server import factory
+
+    idle = Player(client, "tally", seed=None, player="dee")
+    age(client, idle.last["sessionId"], HOUR + 60)
+    waits: list[float] = []
+
+    async def one_wait_then_stop(seconds: float) -> None:
+        waits.append(seconds)
+        if len(waits) > 1:
+            raise asyncio.CancelledError
+
+    monkeypatch.setattr(factory.asyncio, "sleep", one_wait_then_stop)
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(factory.prune_on_schedule(client.app.state.services))
+    assert waits == [3600.0, 3600.0]
+    assert stored(client, idle.last["sessionId"]).abandoned is True
