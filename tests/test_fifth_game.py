@@ -149,7 +149,7 @@ def nim_server(nim_installed, tmp_path):
         yield served.base
 
 
-def test_the_doors_of_a_server(nim_server):
+def test_the_doors_of_a_server(nim_server, tmp_path):
     with httpx.Client(base_url=nim_server, timeout=30) as api:
         listed = {game["slug"]: game for game in api.get("/api/games").json()["games"]}
         assert listed[SLUG]["actionUrl"] == f"{nim_server}/api/games/{SLUG}/action"
@@ -213,6 +213,18 @@ def test_the_doors_of_a_server(nim_server):
         board.focus()
         page.keyboard.press("b")
         expect(page.get_by_test_id("score")).to_have_text("1")
+
+        runs = tmp_path / "runs"
+        playbench("run", SLUG, "--agent", "bot", "--seeds", "3", "--out", str(runs))
+        record = _runs(runs)[0]
+        steps = len((runs / record["replay"]).read_text().splitlines()) - 2
+        page.goto("/replay")
+        page.locator("#file").set_input_files(str(runs / record["replay"]))
+        expect(page.locator("#position")).to_have_text(f"0 / {steps}")
+        expect(board.get_by_test_id("picture-board")).to_have_count(1)
+        page.locator("#last").click()
+        expect(page.locator("#position")).to_have_text(f"{steps} / {steps}")
+        expect(page.get_by_test_id("score")).to_have_text(str(record["score"]))
         browser.close()
 
 
