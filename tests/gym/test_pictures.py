@@ -45,3 +45,16 @@ def test_glyph_tokens_take_their_own_colour_and_show_their_first_character() -> 
     assert np.array_equal(plain > 0, named > 0)
     brightest = named.reshape(-1, 3)[named.reshape(-1, 3).sum(axis=1).argmax()]
     assert brightest.tolist() == [10, 200, 30]
+
+
+def test_a_game_whose_palette_names_its_board_is_drawn_from_that_field() -> None:
+    game = get_game("cogcrawl")
+    learning = learning_of(game)
+    assert Colours(game).palette["board"] == "map"
+    generic = Painter(game, dataclasses.replace(learning, glyphs=None), None)
+    own = Painter(game, learning, None)
+    match = Match.start(game, int(np.random.default_rng().integers(2**31)))
+    for action in ("move n", "move e", "search", "move s"):
+        match.command(action)
+        assert generic.shape == own.shape == (BAND + 18 * GLYPH_HEIGHT, 48 * GLYPH_WIDTH, 3)
+        assert np.array_equal(generic.frame(match.state), own.frame(match.state))
