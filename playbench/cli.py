@@ -7,6 +7,7 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -35,8 +36,12 @@ BACKLOG = 2048
 KEEP_ALIVE_SECONDS = 20
 #: a request's headers and body arrive within this (an agent's are a few kilobytes)
 REQUEST_SECONDS = 10
+#: the metrics client's folder for the samples of every worker (see server/metrics.py)
+METRICS_FOLDER_ENV = "PROMETHEUS_MULTIPROC_DIR"
 #: connections one worker holds at once; one more is answered 503
 MAX_CONNECTIONS = 1000
+#: connections one worker holds at once from one client address (trusted proxies excepted)
+MAX_CONNECTIONS_PER_ADDRESS = 100
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
@@ -84,13 +89,29 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    # every worker writes its metrics to files here, read together by any worker's scrape;
+    # set before the metrics client is first imported (here and in each worker)
+    if os.environ.get(METRICS_FOLDER_ENV):
+        return _serve(args)
+    with tempfile.TemporaryDirectory(prefix="playbench-metrics-") as folder:
+        os.environ[METRICS_FOLDER_ENV] = folder
+        try:
+            return _serve(args)
+        finally:
+            del os.environ[METRICS_FOLDER_ENV]
+
+
+def _serve(args: argparse.Namespace) -> int:
     from playbench.server import stacks
     from playbench.server.connections import ConnectionLimits
     from playbench.server.services import build_services
     from playbench.server.settings import (
         ENV_ABANDON_AFTER_HOURS,
+        ENV_FORWARDED_ALLOW_IPS,
+        ENV_METRICS_ALLOW_IPS,
         ENV_PRUNE_AFTER_HOURS,
         ENV_PRUNE_EVERY_MINUTES,
+        ENV_RATE_NEW_PER_ADDRESS,
         ENV_RATE_PER_ADDRESS,
         ENV_RATE_PER_SESSION,
         ENV_RATE_REGISTER,
@@ -100,6 +121,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         (args.rate_per_address, ENV_RATE_PER_ADDRESS),
         (args.rate_per_session, ENV_RATE_PER_SESSION),
         (args.rate_register, ENV_RATE_REGISTER),
+        (args.rate_new_per_address, ENV_RATE_NEW_PER_ADDRESS),
+        (args.forwarded_allow_ips, ENV_FORWARDED_ALLOW_IPS),
+        (args.metrics_allow_ips, ENV_METRICS_ALLOW_IPS),
         (args.prune_after_hours, ENV_PRUNE_AFTER_HOURS),
         (args.prune_every_minutes, ENV_PRUNE_EVERY_MINUTES),
         (args.abandon_after_hours, ENV_ABANDON_AFTER_HOURS),
@@ -107,7 +131,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if value is not None:
             os.environ[name] = str(value)
     # create the data folder, the sealing key and the tables once, before any worker starts
-    build_services(_server_settings(args)).close()
+    settings = _server_settings(args)
+    build_services(settings).close()
     stacks.run(
         stacks.ServeOptions(
             server=args.server,
@@ -121,6 +146,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 idle_seconds=args.keep_alive,
                 request_seconds=args.request_timeout,
                 max_connections=args.max_connections,
+                per_address=args.max_connections_per_address,
+                trusted=settings.forwarded_allow_ips,
             ),
         )
     )
@@ -468,6 +495,24 @@ def build_parser() -> argparse.ArgumentParser:
         f"(default {MAX_CONNECTIONS}; uvicorn stacks)",
     )
     serve.add_argument(
+        "--max-connections-per-address",
+        type=_positive,
+        default=MAX_CONNECTIONS_PER_ADDRESS,
+        help=f"connections a worker holds at once from one address, more are answered 503 "
+        f"(default {MAX_CONNECTIONS_PER_ADDRESS}; trusted proxies excepted; uvicorn stacks)",
+    )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        metavar="IPS",
+        help="proxies (addresses or networks, comma-separated) trusted to name the client in "
+        "X-Forwarded-For (default none: the client is the connection's peer)",
+    )
+    serve.add_argument(
+        "--metrics-allow-ips",
+        metavar="IPS",
+        help="addresses or networks that may read /metrics (default 127.0.0.1,::1)",
+    )
+    serve.add_argument(
         "--rate-per-address",
         metavar="RATE/BURST",
         help="requests a second and burst per client address (default 200/400; 0: no limit)",
@@ -482,6 +527,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="RATE/BURST",
         help="player registrations a second and burst per client address (default ten an "
         "hour: 0.00277778/10; 0: no limit)",
+    )
+    serve.add_argument(
+        "--rate-new-per-address",
+        metavar="RATE/BURST",
+        help="new sessions a second and burst per client address, across every host on one "
+        "database (default 0.2/30; 0: no limit)",
     )
     serve.add_argument(
         "--prune-after-hours", type=float, help="unfinished sessions idle this long are pruned"

@@ -226,6 +226,11 @@ class Game(ABC, Generic[S]):
         """The most UTF-8 bytes one command may have (a game with longer replies says so)."""
         return COMMAND_BYTES
 
+    def notice(self, state: S, action: Action) -> str:
+        """What the accepted ``action`` that led to ``state`` left undone, in words (parts
+        of a reply that were dropped or cut short); empty when it did all it was asked."""
+        return ""
+
     def is_legal(self, state: S, action: Action) -> bool:
         return action in self.legal_actions(state)
 

@@ -48,7 +48,8 @@ class StepResult:
 
     ``ok`` is the game's verdict; ``advanced`` says whether the match moved on (an
     accepted action, or a refusal the rules count); ``action`` is the parsed action
-    (``None`` when a command did not parse).
+    (``None`` when a command did not parse); ``notice`` says in words what an accepted
+    step left undone (Cogcrawl's dropped or cut-short reply entries), else is empty.
     """
 
     ok: bool
@@ -57,12 +58,16 @@ class StepResult:
     reason: str = ""
     advanced: bool = False
     action: Action | None = None
+    notice: str = ""
 
     def to_json(self) -> JSON:
-        """``ok``, ``reward`` and ``events``, and ``reason`` when it was refused."""
+        """``ok``, ``reward`` and ``events``, ``reason`` when it was refused and ``notice``
+        when the step left something undone."""
         data: JSON = {"ok": self.ok, "reward": self.reward, "events": list(self.events)}
         if not self.ok:
             data["reason"] = self.reason
+        if self.notice:
+            data["notice"] = self.notice
         return data
 
 
@@ -126,10 +131,13 @@ class Match:
         return self.play(action)
 
     def _carry(self, action: Any, outcome: Outcome) -> StepResult:
+        notice = ""
         if outcome.advances:
             self.state = outcome.state
             self.log.append(action)
             self.moves += 1
+            if outcome.ok:
+                notice = self.game.notice(outcome.state, action)
         return StepResult(
             ok=outcome.ok,
             reward=outcome.reward,
@@ -137,6 +145,7 @@ class Match:
             reason=outcome.reason,
             advanced=outcome.advances,
             action=action,
+            notice=notice,
         )
 
     # -- looking -----------------------------------------------------------------------------

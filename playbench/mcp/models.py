@@ -55,6 +55,11 @@ class ActResult(MatchView):
     reward: int = Field(description="points this command gained")
     events: list[dict[str, Any]] = Field(description="what happened, in order")
     reason: str | None = Field(None, description="why it was refused (ok false)")
+    notice: str | None = Field(
+        None,
+        description="what an accepted command left undone, in words (Cogcrawl's dropped or "
+        "cut-short reply entries: the turn still counted)",
+    )
 
 
 def game_info(game: Game) -> GameInfo:
@@ -83,4 +88,5 @@ def act_result(match_id: str, match: Match, result: StepResult) -> ActResult:
         reward=result.reward,
         events=result.events,
         reason=None if result.ok else result.reason,
+        notice=result.notice or None,
     )

@@ -6,9 +6,11 @@ Resources: ``playbench://games/{slug}/spec`` (each game's rules as JSON) and
 ``playbench://matches/{match_id}/board`` (a match's text board).
 
 Every tool is a loop step over :class:`~playbench.core.match.Match`; a refusal, an unknown
-game, bad options or a match that is not there come back as a tool error whose text is
-the reason. ``playbench mcp`` serves it on stdio; ``playbench serve`` mounts it at ``/mcp``
-(:mod:`playbench.mcp.http`).
+game, bad options, a bad argument or a match that is not there come back as a tool error
+whose text is the reason in one sentence. A tool's result is its structured content and,
+as text, the same compact JSON without the board, then the board as a text of its own
+(a client that shows text shows the board as it is drawn). ``playbench mcp`` serves it on
+stdio; ``playbench serve`` mounts it at ``/mcp`` (:mod:`playbench.mcp.http`).
 """
 
 import inspect
@@ -19,7 +21,8 @@ from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
-from pydantic import Field
+from mcp.types import CallToolResult, TextContent
+from pydantic import BaseModel, Field, ValidationError
 
 from playbench import __version__
 from playbench.core.errors import PlaybenchError
@@ -53,16 +56,67 @@ GameSlug = Annotated[str, Field(description="a game's slug from list_games, e.g.
 MatchId = Annotated[str, Field(description="the matchId that new_game returned")]
 
 
+#: the SDK logs each refused call at INFO, through a handler that wraps it over several
+#: lines of stderr: only warnings and worse are worth a line there
+LOG_LEVEL = "WARNING"
+
+
 def owner_of(ctx: Context) -> str | None:
     """The MCP session a request belongs to (None on stdio and sessionless HTTP)."""
     headers = ctx.headers
     return None if headers is None else headers.get(SESSION_HEADER)
 
 
+def client_of(ctx: Context) -> str | None:
+    """The client address of an HTTP request (None on stdio)."""
+    request = getattr(ctx.request_context, "request", None)
+    client = getattr(request, "client", None)
+    return getattr(client, "host", None)
+
+
+def compact(model: BaseModel) -> CallToolResult:
+    """A tool result: the structured content, the same as compact JSON text without the
+    board, and the board as a text of its own."""
+    data = model.model_dump(mode="json")
+    board = data.pop("board", None)
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    content = [TextContent(type="text", text=text)]
+    if board is not None:
+        content.append(TextContent(type="text", text=board))
+    return CallToolResult(content=content, structured_content=model.model_dump(mode="json"))
+
+
+def argument_error(tool: str, error: ValidationError) -> str:
+    """What was wrong with a tool's arguments, in one sentence (no library text)."""
+    parts = []
+    for problem in error.errors(include_url=False):
+        where = ".".join(str(part) for part in problem["loc"]) or "the arguments"
+        if problem["type"] == "missing":
+            parts.append(f"{where} is required")
+            continue
+        message = problem["msg"]
+        message = message[:1].lower() + message[1:]
+        parts.append(f"{where}: {message}, got {json.dumps(problem.get('input'), default=str)}")
+    return f"bad arguments for {tool}: {'; '.join(parts)}"
+
+
+class ArenaServer(MCPServer):
+    """The SDK's server with one-sentence argument errors."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as error:
+            cause = error.__cause__
+            if isinstance(cause, ValidationError):
+                raise ToolError(argument_error(name, cause)) from cause
+            raise
+
+
 def build_server(table: MatchTable | None = None) -> MCPServer:
     """A new server over ``table`` (a fresh :class:`MatchTable` by default)."""
     matches = table if table is not None else MatchTable()
-    server = MCPServer(NAME, version=__version__, instructions=INSTRUCTIONS)
+    server = ArenaServer(NAME, version=__version__, instructions=INSTRUCTIONS, log_level=LOG_LEVEL)
 
     def tool(fn: Callable[..., Any]) -> Callable[..., Any]:
         """Register ``fn`` as a tool described by its docstring, without the indents."""
@@ -94,18 +148,17 @@ def build_server(table: MatchTable | None = None) -> MCPServer:
             Field(description="game options, e.g. {'startLevel': 3} for delvewick (see rules)"),
         ] = None,
     ) -> MatchView:
-        """Start a match of a game. Returns its matchId, the text board, the commands
-        accepted now, the score and the JSON observation."""
+        """Start a match of a game. Returns its matchId (it works from any session), the
+        text board, the commands accepted now, the score and the JSON observation."""
         try:
-            match_id, match = matches.start(owner_of(ctx), game, seed, options)
+            match_id, match = matches.start(owner_of(ctx), game, seed, options, client_of(ctx))
         except PlaybenchError as error:
             raise ToolError(str(error)) from None
-        return match_view(match_id, match)
+        return compact(match_view(match_id, match))
 
     @tool
     def act(
         match_id: MatchId,
-        ctx: Context,
         command: Annotated[
             str,
             Field(
@@ -121,23 +174,23 @@ def build_server(table: MatchTable | None = None) -> MCPServer:
         new view. A command the rules refuse changes nothing and is a tool error that
         says why. A question (Gem Swap's `moves`) is answered in the events and is no
         move."""
-        with _using(ctx, match_id) as match:
+        with _using(match_id) as match:
             result = match.command(command)
             if not (result.ok or result.advanced):
                 raise ToolError(f"{command!r} was refused: {result.reason}")
-            return act_result(match_id, match, result)
+            return compact(act_result(match_id, match, result))
 
     @tool
-    def get_view(match_id: MatchId, ctx: Context) -> MatchView:
+    def get_view(match_id: MatchId) -> MatchView:
         """The current view of a match: text board, commands accepted now, score, whether
         the game is over, progress and the JSON observation."""
-        with _using(ctx, match_id) as match:
-            return match_view(match_id, match)
+        with _using(match_id) as match:
+            return compact(match_view(match_id, match))
 
     @tool
-    def legal_commands(match_id: MatchId, ctx: Context) -> list[str]:
+    def legal_commands(match_id: MatchId) -> list[str]:
         """Every command `act` accepts in this match now (empty once the game is over)."""
-        with _using(ctx, match_id) as match:
+        with _using(match_id) as match:
             return match.legal_commands()
 
     for game in all_games():
@@ -149,17 +202,17 @@ def build_server(table: MatchTable | None = None) -> MCPServer:
         description="the text board of one of your matches",
         mime_type="text/plain",
     )
-    def match_board(match_id: str, ctx: Context) -> str:
+    def match_board(match_id: str) -> str:
         try:
-            with matches.using(owner_of(ctx), match_id) as match:
+            with matches.using(match_id) as match:
                 return match.game.render(match.state)
         except NoMatchError as error:
             raise ResourceNotFoundError(str(error)) from None
 
     @contextmanager
-    def _using(ctx: Context, match_id: str) -> Iterator[Match]:
+    def _using(match_id: str) -> Iterator[Match]:
         try:
-            with matches.using(owner_of(ctx), match_id) as match:
+            with matches.using(match_id) as match:
                 yield match
         except NoMatchError as error:
             raise ToolError(str(error)) from None

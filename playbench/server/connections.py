@@ -9,8 +9,11 @@ connection, on top of uvicorn's own httptools and h11 protocols:
 - **slow requests**: a request's headers and body must all arrive within
   ``request_seconds`` of its first byte; else it is answered 408 and the connection closed
   (an app already waiting for that body sees the client disconnect);
-- **a cap**: a worker holds at most ``max_connections`` connections; one more is answered
-  503 with ``Retry-After`` and closed at once;
+- **caps**: a worker holds at most ``max_connections`` connections, and at most
+  ``per_address`` from one client address (so one client cannot take them all); one more
+  is answered 503 with ``Retry-After`` and closed at once. The proxies the arena trusts
+  (``trusted``, see :class:`Proxies`) are not capped per address: each one carries many
+  clients, and the proxy is the place to cap them;
 - **no Nagle delay**: every TCP connection gets ``TCP_NODELAY``. asyncio sets it only on
   sockets it created itself, so a listening socket shared with worker processes
   (``--workers 2``) otherwise left each answer waiting up to 40 ms for the client's ACK;
@@ -23,8 +26,10 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import ipaddress
 import json
 import socket
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,11 +42,50 @@ from playbench.server.middleware import SECURITY_HEADERS
 @dataclass(frozen=True, slots=True)
 class ConnectionLimits:
     """Per worker: seconds a connection may stay silent, seconds a request may take to
-    arrive whole, and connections held at once."""
+    arrive whole, connections held at once, and held at once from one client address
+    (``trusted`` proxies excepted)."""
 
     idle_seconds: float
     request_seconds: float
     max_connections: int
+    per_address: int = 100
+    trusted: tuple[str, ...] = ()
+
+
+class Proxies:
+    """The proxies trusted to say who the client is (``X-Forwarded-For``): addresses and
+    networks, as ``--forwarded-allow-ips`` names them (none by default)."""
+
+    def __init__(self, entries: tuple[str, ...] | list[str]) -> None:
+        self.entries = tuple(entries)
+        self.networks = tuple(parse_network(entry) for entry in self.entries)
+
+    def __contains__(self, host: object) -> bool:
+        if not self.networks or not isinstance(host, str):
+            return False
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return any(address in network for network in self.networks)
+
+
+def parse_network(entry: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+    """An address or a network (``10.0.0.0/8``); a clear one-line error otherwise."""
+    try:
+        return ipaddress.ip_network(entry.strip(), strict=False)
+    except ValueError:
+        raise ValueError(
+            f"a trusted proxy must be an IP address or network like 10.0.0.0/8, got {entry!r}"
+        ) from None
+
+
+def parse_proxies(text: str) -> tuple[str, ...]:
+    """A comma-separated list of proxies (each checked), as a tuple; empty: none."""
+    entries = tuple(part.strip() for part in text.split(",") if part.strip())
+    for entry in entries:
+        parse_network(entry)
+    return entries
 
 
 def _answer(status: str, error: str, *extra: tuple[bytes, bytes]) -> bytes:
@@ -69,9 +113,19 @@ class _Guarded:
     timeout_keep_alive: float
     timeout_keep_alive_task: asyncio.TimerHandle | None
 
-    def __init__(self, *args: Any, limits: ConnectionLimits, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        limits: ConnectionLimits,
+        peers: Counter[str] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.limits = limits
+        #: connections held per client address in this worker (shared by its protocols)
+        self._peers: Counter[str] = Counter() if peers is None else peers
+        #: the address this connection is counted under (None: not counted)
+        self._peer: str | None = None
         #: the loop time by which the request under way must have arrived whole
         self._request_deadline: float | None = None
         self._request_timer: asyncio.TimerHandle | None = None
@@ -87,6 +141,15 @@ class _Guarded:
             transport.write(self._busy())
             transport.close()
             return
+        peer = transport.get_extra_info("peername")
+        host = peer[0] if isinstance(peer, tuple) and peer else None
+        if host is not None and host not in _proxies(self.limits.trusted):
+            if self._peers[host] >= self.limits.per_address:
+                transport.write(self._busy_address())
+                transport.close()
+                return
+            self._peers[host] += 1
+            self._peer = host
         self.timeout_keep_alive_task = self.loop.call_later(
             self.timeout_keep_alive,
             self.timeout_keep_alive_handler,  # type: ignore[attr-defined]
@@ -106,6 +169,11 @@ class _Guarded:
         super().on_response_complete()  # type: ignore[misc]
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._peer is not None:
+            self._peers[self._peer] -= 1
+            if self._peers[self._peer] <= 0:
+                del self._peers[self._peer]
+            self._peer = None
         self._request_deadline = None
         self._timed_cycle = None
         if self._request_timer is not None:
@@ -143,6 +211,13 @@ class _Guarded:
         error = (
             f"the server holds its limit of {self.limits.max_connections} connections: "
             "retry in a moment"
+        )
+        return _answer("503 Service Unavailable", error, (b"retry-after", b"1"))
+
+    def _busy_address(self) -> bytes:
+        error = (
+            f"this address holds the limit of {self.limits.per_address} connections "
+            "to this worker: close one or retry in a moment"
         )
         return _answer("503 Service Unavailable", error, (b"retry-after", b"1"))
 
@@ -192,6 +267,12 @@ class GuardedH11(_Guarded, H11Protocol):
 GUARDED = {"httptools": GuardedHttpTools, "h11": GuardedH11}
 
 
+@functools.cache
+def _proxies(trusted: tuple[str, ...]) -> Proxies:
+    return Proxies(trusted)
+
+
 def guarded_protocol(http: str, limits: ConnectionLimits) -> Any:
-    """The protocol factory uvicorn takes as ``http=`` for the parser named ``http``."""
-    return functools.partial(GUARDED[http], limits=limits)
+    """The protocol factory uvicorn takes as ``http=`` for the parser named ``http``; its
+    protocols share one count of connections per address (each worker has its own copy)."""
+    return functools.partial(GUARDED[http], limits=limits, peers=Counter())

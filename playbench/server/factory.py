@@ -11,11 +11,14 @@ from typing import Any
 from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
 from starlette.types import Receive, Scope, Send
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from playbench import __version__
 from playbench.mcp.http import PATH as MCP_PATH
 from playbench.mcp.http import McpHttp
-from playbench.server import errors
+from playbench.mcp.matches import MatchTable
+from playbench.server import errors, metrics
+from playbench.server.connections import Proxies
 from playbench.server.guards import RateLimit, SecurityHeaders
 from playbench.server.middleware import ASGIApp, BodyLimit
 from playbench.server.routes import (
@@ -45,7 +48,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """A new app over ``settings`` (default: from the environment)."""
     settings = settings or Settings.from_env()
     services = build_services(settings)
-    mcp_door = McpHttp()
+    mcp_door = McpHttp(
+        MatchTable(on_change=metrics.MCP_MATCHES.set), on_sessions=metrics.MCP_SESSIONS.set
+    )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -60,17 +65,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             for chore in chores:
                 chore.cancel()
             services.close()
+            metrics.mark_worker_gone()
 
     def front(inner: ASGIApp) -> ASGIApp:
         fast = games.ActionFastPath(
             SecurityHeaders(inner), sealer=services.sealer, limit=settings.max_body_bytes
         )
-        return RateLimit(
+        limited = RateLimit(
             fast,
             per_address=settings.rate_per_address,
             per_session=settings.rate_per_session,
             extra=errors.puzzle_for,
+            new_sessions=services.new_sessions.take if services.new_sessions else None,
         )
+        engine = services.storage.engine
+        operated = metrics.Operations(
+            limited,
+            ready=metrics.ping(engine),
+            sessions=metrics.SessionsCollector(services.storage.session_counts),
+            allowed=Proxies(settings.metrics_allow_ips),
+        )
+        if not settings.forwarded_allow_ips:
+            return operated
+        return ProxyHeadersMiddleware(operated, trusted_hosts=list(settings.forwarded_allow_ips))
 
     app = Arena(
         front=front,
@@ -93,7 +110,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 class Arena(FastAPI):
-    """FastAPI behind the arena's own layers: the rate limits, then the action route's
+    """FastAPI behind the arena's own layers: the trusted proxies' word on who the client
+    is (only with ``--forwarded-allow-ips``), the probes, the scrape and the request
+    metrics, the rate limits, then the action route's
     fast path (a well-formed action request is answered there, before FastAPI's routing,
     error pages and body limit, which every other request passes as usual), then the
     security headers of every answer the framework writes (the layers' own answers carry

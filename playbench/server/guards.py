@@ -4,7 +4,8 @@ Rate limits are token buckets, one per client address and one per session token 
 ``Authorization`` bearer or the browser's session cookie), kept in each worker's memory.
 A request finding its bucket empty is answered 429 with ``Retry-After`` (whole seconds)
 and never reaches the app. The defaults are far above what an honest agent or a person
-sends; a rate of 0 turns a limit off.
+sends; a rate of 0 turns a limit off. Session ``new`` also takes from a bucket per
+address that every process shares (``new_sessions``, see :mod:`playbench.server.quota`).
 """
 
 from __future__ import annotations
@@ -18,12 +19,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
+
+from playbench.server.metrics import REFUSED
 from playbench.server.middleware import SECURITY_HEADERS, ASGIApp, Extra, Scope, send_json
 
 TOO_MANY = 429
 #: buckets kept per kind; the least recently used go first (a returning client is full)
 MAX_BUCKETS = 100_000
 SESSION_COOKIE_PREFIX = b"playbench_"
+#: session ``new``: ``POST /games/{slug}/api/new``
+NEW_PREFIX = "/games/"
+NEW_SUFFIX = "/api/new"
 
 #: on HTML answers: everything from this origin only (no CDN), inline styles for the docs
 CONTENT_SECURITY_POLICY = (
@@ -86,40 +93,60 @@ class RateLimit:
     """429 with ``Retry-After`` once a client address or a session token sends too fast."""
 
     def __init__(
-        self, app: ASGIApp, per_address: Rate, per_session: Rate, extra: Extra | None = None
+        self,
+        app: ASGIApp,
+        per_address: Rate,
+        per_session: Rate,
+        extra: Extra | None = None,
+        new_sessions: Callable[[str], float] | None = None,
     ) -> None:
         self.app = app
         self.addresses = Buckets(per_address) if per_address.on else None
         self.sessions = Buckets(per_session) if per_session.on else None
         self.extra = extra
+        #: takes a token of session ``new`` for an address (blocking: it asks the database)
+        self.new_sessions = new_sessions
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         wait = 0.0
+        limit = "address"
+        client = scope.get("client")
+        address = client[0] if client else ""
         if self.addresses is not None:
-            client = scope.get("client")
-            wait = self.addresses.take((client[0] if client else "").encode())
+            wait = self.addresses.take(address.encode())
         if not wait and self.sessions is not None:
             key = _session_key(scope)
             if key is not None:
                 wait = self.sessions.take(key)
+                limit = "session"
+        if not wait and self.new_sessions is not None and _is_new(scope):
+            wait = await run_in_threadpool(self.new_sessions, address)
+            limit = "new"
         if wait:
-            await self._refuse(scope, send, wait)
+            REFUSED.labels(limit).inc()
+            await self._refuse(scope, send, wait, limit == "new")
             return
         await self.app(scope, receive, send)
 
-    async def _refuse(self, scope: Scope, send: Any, wait: float) -> None:
+    async def _refuse(self, scope: Scope, send: Any, wait: float, new: bool = False) -> None:
         seconds = max(1, math.ceil(wait))
+        what = "new sessions from this address" if new else "requests"
         body: dict[str, Any] = {
-            "error": f"too many requests: slow down and retry in {seconds} s",
+            "error": f"too many {what}: slow down and retry in {seconds} s",
             "retryAfter": seconds,
         }
         if self.extra is not None:
             body.update(await self.extra(scope))
         retry = (b"retry-after", b"%d" % seconds)
         await send_json(send, TOO_MANY, json.dumps(body).encode(), retry)
+
+
+def _is_new(scope: Scope) -> bool:
+    path = scope.get("path", "")
+    return scope["method"] == "POST" and path.startswith(NEW_PREFIX) and path.endswith(NEW_SUFFIX)
 
 
 class SecurityHeaders:

@@ -126,6 +126,9 @@ class ActionPublic(BaseModel):
     gameOver: bool | None = None
     reward: int | None = None
     events: list[JSONObject] | None = None
+    notice: str | None = Field(
+        None, description="what an accepted step left undone, in words (dropped or cut entries)"
+    )
 
 
 # -- the session API ------------------------------------------------------------------
@@ -199,6 +202,9 @@ class ActResult(BaseModel):
     reason: str | None = None
     reward: int
     events: list[JSONObject]
+    notice: str | None = Field(
+        None, description="what an accepted step left undone, in words (dropped or cut entries)"
+    )
 
 
 class ActPublic(SessionView):

@@ -13,6 +13,7 @@ from fastapi.responses import Response
 
 from playbench.core.game import JSON, Game
 from playbench.server.agent_check import PuzzleSigner
+from playbench.server.quota import SharedBuckets
 from playbench.server.sealing import Sealer, load_or_create_key
 from playbench.server.settings import DATABASE_FILE, KEY_FILE, Settings
 from playbench.server.storage import PruneReport, Storage
@@ -27,6 +28,8 @@ class Services:
     sealer: Sealer
     storage: Storage
     signer: PuzzleSigner
+    #: session ``new`` per client address, shared by every process on the database
+    new_sessions: SharedBuckets | None = None
     _specs: dict[str, JSON] = field(default_factory=dict)
     _spec_texts: dict[str, orjson.Fragment] = field(default_factory=dict)
 
@@ -55,6 +58,8 @@ class Services:
         now = time.time() if now is None else now
         abandoned = self.storage.abandon_idle(now - self.settings.abandon_after_hours * 3600)
         cutoff = now - self.settings.prune_after_hours * 3600
+        if self.new_sessions is not None:
+            self.new_sessions.prune(now)
         report = self.storage.prune(unfinished_before=cutoff, now=now)
         return replace(report, abandoned=abandoned)
 
@@ -78,11 +83,14 @@ def build_services(settings: Settings) -> Services:
     keys = settings.secrets or (load_or_create_key(settings.data_dir / KEY_FILE),)
     sealer = Sealer(keys, settings.max_sealed_state_chars, settings.max_state_json_bytes)
     newest = keys[0] if isinstance(keys[0], bytes) else keys[0].encode()
+    storage = Storage(settings.url)
+    rate = settings.rate_new_per_address
     return Services(
         settings=settings,
         sealer=sealer,
-        storage=Storage(settings.url),
+        storage=storage,
         signer=PuzzleSigner(newest),
+        new_sessions=SharedBuckets(storage.engine, "new", rate) if rate.on else None,
     )
 
 

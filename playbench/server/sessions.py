@@ -16,8 +16,9 @@ import json
 import secrets
 from dataclasses import dataclass
 
+from playbench.core.errors import CommandError
 from playbench.core.game import JSON, Game, canonical_json
-from playbench.core.match import Match
+from playbench.core.match import Match, StepResult
 from playbench.core.rng import draw_seed
 from playbench.server.services import Services
 from playbench.server.storage import (
@@ -137,7 +138,7 @@ def act(services: Services, game: Game, row: SessionRow, texts: list[str]) -> Ac
         if result.advanced:
             state_text = canonical_json(match.to_json())
         record = StepRecord(
-            command=text if result.advanced else short_form(text),
+            command=stored_command(game, text, result),
             action=result.action,
             parsed=result.action is not None,
             ok=result.ok,
@@ -158,6 +159,18 @@ def act(services: Services, game: Game, row: SessionRow, texts: list[str]) -> Ac
         if not result.ok:
             break
     return ActReport(row=storage.reload(row.id), match=match, results=results)
+
+
+def stored_command(game: Game, text: str, result: StepResult) -> str:
+    """What the log keeps of a command: an applied one in the game's canonical text (a
+    command padded with spaces stores what it means, not the padding), a refused one in
+    its short form."""
+    if result.advanced and result.action is not None:
+        try:
+            return game.command_text(result.action)
+        except CommandError:
+            return text
+    return short_form(text)
 
 
 def short_form(text: str) -> str:

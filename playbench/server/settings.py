@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from playbench.server.connections import parse_proxies
 from playbench.server.guards import Rate
 
 ENV_DATA = "PLAYBENCH_DATA"
@@ -22,6 +23,12 @@ ENV_RATE_PER_ADDRESS = "PLAYBENCH_RATE_PER_ADDRESS"
 ENV_RATE_PER_SESSION = "PLAYBENCH_RATE_PER_SESSION"
 #: "RATE/BURST" of player registrations per client address
 ENV_RATE_REGISTER = "PLAYBENCH_RATE_REGISTER"
+#: "RATE/BURST" of session ``new`` per client address, counted across every host
+ENV_RATE_NEW_PER_ADDRESS = "PLAYBENCH_RATE_NEW_PER_ADDRESS"
+#: proxies trusted to name the client in X-Forwarded-For (comma-separated; none default)
+ENV_FORWARDED_ALLOW_IPS = "PLAYBENCH_FORWARDED_ALLOW_IPS"
+#: addresses that may read /metrics (comma-separated; default the loopback)
+ENV_METRICS_ALLOW_IPS = "PLAYBENCH_METRICS_ALLOW_IPS"
 #: hours an unfinished session is kept after its last command
 ENV_PRUNE_AFTER_HOURS = "PLAYBENCH_PRUNE_AFTER_HOURS"
 #: hours a ranked session may sit idle before it is closed as abandoned
@@ -47,6 +54,10 @@ RATE_PER_ADDRESS = Rate(per_second=200.0, burst=400.0)
 RATE_PER_SESSION = Rate(per_second=100.0, burst=200.0)
 #: names are cheap to ask for and every one is a seat on the board: ten an hour an address
 RATE_REGISTER = Rate(per_second=10 / 3600, burst=10.0)
+#: a new session needs no agent check and stores a game: one every 5 s per address, 30 at
+#: once (about 3 MB an hour of Cogcrawl sessions per address; benchmarks/RESULTS.md)
+RATE_NEW_PER_ADDRESS = Rate(per_second=0.2, burst=30.0)
+METRICS_ALLOW_IPS = ("127.0.0.1", "::1")
 PRUNE_AFTER_HOURS = 24.0 * 7
 ABANDON_AFTER_HOURS = 1.0
 PRUNE_EVERY_MINUTES = 60.0
@@ -93,6 +104,9 @@ class Settings:
     rate_per_address: Rate = RATE_PER_ADDRESS
     rate_per_session: Rate = RATE_PER_SESSION
     rate_register: Rate = RATE_REGISTER
+    rate_new_per_address: Rate = RATE_NEW_PER_ADDRESS
+    forwarded_allow_ips: tuple[str, ...] = ()
+    metrics_allow_ips: tuple[str, ...] = METRICS_ALLOW_IPS
     prune_after_hours: float = PRUNE_AFTER_HOURS
     abandon_after_hours: float = ABANDON_AFTER_HOURS
     prune_every_minutes: float = PRUNE_EVERY_MINUTES
@@ -116,6 +130,12 @@ class Settings:
                 if env.get(ENV_RATE_REGISTER)
                 else RATE_REGISTER
             ),
+            rate_new_per_address=parse_rate(
+                env.get(ENV_RATE_NEW_PER_ADDRESS) or _rate_text(RATE_NEW_PER_ADDRESS),
+                ENV_RATE_NEW_PER_ADDRESS,
+            ),
+            forwarded_allow_ips=_proxies(env, ENV_FORWARDED_ALLOW_IPS, ""),
+            metrics_allow_ips=_proxies(env, ENV_METRICS_ALLOW_IPS, ",".join(METRICS_ALLOW_IPS)),
             prune_after_hours=_number(env, ENV_PRUNE_AFTER_HOURS, PRUNE_AFTER_HOURS),
             abandon_after_hours=_number(env, ENV_ABANDON_AFTER_HOURS, ABANDON_AFTER_HOURS),
             prune_every_minutes=_number(env, ENV_PRUNE_EVERY_MINUTES, PRUNE_EVERY_MINUTES),
@@ -127,6 +147,14 @@ class Settings:
         if self.database_url:
             return self.database_url
         return f"sqlite:///{(self.data_dir / DATABASE_FILE).resolve()}"
+
+
+def _proxies(env: Mapping[str, str], name: str, default: str) -> tuple[str, ...]:
+    text = env.get(name)
+    try:
+        return parse_proxies(default if text is None else text)
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
 
 
 def _rate_text(rate: Rate) -> str:

@@ -110,6 +110,8 @@ def uvicorn_options(options: ServeOptions) -> dict[str, Any]:
         # a worker still importing the app on a busy machine is not a hung one: uvicorn's
         # default of 5 s restarted workers that were still starting, over and over
         "timeout_worker_healthcheck": WORKER_START_SECONDS,
+        # the app reads X-Forwarded-For itself, from the proxies --forwarded-allow-ips names
+        "proxy_headers": False,
     }
 
 

@@ -46,6 +46,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 
+from playbench.server.metrics import COMMIT_BATCH
+
 T = TypeVar("T")
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
@@ -341,6 +343,7 @@ class GroupCommit:
             self._commit(batch)
 
     def _commit(self, batch: list[tuple[Callable[[Connection], Any], Future]]) -> None:
+        COMMIT_BATCH.observe(len(batch))
         results: list[tuple[Future, Any, BaseException | None]] = []
         try:
             with self.engine.begin() as conn:
@@ -510,6 +513,13 @@ class Storage:
 
         closed = self._write(start)
         return self.reload(session_id), closed
+
+    def session_counts(self) -> dict[str, int]:
+        """Stored sessions by state, ``open`` (unfinished) and ``finished``."""
+        query = select(sessions.c.finished, func.count()).group_by(sessions.c.finished)
+        with self.engine.connect() as conn:
+            found = {bool(finished): int(number) for finished, number in conn.execute(query)}
+        return {"open": found.get(False, 0), "finished": found.get(True, 0)}
 
     def session_by_token(self, slug: str | None, token_hash: str) -> SessionRow | None:
         """The session of a token (of game ``slug``; None: of any game)."""

@@ -19,20 +19,20 @@ class Clock:
         return self.now
 
 
-def touch(table: MatchTable, owner: str | None, match_id: str) -> None:
-    with table.using(owner, match_id):
+def touch(table: MatchTable, match_id: str) -> None:
+    with table.using(match_id):
         pass
 
 
 def test_calls_on_one_match_take_turns() -> None:
     table = MatchTable()
     match_id, match = table.start(None, "chimestep", 3, None)
-    with table.using(None, match_id):
+    with table.using(match_id):
         match.command("start")
 
     def tick() -> None:
         for _ in range(50):
-            with table.using(None, match_id) as same:
+            with table.using(match_id) as same:
                 same.command("tick")
 
     threads = [threading.Thread(target=tick) for _ in range(8)]
@@ -44,17 +44,17 @@ def test_calls_on_one_match_take_turns() -> None:
     assert Match.replay("chimestep", 3, None, match.log).fingerprint() == match.fingerprint()
 
 
-def test_a_match_is_found_only_by_its_owner() -> None:
+def test_a_match_id_is_all_it_takes() -> None:
     table = MatchTable()
-    match_id, match = table.start("session-a", "delvewick", 0, None)
-    with table.using("session-a", match_id) as found:
+    match_id, match = table.start("session-a", "delvewick", 0, None, "10.0.0.1")
+    with table.using(match_id) as found:
         assert found is match
-    for stranger in ("session-b", None):
-        with (
-            pytest.raises(NoMatchError, match=f"no live match {match_id!r} in this session"),
-            table.using(stranger, match_id),
-        ):
-            pass
+    with pytest.raises(NoMatchError) as caught, table.using("feed"):
+        pass
+    assert str(caught.value) == (
+        "no live match 'feed': use the matchId new_game returned (a match left idle for "
+        "30 minutes is dropped); start one with new_game"
+    )
 
 
 def test_ids_are_32_hex_digits_and_distinct() -> None:
@@ -78,10 +78,35 @@ def test_per_session_cap() -> None:
         table.start("a", "delvewick", 0, None)
     assert str(caught.value) == (
         "this session already holds 2 matches, the most it may; "
-        "finish with one or leave it idle for 30 minutes to free it"
+        "leave one idle for 30 minutes to free it"
     )
     table.start("b", "delvewick", 0, None)
     assert len(table) == 3
+
+
+def test_per_address_cap_across_sessions() -> None:
+    table = MatchTable(per_owner=2, per_client=3)
+    for session in ("a", "a", "b"):
+        table.start(session, "delvewick", 0, None, "10.0.0.1")
+    with pytest.raises(MatchLimitError) as caught:
+        table.start("c", "delvewick", 0, None, "10.0.0.1")
+    assert str(caught.value) == (
+        "this address already holds 3 matches, the most it may; "
+        "leave one idle for 30 minutes to free it"
+    )
+    table.start("d", "delvewick", 0, None, "10.0.0.2")
+    assert (table.held_by("10.0.0.1"), table.held_by("10.0.0.2"), len(table)) == (3, 1, 4)
+
+
+def test_the_table_tells_its_size() -> None:
+    clock = Clock()
+    sizes: list[int] = []
+    table = MatchTable(idle_seconds=60, clock=clock, on_change=sizes.append)
+    table.start(None, "delvewick", 0, None)
+    table.start(None, "delvewick", 0, None)
+    clock.now += 61
+    assert len(table) == 0
+    assert sizes == [1, 2, 0]
 
 
 def test_total_cap_covers_sessionless_callers() -> None:
@@ -98,11 +123,11 @@ def test_idle_matches_expire_and_use_keeps_them() -> None:
     kept, _ = table.start("a", "delvewick", 0, None)
     dropped, _ = table.start("a", "delvewick", 0, None)
     clock.now += 50
-    touch(table, "a", kept)
+    touch(table, kept)
     clock.now += 50
-    touch(table, "a", kept)
-    with pytest.raises(NoMatchError, match="matches expire after 1 minute idle"):
-        touch(table, "a", dropped)
+    touch(table, kept)
+    with pytest.raises(NoMatchError, match="a match left idle for 1 minute is dropped"):
+        touch(table, dropped)
     assert len(table) == 1
 
 

@@ -73,8 +73,15 @@ def test_errors_carry_the_reason() -> None:
             "Error executing tool new_game: Delvewick options: startLevel must be an integer "
             "from 1 to 8, got 0"
         )
-        assert "Input should be greater than or equal to 0" in await error_of(
-            client, "new_game", game="delvewick", seed=-1
+        assert await error_of(client, "new_game", game="delvewick", seed=-1) == (
+            "bad arguments for new_game: seed: input should be greater than or equal to 0, got -1"
+        )
+        assert await error_of(client, "act", match_id="feed") == (
+            "bad arguments for act: command is required"
+        )
+        assert await error_of(client, "act", match_id=7, command=["up"]) == (
+            "bad arguments for act: match_id: input should be a valid string, got 7; "
+            'command: input should be a valid string, got ["up"]'
         )
         match_id = (await call(client, "new_game", game="delvewick"))["matchId"]
         assert await error_of(client, "act", match_id=match_id, command="up") == (
@@ -82,10 +89,10 @@ def test_errors_carry_the_reason() -> None:
         )
         assert (await call(client, "get_view", match_id=match_id))["moves"] == 0
         assert await error_of(client, "get_view", match_id="feed") == (
-            "Error executing tool get_view: no live match 'feed' in this session: "
-            "matches expire after 30 minutes idle; start one with new_game"
+            "Error executing tool get_view: no live match 'feed': use the matchId new_game "
+            "returned (a match left idle for 30 minutes is dropped); start one with new_game"
         )
-        with pytest.raises(MCPError, match="no live match 'feed' in this session"):
+        with pytest.raises(MCPError, match="no live match 'feed': use the matchId"):
             await client.read_resource("playbench://matches/feed/board")
 
     with_client(body)
@@ -150,7 +157,7 @@ def test_http_cap_per_session() -> None:
                     await call(client, "new_game", game="delvewick")
                 assert await error_of(client, "new_game", game="delvewick") == (
                     "Error executing tool new_game: this session already holds 2 matches, "
-                    "the most it may; finish with one or leave it idle for 30 minutes to free it"
+                    "the most it may; leave one idle for 30 minutes to free it"
                 )
             async with Client(f"{url}/mcp", mode="legacy") as other:
                 await call(other, "new_game", game="delvewick")
@@ -165,3 +172,43 @@ def test_endpoint_outside_the_lifespan_says_so() -> None:
         answer = httpx.post(f"{url}/mcp", json={})
     assert answer.status_code == 503
     assert answer.json() == {"error": NOT_RUNNING}
+
+
+def test_results_are_compact_json_and_the_board_its_own_text() -> None:
+    async def body(client: Client) -> None:
+        made = await client.call_tool("new_game", {"game": "delvewick", "seed": 3})
+        view = made.structured_content
+        data, board = made.content
+        assert (
+            board.text
+            == view["board"]
+            == get_game("delvewick").render(get_game("delvewick").new(3, None))
+        )
+        assert data.text == json.dumps(
+            {key: value for key, value in view.items() if key != "board"},
+            separators=(",", ":"),
+            ensure_ascii=False,
+        )
+        assert "\n" not in data.text
+        played = await client.call_tool("act", {"match_id": view["matchId"], "command": "down"})
+        assert [part.text for part in played.content][1] == played.structured_content["board"]
+        assert json.loads(played.content[0].text)["reward"] == played.structured_content["reward"]
+
+    with_client(body)
+
+
+def test_a_cogcrawl_reply_that_ran_in_part_says_so() -> None:
+    async def body(client: Client) -> None:
+        match_id = (await call(client, "new_game", game="cogcrawl", seed=4))["matchId"]
+        dropped = await call(
+            client, "act", match_id=match_id, command='{"actions": [{"do": "fly"}]}'
+        )
+        assert (dropped["ok"], dropped["moves"]) == (True, 1)
+        assert dropped["notice"] == (
+            "entry 0 (fly) was dropped: unknown verb 'fly'; "
+            "no action of the reply ran, so the turn passed as a wait"
+        )
+        whole = await call(client, "act", match_id=match_id, command="search")
+        assert (whole["ok"], whole["moves"], whole["notice"]) == (True, 2, None)
+
+    with_client(body)

@@ -7,10 +7,15 @@ import sys
 from pathlib import Path
 
 import anyio
+import httpx
 import pytest
 from mcp import Client
-from mcp.client.stdio import StdioServerParameters
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from starlette.applications import Starlette
+from starlette.routing import Route
 
+from playbench.mcp.http import McpHttp
+from playbench.mcp.matches import MatchTable
 from playbench.server import Settings, create_app
 from tests.mcp.helpers import call, error_of, play_through, serving
 
@@ -41,21 +46,101 @@ def test_http_play_through(tmp_path: Path, mode: str) -> None:
         anyio.run(main)
 
 
-def test_http_matches_belong_to_their_session(tmp_path: Path) -> None:
+def test_stdio_logs_nothing_for_refused_commands(tmp_path: Path) -> None:
+    command = StdioServerParameters(
+        command=sys.executable, args=["-m", "playbench.cli", "mcp"], cwd=str(ROOT)
+    )
+    log = tmp_path / "stderr.txt"
+
+    async def main() -> None:
+        with log.open("w") as errlog:
+            async with Client(stdio_client(command, errlog=errlog)) as client:
+                match_id = (await call(client, "new_game", game="delvewick", seed=1))["matchId"]
+                for _ in range(3):
+                    await error_of(client, "act", match_id=match_id, command="dance")
+                await error_of(client, "new_game", game="delvewick", seed=-1)
+                await error_of(client, "get_view", match_id="feed")
+
+    anyio.run(main)
+    assert log.read_text() == ""
+
+
+def test_http_a_match_id_works_from_any_session(tmp_path: Path) -> None:
+    """As the MCP Inspector's CLI plays: a new session (a new client) for every call."""
     app = create_app(Settings(data_dir=tmp_path / "data"))
     with serving(app) as url:
 
+        async def once(tool: str, **arguments: object) -> dict:
+            async with Client(f"{url}/mcp", mode="legacy") as client:
+                return await call(client, tool, **arguments)
+
+        async def main() -> None:
+            match_id = (await once("new_game", game="chimestep", seed=1))["matchId"]
+            assert (await once("act", match_id=match_id, command="start"))["ok"]
+            assert (await once("act", match_id=match_id, command="tick"))["moves"] == 2
+            async with Client(f"{url}/mcp", mode="auto") as modern:
+                assert (await call(modern, "get_view", match_id=match_id))["moves"] == 2
+
+        anyio.run(main)
+
+
+def _capped_app(per_client: int, matches_per_client: int) -> Starlette:
+    table = MatchTable(per_client=matches_per_client)
+    door = McpHttp(table, per_client=per_client)
+    return Starlette(routes=[Route("/mcp", door)], lifespan=lambda _app: door.running())
+
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "probe", "version": "1"},
+    },
+}
+STREAMABLE = {"Accept": "application/json, text/event-stream"}
+
+
+def test_http_sessions_per_address_are_capped_and_others_served() -> None:
+    with serving(_capped_app(per_client=2, matches_per_client=64)) as url:
+
         async def main() -> None:
             async with (
-                Client(f"{url}/mcp", mode="legacy") as mine,
-                Client(f"{url}/mcp", mode="legacy") as theirs,
+                Client(f"{url}/mcp", mode="legacy") as first,
+                Client(f"{url}/mcp", mode="legacy") as second,
             ):
-                match_id = (await call(mine, "new_game", game="chimestep", seed=1))["matchId"]
-                assert (await call(mine, "get_view", match_id=match_id))["game"] == "chimestep"
-                assert await error_of(theirs, "act", match_id=match_id, command="start") == (
-                    f"Error executing tool act: no live match {match_id!r} in this session: "
-                    "matches expire after 30 minutes idle; start one with new_game"
+                await call(first, "list_games")
+                refused = httpx.post(f"{url}/mcp", json=INITIALIZE, headers=STREAMABLE)
+                assert refused.status_code == 429
+                assert refused.json()["error"]["message"] == (
+                    "this address already has 2 MCP sessions open, the most it may: close one "
+                    "(DELETE /mcp) or reuse it; an idle one closes after 30 minutes"
                 )
-                assert (await call(mine, "act", match_id=match_id, command="start"))["ok"]
+                elsewhere = httpx.HTTPTransport(local_address="127.0.0.2")
+                with httpx.Client(transport=elsewhere) as other_client:
+                    other = other_client.post(f"{url}/mcp", json=INITIALIZE, headers=STREAMABLE)
+                assert other.status_code == 200
+                await call(second, "list_games")
+            # both closed (DELETE): the address may open sessions again
+            async with Client(f"{url}/mcp", mode="legacy") as again:
+                await call(again, "list_games")
+
+        anyio.run(main)
+
+
+def test_http_matches_per_address_are_capped_across_sessions() -> None:
+    with serving(_capped_app(per_client=8, matches_per_client=3)) as url:
+
+        async def main() -> None:
+            for _ in range(3):
+                async with Client(f"{url}/mcp", mode="legacy") as client:
+                    await call(client, "new_game", game="gem-swap", seed=1)
+            async with Client(f"{url}/mcp", mode="legacy") as client:
+                assert await error_of(client, "new_game", game="gem-swap") == (
+                    "Error executing tool new_game: this address already holds 3 matches, "
+                    "the most it may; leave one idle for 30 minutes to free it"
+                )
 
         anyio.run(main)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections import Counter
 
 import pytest
 
@@ -88,7 +89,10 @@ def test_uvicorn_stacks_pass_their_guarded_parser_and_loop(stack, monkeypatch):
     ((app, settings),) = calls
     http, loop = {"uvicorn": (GuardedHttpTools, "uvloop"), "h11": (GuardedH11, "asyncio")}[stack]
     assert app == "playbench.server:app"
-    assert (settings["http"].func, settings["http"].keywords) == (http, {"limits": LIMITS})
+    assert (settings["http"].func, settings["http"].keywords) == (
+        http,
+        {"limits": LIMITS, "peers": Counter()},
+    )
     assert {k: v for k, v in settings.items() if k != "http"} == {
         "host": "127.0.0.1",
         "port": 8000,
@@ -99,6 +103,8 @@ def test_uvicorn_stacks_pass_their_guarded_parser_and_loop(stack, monkeypatch):
         "backlog": 2048,
         "timeout_keep_alive": 30,
         "server_header": False,
+        "timeout_worker_healthcheck": 60,
+        "proxy_headers": False,
     }
     assert os.environ[stacks.MASTER_PID_ENV] == str(os.getpid())
 

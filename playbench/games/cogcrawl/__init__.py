@@ -1,8 +1,10 @@
 """Cogcrawl: a seeded NetHack-style dungeon played through the seat protocol (slug ``cogcrawl``)."""
 
-from playbench.core.game import FolderGame
+from playbench.core.game import Action, FolderGame
 from playbench.games.cogcrawl import commands, rules, spec, state, view
 from playbench.games.cogcrawl.prompt import CogcrawlSeat
+from playbench.games.cogcrawl.seat import plan_notice
+from playbench.games.cogcrawl.state import CogState
 
 
 class Cogcrawl(FolderGame):
@@ -45,6 +47,9 @@ class Cogcrawl(FolderGame):
     step_cap = 50_000
     bot = "playbench.bots.cogcrawl"
     seat = CogcrawlSeat
+
+    def notice(self, state: CogState, action: Action) -> str:
+        return plan_notice(state, action)
 
 
 GAME = Cogcrawl(state=state, rules=rules, view=view, commands=commands, spec=spec)

@@ -9,6 +9,7 @@ view or the run ends.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +19,9 @@ from playbench.games.cogcrawl.actions import run_primitive
 from playbench.games.cogcrawl.constants import MAX_MESSAGES
 from playbench.games.cogcrawl.delver import delver_reply
 from playbench.games.cogcrawl.protocol import (
+    MACRO_PRIMITIVE_CAP,
+    MAX_ACTIONS,
+    QUEUE_CAP,
     ParseFailure,
     Plan,
     Primitive,
@@ -144,6 +148,49 @@ def close_turn(before: CogState, turn: Turn, reply: SeatReply, plan: Plan, ran: 
     new.say = clean_text(plan.say)
     new.fallback = reply.fallback
     new.retry = False
+
+
+def plan_notice(state: CogState, action: Any) -> str:
+    """The seat's last turn, played from ``action``, in words where it did less than the
+    reply asked: entries dropped, moves cut, travels with no path, a queue stopped early,
+    or nothing run at all (the turn passed as a wait). Empty when the reply ran whole or
+    the delver played."""
+    if state.fallback:
+        return ""
+    plan = state.last_plan
+    parts = [
+        f"entry {entry['index']} ({entry['do']}) was dropped: {entry['reason']}"
+        for entry in plan["dropped"]
+    ]
+    if plan["over_cap"]:
+        parts.append(f"{plan['over_cap']} entries past the first {MAX_ACTIONS} were dropped unread")
+    parts += [
+        f"travel {entry['index']} to ({entry['x']}, {entry['y']}) found no path"
+        for entry in plan["unreachable"]
+    ]
+    if plan["truncated"]:
+        parts.append(
+            f"{plan['truncated']} moves were cut (a travel keeps {MACRO_PRIMITIVE_CAP}, "
+            f"a turn runs {QUEUE_CAP})"
+        )
+    if plan["interrupted"]:
+        parts.append(f"the queue stopped early: {plan['interrupted']}")
+    if plan["executed"] == [WAIT.to_json()] and not _asks_to_wait(action):
+        parts.append("no action of the reply ran, so the turn passed as a wait")
+    return "; ".join(parts)
+
+
+def _asks_to_wait(action: Any) -> bool:
+    """Whether a reply (parsed, or raw text) has a ``wait`` entry."""
+    if isinstance(action, dict) and isinstance(action.get("reply"), str):
+        try:
+            action = json.loads(action["reply"])
+        except ValueError:
+            return False
+    entries = action.get("actions") if isinstance(action, dict) else None
+    if not isinstance(entries, list):
+        return False
+    return any(isinstance(entry, dict) and entry.get("do") == WAIT.verb for entry in entries)
 
 
 def clean_text(text: str) -> str:

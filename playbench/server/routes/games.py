@@ -153,6 +153,8 @@ def step_sealed(sealer: Sealer, game: Game, sealed: object, action: Any) -> JSON
         payload["state"] = sealer.seal(game.slug, match.to_json())
         payload["reward"] = result.reward
         payload["events"] = result.events
+        if result.notice:
+            payload["notice"] = result.notice
         payload.update(match.view(STEP_FIELDS))
     else:
         payload.update(match.view(REFUSED_FIELDS))

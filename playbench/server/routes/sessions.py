@@ -97,7 +97,7 @@ def _player(services: Services, name: str, key: str | None) -> PlayerRow:
         raise ApiError(refused.status, str(refused), puzzle=True) from None
 
 
-@router.post("/new", response_model=SessionPublic)
+@router.post("/new", response_model=SessionPublic, responses={429: {"model": ErrorPublic}})
 def new(
     game: GameDep,
     services: ServicesDep,
