@@ -27,11 +27,26 @@ the probes measure the rules and not the limiter) and reports:
   finish): how many were accepted.
 
 ``--only ranked`` runs the last two alone.
+
+Then (``--only hosting`` runs them alone) what one client address can take of a server
+on its default limits, and whether another address is still served:
+
+- MCP sessions: one address opening 100 sessions, and the server's RSS growth per
+  session (400 sessions from many loopback addresses, each ``initialize`` padded near
+  the MCP body limit);
+- MCP matches: one address's 200 ``new_game`` calls over its sessions;
+- connections: one address opening 300 idle connections;
+- ``X-Forwarded-For`` rotated on every request: requests past the address rate limit and
+  spectator streams past the cap of 8;
+- session ``new`` at full speed from one address for 20 s: the sessions it got, the
+  bytes each stores, and the disk one address can fill in an hour at that rate
+  (``--quick``: a tenth of every count).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import shutil
@@ -44,6 +59,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -77,10 +93,18 @@ class Server:
     #: ``--server`` of every server started (``--server`` of this script)
     stack = DEFAULT_SERVER
 
-    def __init__(self, data: Path, workers: int = 1, extra: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        data: Path,
+        workers: int = 1,
+        extra: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.data = data
         self.workers = workers
         self.extra = extra
+        #: environment over the probes' defaults (the hosting probes restore the limits)
+        self.env = env or {}
         self.port = _free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -94,6 +118,8 @@ class Server:
             "PLAYBENCH_RATE_PER_ADDRESS": "0",
             "PLAYBENCH_RATE_PER_SESSION": "0",
             "PLAYBENCH_RATE_REGISTER": "0",
+            "PLAYBENCH_RATE_NEW_PER_ADDRESS": "0",
+            **self.env,
         }
         command = [
             sys.executable, "-m", "playbench.cli", "serve", "--host", HOST,
@@ -527,6 +553,217 @@ def ranked_attacks(claims: int, rng: random.Random) -> None:
     print(f"name claim: {accepted} of {tried} games under another's name without its key accepted")
 
 
+# -- hosting: what one address can take of a server on its default limits (issue 25) ---------
+#: the server's own defaults, restored over the probes' "limits off"
+DEFAULT_LIMITS = {
+    "PLAYBENCH_RATE_PER_ADDRESS": "200/400",
+    "PLAYBENCH_RATE_PER_SESSION": "100/200",
+    "PLAYBENCH_RATE_NEW_PER_ADDRESS": "0.2/30",
+}
+MCP_ACCEPT = {"Accept": "application/json, text/event-stream"}
+MCP_VERSION = "2025-06-18"
+OTHER = "127.0.0.2"
+
+
+@contextlib.contextmanager
+def _serving(env: dict[str, str]) -> Iterator[tuple[Server, Path]]:
+    """A server on its default limits (and ``env``) over a temporary data folder."""
+    data = Path(tempfile.mkdtemp(prefix="playbench-abuse-"))
+    server = Server(data, env=env).start()
+    try:
+        yield server, data
+    finally:
+        server.stop()
+        shutil.rmtree(data, ignore_errors=True)
+
+
+def _initialize(padding: int = 0) -> dict:
+    info = {"name": "probe", "version": "1", "title": "x" * padding}
+    params = {"protocolVersion": MCP_VERSION, "capabilities": {}, "clientInfo": info}
+    return {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params}
+
+
+def _client(source: str = HOST, **kwargs) -> httpx.Client:
+    return httpx.Client(transport=httpx.HTTPTransport(local_address=source), **kwargs)
+
+
+def _mcp_open(client: httpx.Client, url: str, padding: int = 0) -> str | None:
+    """A new MCP session's id (None when refused)."""
+    answer = client.post(f"{url}/mcp", json=_initialize(padding), headers=MCP_ACCEPT)
+    if answer.status_code != 200:
+        return None
+    session = answer.headers["mcp-session-id"]
+    headers = {**MCP_ACCEPT, "mcp-session-id": session, "mcp-protocol-version": MCP_VERSION}
+    note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    client.post(f"{url}/mcp", json=note, headers=headers)
+    return session
+
+
+def _mcp_call(client: httpx.Client, url: str, session: str, tool: str, **arguments) -> bool:
+    """Whether a tool call in ``session`` succeeded."""
+    headers = {**MCP_ACCEPT, "mcp-session-id": session, "mcp-protocol-version": MCP_VERSION}
+    body = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {"name": tool, "arguments": arguments},
+    }
+    answer = client.post(f"{url}/mcp", json=body, headers=headers)
+    return answer.status_code == 200 and '"isError":false' in answer.text.replace(" ", "")
+
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
+def mcp_sessions(tries: int, spread: int) -> tuple[int, int, float]:
+    """Sessions one address opened of ``tries``; whether another address then opened
+    one; and the server's RSS growth per session (KiB) over ``spread`` sessions from
+    many addresses, each ``initialize`` padded near the MCP body limit."""
+    with _serving(DEFAULT_LIMITS) as (server, _data):
+        with _client(timeout=10) as client:
+            mine = sum(_mcp_open(client, server.url) is not None for _ in range(tries))
+        with _client(OTHER, timeout=10) as other:
+            others = int(_mcp_open(other, server.url) is not None)
+        assert server.process is not None
+        before = _rss_kib(server.process.pid)
+        opened = 0
+        for n in range(spread):
+            with _client(f"127.0.{1 + n // 250}.{2 + n % 250}", timeout=10) as client:
+                opened += _mcp_open(client, server.url, padding=60_000) is not None
+        grown = _rss_kib(server.process.pid) - before
+        return mine, others, grown / max(1, opened)
+
+
+def mcp_matches(tries: int) -> tuple[int, int]:
+    """Matches one address made over its sessions of ``tries`` ``new_game`` calls, and
+    whether another address then made one."""
+    with _serving(DEFAULT_LIMITS) as (server, _data):
+        made = 0
+        with _client(timeout=10) as client:
+            sessions = [s for s in (_mcp_open(client, server.url) for _ in range(8)) if s]
+            for n in range(tries):
+                session = sessions[n % len(sessions)]
+                made += _mcp_call(client, server.url, session, "new_game", game="cogcrawl")
+        with _client(OTHER, timeout=10) as other:
+            session = _mcp_open(other, server.url)
+            served = int(
+                bool(session) and _mcp_call(other, server.url, session, "new_game", game="cogcrawl")
+            )
+        return made, served
+
+
+def connection_flood(count: int) -> tuple[int, int, str]:
+    """Of ``count`` idle connections from one address: those held, those answered 503;
+    and what another address is answered meanwhile."""
+    with _serving(DEFAULT_LIMITS) as (server, _data):
+        flood = _connections(server.port, count, b"")
+        try:
+            refused = 0
+            for sock in flood:
+                sock.settimeout(0.2)
+                with contextlib.suppress(TimeoutError):
+                    refused += sock.recv(65536).startswith(b"HTTP/1.1 503")
+            with _client(OTHER, timeout=5) as other:
+                answer = other.get(f"{server.url}/healthz").status_code
+            return count - refused, refused, str(answer)
+        finally:
+            for sock in flood:
+                sock.close()
+
+
+def forwarded_rotation(requests: int, streams: int) -> tuple[int, int]:
+    """With ``X-Forwarded-For`` rotated on every request: of ``requests`` (rate limit
+    10/20 per address), those answered 200; of ``streams`` spectator streams, those
+    opened (the cap is 8 per address)."""
+    with _serving({**DEFAULT_LIMITS, "PLAYBENCH_RATE_PER_ADDRESS": "10/20"}) as (server, _data):
+        with httpx.Client(base_url=server.url, timeout=10) as client:
+            passed = sum(
+                client.get(
+                    "/api/games", headers={"X-Forwarded-For": f"10.9.{n // 250}.{n % 250}"}
+                ).status_code
+                == 200
+                for n in range(requests)
+            )
+        time.sleep(2.5)  # the address's bucket refills
+        with httpx.Client(base_url=server.url, timeout=10) as client:
+            session = client.post("/games/gem-swap/api/new", json={"seed": 1}).json()["sessionId"]
+        opened = []
+        for n in range(streams):
+            stream = httpx.Client(base_url=server.url, timeout=10)
+            response = stream.send(
+                stream.build_request(
+                    "GET",
+                    f"/api/spectate/sessions/{session}/stream",
+                    headers={"X-Forwarded-For": f"10.8.0.{n}"},
+                ),
+                stream=True,
+            )
+            opened.append((stream, response))
+        held = sum(response.status_code == 200 for _, response in opened)
+        for stream, response in opened:
+            response.close()
+            stream.close()
+        return passed, held
+
+
+def new_session_disk(seconds: float, sample: int) -> tuple[int, int, float, float]:
+    """Session ``new`` from one address at full speed for ``seconds`` on the default
+    rate: sessions made and refused; bytes one stored Cogcrawl session takes (over
+    ``sample`` sessions with the limit off); and the megabytes an hour one address can
+    add at the default rate."""
+    with _serving(DEFAULT_LIMITS) as (server, _data):
+        made = refused = 0
+        with httpx.Client(base_url=server.url, timeout=10) as client:
+            end = time.monotonic() + seconds
+            while time.monotonic() < end:
+                status = client.post("/games/cogcrawl/api/new", json={}).status_code
+                made += status == 200
+                refused += status == 429
+    # limits off: the bytes a session takes
+    with _serving({}) as (server, data), httpx.Client(base_url=server.url, timeout=10) as client:
+        client.post("/games/cogcrawl/api/new", json={})
+        before = database_bytes(data)
+        for _ in range(sample):
+            client.post("/games/cogcrawl/api/new", json={})
+        each = (database_bytes(data) - before) / sample
+    rate = float(DEFAULT_LIMITS["PLAYBENCH_RATE_NEW_PER_ADDRESS"].split("/")[0])
+    return made, refused, each, rate * 3600 * each / 1e6
+
+
+def hosting(scale: int) -> None:
+    mine, others, rss = mcp_sessions(100 // scale, 400 // scale)
+    print(
+        f"MCP sessions: one address opened {mine} of {100 // scale} (cap 8 an address, "
+        f"1,024 in all); another address opened {others} of 1 after it; RSS growth "
+        f"{rss:.0f} KiB a session (initialize padded to 60 KB, many addresses)"
+    )
+    made, served = mcp_matches(200 // scale)
+    print(
+        f"MCP matches: one address made {made} of {200 // scale} new_game calls over 8 "
+        f"sessions (cap 64 an address, 4,096 in all); another address made {served} of 1"
+    )
+    held, refused, status = connection_flood(300 // scale)
+    print(
+        f"connections: one address opened {300 // scale} idle: {held} held (cap 100 an "
+        f"address, 1,000 a worker), {refused} answered 503; another address answered {status}"
+    )
+    passed, streams = forwarded_rotation(400 // scale, 20)
+    print(
+        f"X-Forwarded-For rotated: {passed} of {400 // scale} requests answered 200 "
+        f"(rate 10/20 an address), {streams} of 20 streams opened (cap 8)"
+    )
+    made, refused, each, hourly = new_session_disk(20.0, 300 // scale)
+    print(
+        f"session new at full speed for 20 s from one address: {made} made, {refused} "
+        f"refused (rate 0.2/30); a Cogcrawl session stores {each:,.0f} bytes; at 0.2 a "
+        f"second one address adds {hourly:.1f} MB an hour (plus the burst of 30 once)"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tamper", type=int, default=10_000)
@@ -537,10 +774,13 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="a tenth of every count")
     parser.add_argument("--server", choices=SERVERS, default=DEFAULT_SERVER, help="the stack")
     parser.add_argument("--claims", type=int, default=200, help="guessed keys tried")
-    parser.add_argument("--only", choices=("ranked",), help="run only these probes")
+    parser.add_argument("--only", choices=("ranked", "hosting"), help="run only these probes")
     args = parser.parse_args()
     Server.stack = args.server
     scale = 10 if args.quick else 1
+    if args.only == "hosting":
+        hosting(scale)
+        return 0
     rng = random.Random(20261130)
     get_game("delvewick")
     if args.only == "ranked":
@@ -574,6 +814,7 @@ def main() -> int:
         f"request; one past the cap of {2 * (args.idle // scale)}: {status}"
     )
     ranked_attacks(args.claims // scale, rng)
+    hosting(scale)
     return 0
 
 
