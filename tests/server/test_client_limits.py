@@ -19,6 +19,11 @@ QUIET = ["--no-access-log", "--log-level", "warning"]
 PATIENCE = 6.0
 
 
+def own(tmp_path) -> list[str]:
+    """The server's own database, whatever PLAYBENCH_DATABASE_URL the process holds."""
+    return ["--database", f"sqlite:///{tmp_path / 'own.db'}"]
+
+
 def _connect(served: Served, source: str = "127.0.0.1") -> socket.socket:
     port = int(served.base.rsplit(":", 1)[1])
     return socket.create_connection(
@@ -40,7 +45,7 @@ def _get(sock: socket.socket, path: str | None) -> tuple[int, dict]:
 
 def test_one_address_holds_at_most_its_cap_and_others_are_served(tmp_path):
     args = ["--max-connections", "50", "--max-connections-per-address", "4", *QUIET]
-    with serve_process(tmp_path, *args) as served:
+    with serve_process(tmp_path, *args, *own(tmp_path)) as served:
         held = [_connect(served) for _ in range(4)]
         try:
             # the server accepts in the order of connecting: the held ones are counted first
@@ -69,13 +74,14 @@ def _rotating(base: str, count: int) -> list[int]:
 
 def test_the_forwarded_header_is_not_trusted_by_default(tmp_path):
     # the fixture's readiness look took one of the four
-    with serve_process(tmp_path, "--rate-per-address", "0.01/4", *QUIET) as served:
+    args = ["--rate-per-address", "0.01/4", *own(tmp_path), *QUIET]
+    with serve_process(tmp_path, *args) as served:
         assert _rotating(served.base, 6) == [200, 200, 200, 429, 429, 429]
 
 
 def test_the_forwarded_header_names_the_client_behind_a_named_proxy(tmp_path):
     args = ["--rate-per-address", "0.01/4", "--forwarded-allow-ips", "127.0.0.1"]
-    with serve_process(tmp_path, *args, *QUIET) as served:
+    with serve_process(tmp_path, *args, *own(tmp_path), *QUIET) as served:
         assert _rotating(served.base, 6) == [200] * 6
         with httpx.Client(base_url=served.base) as client:
             same = [

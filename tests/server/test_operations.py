@@ -156,7 +156,7 @@ def _second(data: Path, args: list[str]):
 
 
 def test_metrics_add_up_every_worker(tmp_path):
-    args = ["--workers", "2", *QUIET]
+    args = ["--workers", "2", "--database", f"sqlite:///{tmp_path / 'own.db'}", *QUIET]
     with serve_process(tmp_path, *args) as served:
         for _ in range(40):  # a new connection each: the two workers share them
             assert httpx.get(f"{served.base}/api/games/gem-swap/init?seed=1").status_code == 200
