@@ -34,6 +34,8 @@ on its default limits, and whether another address is still served:
 - MCP sessions: one address opening 100 sessions, and the server's RSS growth per
   session (400 sessions from many loopback addresses, each ``initialize`` padded near
   the MCP body limit);
+- MCP sessions from many addresses, 1,100 tried: those opened, and the seconds from
+  SIGTERM to the server's exit with them open;
 - MCP matches: one address's 200 ``new_game`` calls over its sessions;
 - connections: one address opening 300 idle connections;
 - ``X-Forwarded-For`` rotated on every request: requests past the address rate limit and
@@ -638,6 +640,28 @@ def mcp_sessions(tries: int, spread: int) -> tuple[int, int, float]:
         return mine, others, grown / max(1, opened)
 
 
+def mcp_session_cap_and_stop(tries: int) -> tuple[int, float]:
+    """MCP sessions opened of ``tries`` from many addresses (8 each, the most one may),
+    and the seconds from SIGTERM to the server's exit with them all open."""
+    data = Path(tempfile.mkdtemp(prefix="playbench-abuse-"))
+    server = Server(data, env=DEFAULT_LIMITS).start()
+    try:
+        opened = 0
+        for n in range(tries):
+            address = f"127.1.{(n // 8) // 250}.{2 + (n // 8) % 250}"
+            with _client(address, timeout=10) as client:
+                opened += _mcp_open(client, server.url) is not None
+        assert server.process is not None
+        start = time.monotonic()
+        os.killpg(server.process.pid, signal.SIGTERM)
+        server.process.wait()
+        server.process = None
+        return opened, time.monotonic() - start
+    finally:
+        server.stop()
+        shutil.rmtree(data, ignore_errors=True)
+
+
 def mcp_matches(tries: int) -> tuple[int, int]:
     """Matches one address made over its sessions of ``tries`` ``new_game`` calls, and
     whether another address then made one."""
@@ -740,6 +764,11 @@ def hosting(scale: int) -> None:
         f"MCP sessions: one address opened {mine} of {100 // scale} (cap 8 an address, "
         f"1,024 in all); another address opened {others} of 1 after it; RSS growth "
         f"{rss:.0f} KiB a session (initialize padded to 60 KB, many addresses)"
+    )
+    opened, stop = mcp_session_cap_and_stop(1100 // scale)
+    print(
+        f"MCP sessions from many addresses: {opened} of {1100 // scale} opened (1,024 in "
+        f"all); SIGTERM to exit with them open: {stop:.2f} s"
     )
     made, served = mcp_matches(200 // scale)
     print(
