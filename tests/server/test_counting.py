@@ -71,6 +71,8 @@ def test_an_idle_ranked_game_is_abandoned_after_the_deadline_and_kept(client, da
     assert services.settings.abandon_after_hours == 1.0
     idle = Player(client, "tally", seed=None, player="cy")
     idle.act("step 2")
+    scored = idle.last["score"]
+    assert scored in (2, 7)  # 7 when the drawn seed hid the bonus on that cell
     fresh = Player(client, "delvewick", seed=None)
     practice = Player(client, "tally", seed=9)
     for player in (idle, practice):
@@ -86,9 +88,9 @@ def test_an_idle_ranked_game_is_abandoned_after_the_deadline_and_kept(client, da
         age(client, player.last["sessionId"], 8 * 24 * HOUR)
     report = services.prune()
     assert report.sessions == 1 and report.abandoned == 0
-    assert stored(client, idle.last["sessionId"]).score == 2
+    assert stored(client, idle.last["sessionId"]).score == scored
     (row,) = client.get("/api/leaderboard/tally").json()["players"]
-    assert (row["player"], row["games"], row["best"]) == ("cy", 1, 2)
+    assert (row["player"], row["games"], row["best"]) == ("cy", 1, scored)
 
 
 def test_the_prune_command_closes_idle_ranked_games(
