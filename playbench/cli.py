@@ -245,7 +245,8 @@ def _llm_settings(args: argparse.Namespace) -> Any:
     if args.agent != "llm":
         if given:
             flags = ", ".join(LLM_FLAGS[name] for name in given)
-            raise PlaybenchError(f"{flags} apply to --agent llm only (the agent is {args.agent})")
+            verb = "applies" if len(given) == 1 else "apply"
+            raise PlaybenchError(f"{flags} {verb} to --agent llm only (the agent is {args.agent})")
         return None
     if "model" not in given:
         return None
@@ -615,7 +616,9 @@ def build_parser() -> argparse.ArgumentParser:
     verify.set_defaults(run=cmd_verify)
 
     prune = commands.add_parser(
-        "prune", help="delete stale unfinished sessions and spent puzzles (finished ones stay)"
+        "prune",
+        help="close idle ranked games as abandoned, delete stale unfinished sessions and spent "
+        "puzzles (finished ones stay)",
     )
     prune.add_argument("--data", help="data folder (default ./data)")
     prune.add_argument("--database", help="any SQLAlchemy URL (default SQLite in the data folder)")

@@ -146,11 +146,18 @@ def test_bad_numbers_exit_2_before_any_call(tally, chat, tmp_path, capsys, flags
     assert chat.pings == [] and not folder.exists()
 
 
-def test_model_flags_with_another_agent_are_refused(tally, tmp_path, capsys):
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (["--model", "m", "--memory", "3"], "--model, --memory apply"),
+        (["--temperature", "0.5"], "--temperature applies"),
+    ],
+)
+def test_model_flags_with_another_agent_are_refused(tally, tmp_path, capsys, flags, said):
     folder = tmp_path / "out"
-    assert main(["run", "tally", "--agent", "random", "--model", "m", "--memory", "3"]) == 2
+    assert main(["run", "tally", "--agent", "random", "--out", str(folder), *flags]) == 2
     assert capsys.readouterr().err == (
-        "playbench: --model, --memory apply to --agent llm only (the agent is random)\n"
+        f"playbench: {said} to --agent llm only (the agent is random)\n"
     )
     assert not folder.exists()
 
