@@ -186,22 +186,56 @@ class FormatSettings(Protocol):
 
 
 def response_format(settings: FormatSettings, guide: SeatGuide, moves: list[Any]) -> JSON | None:
-    """The request's ``response_format`` for a turn with these legal moves (None: none)."""
+    """The request's ``response_format`` for a turn with these legal moves (None: none).
+
+    The schema keeps to OpenAI's strict subset, which vLLM and llama.cpp read too: every
+    schema typed, every object closed with all its properties required, enums of plain
+    values (an action object is one closed ``anyOf`` branch per legal move), arrays
+    bounded by ``minItems``/``maxItems`` and no string lengths (the notes are cut to
+    their limit when read)."""
     schema = {
         "type": "object",
         "properties": {
             guide.reply_key: {
                 "type": "array",
-                "items": {"enum": moves},
+                "items": _move_schema(moves),
                 "minItems": 1,
                 "maxItems": MAX_MOVES,
             },
-            "notes": {"type": "string", "maxLength": MAX_NOTES},
+            "notes": {"type": "string"},
         },
         "required": [guide.reply_key, "notes"],
         "additionalProperties": False,
     }
     return named_schema(settings, "seat_reply", schema)
+
+
+def _move_schema(moves: list[Any]) -> JSON:
+    """One legal move: a text from the enum, or one of the legal action objects."""
+    if not moves or not isinstance(moves[0], dict):
+        return {"type": "string", "enum": moves}
+    return {"anyOf": [_exact_object(move) for move in moves]}
+
+
+def _exact_object(move: JSON) -> JSON:
+    return {
+        "type": "object",
+        "properties": {
+            key: {"type": _json_type(value), "enum": [value]} for key, value in move.items()
+        },
+        "required": list(move),
+        "additionalProperties": False,
+    }
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    return "string"
 
 
 def named_schema(settings: FormatSettings, name: str, schema: JSON) -> JSON | None:
@@ -219,7 +253,7 @@ def named_schema(settings: FormatSettings, name: str, schema: JSON) -> JSON | No
 #: the reply of a reflection: the notes rewritten
 NOTES_SCHEMA: JSON = {
     "type": "object",
-    "properties": {"notes": {"type": "string", "maxLength": MAX_NOTES}},
+    "properties": {"notes": {"type": "string"}},
     "required": ["notes"],
     "additionalProperties": False,
 }
@@ -228,7 +262,7 @@ REVIEW_SCHEMA: JSON = {
     "type": "object",
     "properties": {
         "rating": {"type": "integer", "minimum": 1, "maximum": 10},
-        "review": {"type": "string", "maxLength": 400},
+        "review": {"type": "string"},
     },
     "required": ["rating", "review"],
     "additionalProperties": False,

@@ -85,11 +85,11 @@ def test_json_schema_asks_for_the_legal_commands_as_an_enum(tally, chat):
                 "properties": {
                     "commands": {
                         "type": "array",
-                        "items": {"enum": ["step 1", "step 2"]},
+                        "items": {"type": "string", "enum": ["step 1", "step 2"]},
                         "minItems": 1,
                         "maxItems": 10,
                     },
-                    "notes": {"type": "string", "maxLength": 400},
+                    "notes": {"type": "string"},
                 },
                 "required": ["commands", "notes"],
                 "additionalProperties": False,

@@ -55,8 +55,9 @@ def test_the_legal_moves_are_the_reply_s_action_objects_without_up_on_level_1(ch
         {"do": "eat", "item": "c"},
         {"do": "eat", "item": "d"},
     ]
-    enum = chat.requests[0]["response_format"]["json_schema"]["schema"]["properties"]
-    assert enum["actions"]["items"]["enum"] == moves
+    schema = chat.requests[0]["response_format"]["json_schema"]["schema"]["properties"]
+    branches = schema["actions"]["items"]["anyOf"]
+    assert [{k: v["enum"][0] for k, v in b["properties"].items()} for b in branches] == moves
     prompt = user_message(chat.requests[0])
     assert "Map rows y=11 to y=16; x counts from 0 at the left edge:\n --------\n" in prompt
 

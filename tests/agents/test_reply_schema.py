@@ -1,0 +1,96 @@
+"""The ``json_schema`` reply format keeps to OpenAI's strict subset for every game, turn
+after turn, and admits exactly the turn's legal moves."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import jsonschema
+import pytest
+
+from playbench.agents.bot import BotAgent
+from playbench.agents.seat import NOTES_SCHEMA, REVIEW_SCHEMA, response_format
+from playbench.core import all_games
+from playbench.core.match import Match
+
+SETTINGS = SimpleNamespace(reply_format="json_schema", schema_in="json_schema")
+#: what OpenAI's strict mode reads, by the schema's type (its "Supported schemas" list)
+ALLOWED = {
+    "object": {"type", "properties", "required", "additionalProperties"},
+    "array": {"type", "items", "minItems", "maxItems"},
+    "string": {"type", "enum", "pattern", "format"},
+    "integer": {"type", "enum", "minimum", "maximum", "multipleOf"},
+    "number": {"type", "enum", "minimum", "maximum", "multipleOf"},
+    "boolean": {"type", "enum"},
+}
+
+
+def strict_problems(schema, where="$"):
+    """Why OpenAI's strict mode would refuse this schema (empty: it takes it)."""
+    if set(schema) == {"anyOf"}:
+        return [
+            p
+            for i, branch in enumerate(schema["anyOf"])
+            for p in strict_problems(branch, f"{where}.anyOf[{i}]")
+        ]
+    kind = schema.get("type")
+    if kind not in ALLOWED:
+        return [f"{where}: no plain type ({kind!r})"]
+    problems = [
+        f"{where}: {key} is not in the strict subset" for key in set(schema) - ALLOWED[kind]
+    ]
+    for value in schema.get("enum", []):
+        if isinstance(value, (dict, list)):
+            problems.append(f"{where}: enum value {value!r} is not a plain value")
+    if kind == "object":
+        if schema.get("additionalProperties") is not False:
+            problems.append(f"{where}: additionalProperties is not false")
+        if sorted(schema.get("required", [])) != sorted(schema["properties"]):
+            problems.append(f"{where}: not every property is required")
+        for name, sub in schema["properties"].items():
+            problems += strict_problems(sub, f"{where}.{name}")
+    if kind == "array":
+        problems += strict_problems(schema["items"], f"{where}[]")
+    return problems
+
+
+def test_the_checker_finds_what_strict_mode_refuses():
+    loose = {
+        "type": "object",
+        "properties": {"a": {"type": "string", "maxLength": 3}, "b": {"enum": [{"x": 1}]}},
+        "required": ["a"],
+    }
+    assert strict_problems(loose) == [
+        "$: additionalProperties is not false",
+        "$: not every property is required",
+        "$.a: maxLength is not in the strict subset",
+        "$.b: no plain type (None)",
+    ]
+
+
+@pytest.mark.parametrize("schema", [NOTES_SCHEMA, REVIEW_SCHEMA], ids=["notes", "review"])
+def test_the_reflection_and_review_schemas_are_strict(schema):
+    assert strict_problems(schema) == []
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda game: game.slug)
+def test_every_turn_s_schema_is_strict_and_admits_exactly_the_legal_moves(game):
+    guide = game.seat_guide()
+    match, bot = Match.start(game, 11), BotAgent(game)
+    bot.reset(11)
+    for _ in range(25):
+        if match.over:
+            break
+        view = match.view()
+        moves = guide.moves(view)
+        schema = response_format(SETTINGS, guide, moves)["json_schema"]["schema"]
+        assert strict_problems(schema) == []
+        key = guide.reply_key
+        for move in moves:
+            jsonschema.validate({key: [move], "notes": ""}, schema)
+        stranger = {"do": "fly"} if isinstance(moves[0], dict) else "fly away"
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({key: [stranger], "notes": ""}, schema)
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({key: [], "notes": ""}, schema)
+        match.play(bot.act(view))
