@@ -73,10 +73,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         limited = RateLimit(
             fast,
-            per_address=settings.rate_per_address,
-            per_session=settings.rate_per_session,
+            per_address=services.addresses,
+            per_session=services.session_tokens,
             extra=errors.puzzle_for,
-            new_sessions=services.new_sessions.take if services.new_sessions else None,
+            new_sessions=services.new_sessions,
         )
         engine = services.storage.engine
         operated = metrics.Operations(

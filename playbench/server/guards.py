@@ -1,11 +1,11 @@
 """Pure ASGI guards around the app: rate limits and the security headers of every answer.
 
 Rate limits are token buckets, one per client address and one per session token (the
-``Authorization`` bearer or the browser's session cookie), kept in each worker's memory.
-A request finding its bucket empty is answered 429 with ``Retry-After`` (whole seconds)
-and never reaches the app. The defaults are far above what an honest agent or a person
-sends; a rate of 0 turns a limit off. Session ``new`` also takes from a bucket per
-address that every process shares (``new_sessions``, see :mod:`playbench.server.quota`).
+``Authorization`` bearer or the browser's session cookie), and for session ``new`` one
+more per address, all shared by every process and host on the database
+(:mod:`playbench.server.quota`). A request finding its bucket empty is answered 429 with
+``Retry-After`` (whole seconds) and never reaches the app. The defaults are far above
+what an honest agent or a person sends; a rate of 0 turns a limit off.
 """
 
 from __future__ import annotations
@@ -13,14 +13,13 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import time
-from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from starlette.concurrency import run_in_threadpool
 
+from playbench.core.errors import UnknownGameError
+from playbench.core.registry import get_game
 from playbench.server.metrics import REFUSED
 from playbench.server.middleware import SECURITY_HEADERS, ASGIApp, Extra, Scope, send_json
 
@@ -52,40 +51,35 @@ class Rate:
         return self.per_second > 0
 
 
-class Buckets:
-    """Token buckets by key, with a bounded number of keys."""
+class Limiter(Protocol):
+    """Token buckets by key (:class:`playbench.server.quota.SharedBuckets`)."""
 
-    def __init__(self, rate: Rate, clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate = rate
-        self.clock = clock
-        self._buckets: OrderedDict[bytes, tuple[float, float]] = OrderedDict()
+    def take_here(self, key: str) -> float | None:
+        """0.0: a token was taken; more: the seconds to wait; None: ask :meth:`take`."""
 
-    def take(self, key: bytes) -> float:
-        """Take one token: 0.0 when there was one, else the seconds until there is."""
-        now = self.clock()
-        tokens, then = self._buckets.pop(key, (self.rate.burst, now))
-        tokens = min(self.rate.burst, tokens + (now - then) * self.rate.per_second)
-        wait = 0.0
-        if tokens >= 1:
-            tokens -= 1
-        else:
-            wait = (1 - tokens) / self.rate.per_second
-        self._buckets[key] = (tokens, now)
-        if len(self._buckets) > MAX_BUCKETS:
-            self._buckets.popitem(last=False)
-        return wait
+    def take(self, key: str) -> float:
+        """0.0: a token was taken; more: the seconds to wait (blocking)."""
 
 
-def _session_key(scope: Scope) -> bytes | None:
+async def take(limiter: Limiter, key: str) -> float:
+    """A token of ``limiter`` for ``key``: from memory when it can, else from the database
+    in a worker thread."""
+    wait = limiter.take_here(key)
+    if wait is None:
+        wait = await run_in_threadpool(limiter.take, key)
+    return wait
+
+
+def _session_key(scope: Scope) -> str | None:
     """A hash of the session token the request carries, if any."""
     for name, value in scope["headers"]:
         if name == b"authorization" and value[:7].lower() == b"bearer ":
-            return hashlib.sha256(value[7:].strip()).digest()
+            return hashlib.sha256(value[7:].strip()).hexdigest()
         if name == b"cookie" and SESSION_COOKIE_PREFIX in value:
             for part in value.split(b";"):
                 key, _, token = part.strip().partition(b"=")
                 if key.startswith(SESSION_COOKIE_PREFIX) and token:
-                    return hashlib.sha256(token).digest()
+                    return hashlib.sha256(token).hexdigest()
     return None
 
 
@@ -95,16 +89,16 @@ class RateLimit:
     def __init__(
         self,
         app: ASGIApp,
-        per_address: Rate,
-        per_session: Rate,
+        per_address: Limiter | None,
+        per_session: Limiter | None,
         extra: Extra | None = None,
-        new_sessions: Callable[[str], float] | None = None,
+        new_sessions: Limiter | None = None,
     ) -> None:
         self.app = app
-        self.addresses = Buckets(per_address) if per_address.on else None
-        self.sessions = Buckets(per_session) if per_session.on else None
+        self.addresses = per_address
+        self.sessions = per_session
         self.extra = extra
-        #: takes a token of session ``new`` for an address (blocking: it asks the database)
+        #: session ``new`` per address (taken only for a game that exists)
         self.new_sessions = new_sessions
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
@@ -116,14 +110,14 @@ class RateLimit:
         client = scope.get("client")
         address = client[0] if client else ""
         if self.addresses is not None:
-            wait = self.addresses.take(address.encode())
+            wait = await take(self.addresses, address)
         if not wait and self.sessions is not None:
             key = _session_key(scope)
             if key is not None:
-                wait = self.sessions.take(key)
+                wait = await take(self.sessions, key)
                 limit = "session"
         if not wait and self.new_sessions is not None and _is_new(scope):
-            wait = await run_in_threadpool(self.new_sessions, address)
+            wait = await take(self.new_sessions, address)
             limit = "new"
         if wait:
             REFUSED.labels(limit).inc()
@@ -145,8 +139,19 @@ class RateLimit:
 
 
 def _is_new(scope: Scope) -> bool:
+    """A session ``new`` of a game that exists (one of an unknown game is answered 404
+    and spends no token)."""
     path = scope.get("path", "")
-    return scope["method"] == "POST" and path.startswith(NEW_PREFIX) and path.endswith(NEW_SUFFIX)
+    if scope["method"] != "POST" or not path.startswith(NEW_PREFIX):
+        return False
+    slug, suffix = path[len(NEW_PREFIX) :].partition("/")[::2]
+    if "/" + suffix != NEW_SUFFIX:
+        return False
+    try:
+        get_game(slug)
+    except UnknownGameError:
+        return False
+    return True
 
 
 class SecurityHeaders:

@@ -13,6 +13,7 @@ from fastapi.responses import Response
 
 from playbench.core.game import JSON, Game
 from playbench.server.agent_check import PuzzleSigner
+from playbench.server.guards import Rate
 from playbench.server.quota import SharedBuckets
 from playbench.server.sealing import Sealer, load_or_create_key
 from playbench.server.settings import DATABASE_FILE, KEY_FILE, Settings
@@ -28,8 +29,13 @@ class Services:
     sealer: Sealer
     storage: Storage
     signer: PuzzleSigner
-    #: session ``new`` per client address, shared by every process on the database
+    #: the rate limits, shared by every process on the database (None: that one is off):
+    #: requests per client address and per session token, session ``new`` and player
+    #: registrations per address
+    addresses: SharedBuckets | None = None
+    session_tokens: SharedBuckets | None = None
     new_sessions: SharedBuckets | None = None
+    registrations: SharedBuckets | None = None
     _specs: dict[str, JSON] = field(default_factory=dict)
     _spec_texts: dict[str, orjson.Fragment] = field(default_factory=dict)
 
@@ -58,10 +64,15 @@ class Services:
         now = time.time() if now is None else now
         abandoned = self.storage.abandon_idle(now - self.settings.abandon_after_hours * 3600)
         cutoff = now - self.settings.prune_after_hours * 3600
-        if self.new_sessions is not None:
-            self.new_sessions.prune(now)
+        for buckets in self.limits():
+            buckets.prune(now)
         report = self.storage.prune(unfinished_before=cutoff, now=now)
         return replace(report, abandoned=abandoned)
+
+    def limits(self) -> list[SharedBuckets]:
+        """The rate limits that are on."""
+        every = (self.addresses, self.session_tokens, self.new_sessions, self.registrations)
+        return [buckets for buckets in every if buckets is not None]
 
     def close(self) -> None:
         self.storage.close()
@@ -84,13 +95,19 @@ def build_services(settings: Settings) -> Services:
     sealer = Sealer(keys, settings.max_sealed_state_chars, settings.max_state_json_bytes)
     newest = keys[0] if isinstance(keys[0], bytes) else keys[0].encode()
     storage = Storage(settings.url)
-    rate = settings.rate_new_per_address
+
+    def shared(kind: str, rate: Rate) -> SharedBuckets | None:
+        return SharedBuckets(storage, kind, rate) if rate.on else None
+
     return Services(
         settings=settings,
         sealer=sealer,
         storage=storage,
         signer=PuzzleSigner(newest),
-        new_sessions=SharedBuckets(storage.engine, "new", rate) if rate.on else None,
+        addresses=shared("address", settings.rate_per_address),
+        session_tokens=shared("session", settings.rate_per_session),
+        new_sessions=shared("new", settings.rate_new_per_address),
+        registrations=shared("register", settings.rate_register),
     )
 
 

@@ -56,6 +56,7 @@ MAX_GROUP = 256
 TOKEN_HASH_CHARS = 64
 SESSION_ID_CHARS = 32
 SLUG_CHARS = 64
+RATE_KEY_CHARS = 80
 #: the stored options of a standard run; a database from before ranked exactly these
 STANDARD_OPTIONS = "{}"
 #: workers that start together on a new database race to create the tables: a loser hears
@@ -152,6 +153,18 @@ players = Table(
     Column("name", JsonText, nullable=False),
     Column("key_hash", String(TOKEN_HASH_CHARS), nullable=False),
     Column("created_at", Float, nullable=False),
+)
+
+
+#: token buckets shared by every process on the database (see :mod:`playbench.server.quota`)
+rate_buckets = Table(
+    "rate_buckets",
+    metadata,
+    Column("key", String(RATE_KEY_CHARS), primary_key=True),
+    Column("tokens", Float, nullable=False),
+    Column("at", Float, nullable=False),
+    #: what the last take granted (read back by the statement that took it)
+    Column("granted", Float),
 )
 
 
@@ -392,6 +405,7 @@ ADDED_COLUMNS = {
         f"UPDATE sessions SET ranked = (options = '{STANDARD_OPTIONS}')",
     ),
     ("actions", "events"): ("TEXT", None),
+    ("rate_buckets", "granted"): ("FLOAT", None),
 }
 
 
@@ -399,7 +413,7 @@ def _add_missing_columns(engine: Engine) -> None:
     inspector = inspect(engine)
     present = {
         (table, column["name"])
-        for table in ("sessions", "actions")
+        for table in sorted({table for table, _ in ADDED_COLUMNS})
         for column in inspector.get_columns(table)
     }
     with engine.begin() as conn:
@@ -448,7 +462,7 @@ class Storage:
             self._group.close()
         self.engine.dispose()
 
-    def _write(self, work: Callable[[Connection], T]) -> T:
+    def write(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` in a write transaction; return once it is committed."""
         if self._group is not None:
             return self._group.run(work)
@@ -511,7 +525,7 @@ class Storage:
             conn.execute(insert(sessions).values(values))
             return closed
 
-        closed = self._write(start)
+        closed = self.write(start)
         return self.reload(session_id), closed
 
     def session_counts(self) -> dict[str, int]:
@@ -581,7 +595,7 @@ class Storage:
             conn.execute(insert(actions).values(entry))
 
         try:
-            self._write(step)
+            self.write(step)
         except IntegrityError:
             raise VersionConflict(session.id) from None
         return version + 1
@@ -617,7 +631,7 @@ class Storage:
             if conn.execute(change).rowcount != 1:
                 raise VersionConflict(session.id)
 
-        self._write(finishing)
+        self.write(finishing)
         return self.reload(session.id)
 
     def log(self, session_id: str) -> list[LogEntry]:
@@ -668,7 +682,7 @@ class Storage:
             idle = _abandon(and_(*_open_ranked(None), sessions.c.updated_at < idle_before))
             return conn.execute(idle).rowcount
 
-        return self._write(closing)
+        return self.write(closing)
 
     def leaderboard(self, slug: str, limit: int) -> list[SessionRow]:
         query = (
@@ -712,7 +726,7 @@ class Storage:
         values = {"name_key": name_key, "name": name, "key_hash": key_hash}
         add = insert(players).values(created_at=time.time(), **values)
         try:
-            self._write(lambda conn: conn.execute(add))
+            self.write(lambda conn: conn.execute(add))
         except IntegrityError:
             return False
         return True
@@ -727,7 +741,7 @@ class Storage:
         """Mark a puzzle used; False when it had been used already."""
         spend = insert(spent_puzzles).values(token_hash=token_hash, expires_at=expires_at)
         try:
-            self._write(lambda conn: conn.execute(spend))
+            self.write(lambda conn: conn.execute(spend))
         except IntegrityError:
             return False
         return True
@@ -756,7 +770,7 @@ class Storage:
             ).rowcount
             return PruneReport(sessions=len(ids), actions=logged, puzzles=spent)
 
-        return self._write(pruning)
+        return self.write(pruning)
 
     # -- spectators (read only) ----------------------------------------------------------
     def versions(self, session_ids: Collection[str]) -> dict[str, int]:

@@ -14,7 +14,7 @@ from sqlalchemy import text
 
 from playbench.cli import main
 from playbench.server import Settings, create_app
-from playbench.server.guards import Buckets, Rate
+from playbench.server.guards import Rate
 from playbench.server.settings import MAX_BODY_BYTES, parse_rate
 from tests.server.helpers import Player, answer_headers
 
@@ -70,15 +70,6 @@ def test_a_refused_command_is_stored_short(client, database):
 
 
 # -- rate limits -----------------------------------------------------------------------------
-def test_buckets_refill_at_their_rate():
-    now = [0.0]
-    buckets = Buckets(Rate(per_second=2, burst=3), clock=lambda: now[0])
-    assert [buckets.take(b"a") for _ in range(4)] == [0.0, 0.0, 0.0, 0.5]
-    assert buckets.take(b"b") == 0.0
-    now[0] = 1.0
-    assert [buckets.take(b"a") for _ in range(3)] == [0.0, 0.0, 0.5]
-
-
 def _limited_client(tmp_path, **rates) -> TestClient:
     settings = Settings(data_dir=tmp_path / "limited", **rates)
     return TestClient(create_app(settings))

@@ -14,7 +14,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from playbench.server import Settings, create_app
 from playbench.server.guards import Rate
 from playbench.server.quota import SharedBuckets
-from playbench.server.storage import make_engine
+from playbench.server.storage import Storage
 from tests.web.serving import serve_process
 
 QUIET = ["--no-access-log", "--log-level", "warning"]
@@ -110,9 +110,9 @@ class Clock:
 
 @pytest.mark.databases("sqlite", "postgresql")
 def test_shared_buckets_refill_and_say_how_long_to_wait(tmp_path, database):
-    engine = make_engine(database or f"sqlite:///{tmp_path / 'buckets.db'}")
+    storage = Storage(database or f"sqlite:///{tmp_path / 'buckets.db'}")
     clock = Clock()
-    one, other = (SharedBuckets(engine, "new", Rate(0.5, 2), clock) for _ in range(2))
+    one, other = (SharedBuckets(storage, "new", Rate(0.5, 2), clock) for _ in range(2))
     assert [one.take("a"), other.take("a")] == [0.0, 0.0]
     assert one.take("a") == pytest.approx(2.0)
     assert other.take("b") == 0.0
@@ -125,7 +125,64 @@ def test_shared_buckets_refill_and_say_how_long_to_wait(tmp_path, database):
     clock.now += 1000.0
     assert one.prune() == 2
     assert one.take("a") == 0.0
-    engine.dispose()
+    storage.close()
+
+
+def counted(storage: Storage) -> list[int]:
+    """The storage's writes, counted as they go (each a statement that leases)."""
+    calls: list[int] = []
+    write = storage.write
+
+    def counting(work):
+        calls.append(1)
+        return write(work)
+
+    storage.write = counting  # type: ignore[method-assign]
+    return calls
+
+
+@pytest.mark.databases("sqlite", "postgresql")
+def test_processes_lease_tokens_and_together_get_the_burst_not_more(tmp_path, database):
+    storage = Storage(database or f"sqlite:///{tmp_path / 'buckets.db'}")
+    writes = counted(storage)
+    clock = Clock()
+    one, other = (SharedBuckets(storage, "address", Rate(1, 40), clock, lease=10) for _ in "ab")
+    assert [one.take("a") for _ in range(15)] == [0.0] * 15
+    assert len(writes) == 2  # two leases of 10: five tokens still held by the first
+    assert [other.take("a") for _ in range(25)] == [0.0] * 20 + [1.0] * 5
+    assert len(writes) == 5  # two more leases, one refusal, then refused from memory
+    assert [one.take("a") for _ in range(6)] == [0.0] * 5 + [1.0]
+    assert other.take_here("a") == 1.0
+    clock.now += 3.5  # three and a half tokens flowed in: a lease of what there is
+    assert [other.take("a") for _ in range(4)] == [0.0] * 3 + [1.0]  # a whole one again
+    assert one.take("b") == 0.0
+    assert one.take_here("b") == 0.0 and one.take_here("c") is None
+    storage.close()
+
+
+@pytest.mark.databases("sqlite", "postgresql")
+def test_two_servers_on_one_database_share_the_request_rate(tmp_path, database):
+    data = tmp_path / "data"
+    data.mkdir()
+    url = database or f"sqlite:///{data / 'playbench.db'}"
+    args = ["--rate-per-address", "0.001/4", "--database", url, *QUIET]
+    with serve_process(data, *args) as first, _second(data, args) as second:
+        statuses = [
+            httpx.get(f"{base}/api/games/delvewick/init?seed=1").status_code
+            for base in [first.base, second.base] * 4
+        ]
+        assert statuses == [200] * 4 + [429] * 4
+        assert httpx.get(f"{second.base}/healthz").status_code == 200
+
+
+def test_a_new_session_of_an_unknown_game_spends_no_token(tmp_path):
+    settings = Settings(data_dir=tmp_path / "data", rate_new_per_address=Rate(0.001, 1))
+    with TestClient(create_app(settings)) as client:
+        for _ in range(3):
+            assert client.post("/games/chess/api/new", json={}).status_code == 404
+        assert client.post("/games/gem-swap/api/new", json={}).status_code == 200
+        assert client.post("/games/gem-swap/api/new", json={}).status_code == 429
+        assert client.post("/games/gem-swap/api/newer", json={}).status_code == 404
 
 
 @pytest.mark.databases("sqlite", "postgresql")

@@ -11,9 +11,8 @@ from fastapi.responses import Response
 from playbench.server import players
 from playbench.server.deps import ServicesDep
 from playbench.server.errors import ApiError
-from playbench.server.guards import Buckets
 from playbench.server.schemas import ErrorPublic, PlayerCreate, PlayerPublic
-from playbench.server.services import Services, json_response
+from playbench.server.services import json_response
 
 router = APIRouter(
     prefix="/api/players",
@@ -22,21 +21,13 @@ router = APIRouter(
 )
 
 
-def _registrations(request: Request, services: Services) -> Buckets:
-    state = request.app.state
-    buckets = getattr(state, "registrations", None)
-    if buckets is None:
-        buckets = state.registrations = Buckets(services.settings.rate_register)
-    return buckets
-
-
 @router.post("", response_model=PlayerPublic, status_code=201)
 def register(request: Request, services: ServicesDep, body: PlayerCreate) -> Response:
     """Register a name; the answer holds its key, shown this once (only its hash is
     stored). Send the key as ``X-Player-Key`` to play or finish under the name."""
-    if services.settings.rate_register.on:
+    if services.registrations is not None:
         address = request.client.host if request.client is not None else ""
-        wait = _registrations(request, services).take(address.encode())
+        wait = services.registrations.take(address)
         if wait > 0:
             seconds = max(1, math.ceil(wait))
             answer: dict[str, Any] = {
