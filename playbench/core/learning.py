@@ -12,8 +12,8 @@ an :class:`Array` and the door builds the space.
   (a board plane of small category ids says how many ids it has, for a one-hot form);
   ``encode(state, out)`` fills arrays of those shapes whole (they come uninitialised)
   from the state's public part only.
-- ``legal(state)``: the indices the rules take now, the mask's ones (by default from
-  ``legal_actions``; a game may compute them faster from its state).
+- ``legal(state)``: the indices the rules take now, the mask's ones, as a list or a tuple
+  (by default from ``legal_actions``; a game may compute them faster from its state).
 - ``encode_all(states, out)``: row ``i`` of every array from ``states[i]`` at once (by
   default ``encode`` row by row), for vector envs.
 - ``status(state)``: the status line of a picture (score, oil, lives, moves, depth).
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,18 +96,23 @@ class Learning:
     arrays: Callable[[Mapping[str, Any] | None], dict[str, Array]]
     encode: Callable[[Any, dict[str, Any]], None]
     status: Callable[[Any], str]
-    legal: Callable[[Any], list[int]] | None = None
+    legal: Callable[[Any], Sequence[int]] | None = None
     encode_all: Callable[[list[Any], dict[str, Any]], None] | None = None
     paint: Callable[[Any], Any] | None = None
     frame: Callable[[Mapping[str, Any] | None], tuple[int, int]] = field(default=_no_size)
     glyphs: Callable[[Any], list[str]] | None = None
     grid: Callable[[Mapping[str, Any] | None], tuple[int, int]] = field(default=_no_size)
 
-    def legal_indices(self, game: Game, state: Any) -> list[int]:
+    def legal_indices(self, game: Game, state: Any) -> Sequence[int]:
         """The indices the rules take in ``state``: the mask's ones."""
+        return self.legal_of(game)(state)
+
+    def legal_of(self, game: Game) -> Callable[[Any], Sequence[int]]:
+        """The function of a state giving :meth:`legal_indices` (for a door's loop)."""
         if self.legal is not None:
-            return self.legal(state)
-        return self.actions.legal(game.legal_actions(state))
+            return self.legal
+        table, legal_actions = self.actions, game.legal_actions
+        return lambda state: table.legal(legal_actions(state))
 
     def encode_each(self, states: list[Any], out: dict[str, Any]) -> None:
         """Fill row ``i`` of every array of ``out`` from ``states[i]``."""

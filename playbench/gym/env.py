@@ -16,7 +16,7 @@ one entry per action, a read-only array of its own), ``illegal``, ``reason``, ``
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import gymnasium
@@ -63,20 +63,53 @@ def as_index(action: Any, size: int) -> int | None:
     return index if 0 <= index < size else None
 
 
+#: how many masks an env keeps made, one a set of legal indices (a game with more makes
+#: them anew)
+MASKS_KEPT = 1024
+
+
+class Masks:
+    """A game's masks by their legal indices, each made once: the row of int8 0/1 as bytes
+    (for the door's checks, and rows joined for a vector env) and as an array, of which
+    each step hands out a read-only copy (never the memory of an earlier step's)."""
+
+    __slots__ = ("_made", "size")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._made: dict[tuple[int, ...], tuple[bytes, np.ndarray]] = {}
+
+    def row(self, legal: Sequence[int]) -> tuple[bytes, np.ndarray]:
+        """The mask of ``legal`` as bytes and as an array (the door's own: copy it)."""
+        key = tuple(legal)
+        made = self._made.get(key)
+        if made is None:
+            if len(self._made) >= MASKS_KEPT:
+                self._made.clear()
+            row = bytearray(self.size)
+            for index in key:
+                row[index] = 1
+            made = self._made[key] = (bytes(row), np.frombuffer(bytes(row), dtype=np.int8))
+        return made
+
+
+def handed_out(mask: np.ndarray) -> np.ndarray:
+    """A read-only copy of ``mask``."""
+    copy = mask.copy()
+    copy.flags.writeable = False
+    return copy
+
+
 def step_info(
-    game: Game, learning: Learning, match: Match, result: StepResult, json_info: bool
+    game: Game, mask: np.ndarray, state: Any, result: StepResult, json_info: bool
 ) -> dict[str, Any]:
-    """One env's ``info`` after ``result``, with a new read-only mask of the match now."""
-    state = match.state
-    mask = np.zeros(learning.actions.size, dtype=np.int8)
-    mask[learning.legal_indices(game, state)] = 1
-    mask.flags.writeable = False
+    """One env's ``info`` after ``result``, at ``state`` whose read-only mask is ``mask``."""
     info = {
         "action_mask": mask,
         "illegal": not result.ok,
         "reason": result.reason,
         "events": result.events,
-        "score": match.score,
+        "score": game.score(state),
     }
     if json_info:
         info["observation"] = game.observe(state)
@@ -110,13 +143,16 @@ class PlaybenchEnv(gymnasium.Env):
         self.options = None if options is None else dict(options)
         self.json_info = json_info
         self._actions = self.learning.actions.actions
+        self._size = size = len(self._actions)
         self._observer = Observer(
             self.game, self.learning, self.options, obs_type, one_hot, mask_in_observation
         )
-        self.action_space = gymnasium.spaces.Discrete(len(self._actions))
+        self.action_space = gymnasium.spaces.Discrete(size)
         self.observation_space = self._observer.space()
         self._match: Match | None = None
-        self._mask = np.zeros(len(self._actions), dtype=np.int8)
+        self._legal = self.learning.legal_of(self.game)
+        self._masks = Masks(size)
+        self._row, self._mask = self._masks.row(())
 
     # -- the loop ---------------------------------------------------------------------------
     def reset(
@@ -132,22 +168,25 @@ class PlaybenchEnv(gymnasium.Env):
         match = self._match
         if match is None:
             raise gymnasium.error.ResetNeeded("call reset before step")
-        index = as_index(action, len(self._actions))
+        size = self._size
+        index = action if type(action) is int and 0 <= action < size else as_index(action, size)
         if index is None:
-            reason = f"action {action!r} is no index of Discrete({len(self._actions)})"
+            reason = f"action {action!r} is no index of Discrete({size})"
             result = StepResult(ok=False, reason=reason)
-        elif not self._mask[index]:
+        elif not self._row[index]:
             result = StepResult(ok=False, reason=f"{self.action_text(index)} is not legal now")
         else:
             result = match.play(self._actions[index])
         observation, info = self._look(result)
-        return observation, float(result.reward), match.over, False, info
+        return observation, float(result.reward), self.game.is_over(match.state), False, info
 
     def _look(self, result: StepResult) -> tuple[Any, dict[str, Any]]:
-        """The observation and info after ``result``: a new mask and new arrays each time."""
-        info = step_info(self.game, self.learning, self._match, result, self.json_info)
-        self._mask = info["action_mask"]
-        return self._observer.observe(self._match.state, self._mask), info
+        """The observation (new arrays each time) and info after ``result``."""
+        state = self._match.state
+        self._row, self._mask = self._masks.row(self._legal(state))
+        mask = handed_out(self._mask)
+        info = step_info(self.game, mask, state, result, self.json_info)
+        return self._observer.observe(state, mask), info
 
     # -- looking ----------------------------------------------------------------------------
     @property

@@ -65,6 +65,10 @@ class Observer:
             if one_hot and array.categories
         }
         self.size = learning.actions.size
+        #: arrays of the plain form, copied for each new observation (a copy is cheaper
+        #: than a new empty array)
+        self._blank = self.empty()
+        self._plain = obs_type == "dict" and not self.one_hot and not self.mask_in_observation
 
     def space(self) -> spaces.Space:
         """A new observation space (each env owns its own, as it seeds it)."""
@@ -91,9 +95,9 @@ class Observer:
             return self.painter.frame(state)
         if self.obs_type == "text":
             return self.game.render(state)
-        out = self.empty()
+        out = {name: array.copy() for name, array in self._blank.items()}
         self.learning.encode(state, out)
-        return self.finish(out, mask)
+        return out if self._plain else self.finish(out, mask)
 
     def finish(self, out: dict[str, np.ndarray], mask: np.ndarray) -> dict[str, np.ndarray]:
         """``out`` (the game's arrays, a batch in front or not) in the handed-out form."""

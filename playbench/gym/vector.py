@@ -33,8 +33,10 @@ from playbench.core.match import Match, StepResult
 from playbench.gym.env import (
     RENDER_MODES,
     SEED_BOUND,
+    Masks,
     as_index,
     check_render_mode,
+    handed_out,
     learning_for,
     step_info,
 )
@@ -84,6 +86,10 @@ class PlaybenchVectorEnv(VectorEnv):
         self.single_observation_space = self._observer.space()
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self._masks = Masks(size)
+        self._legal = self.learning.legal_of(self.game)
+        empty = self._masks.row(())[0]
+        self._rows = [empty] * num_envs
         self._mask = np.zeros((num_envs, size), dtype=np.int8)
         self._plain = obs_type == "dict"
         if self._plain:
@@ -108,7 +114,6 @@ class PlaybenchVectorEnv(VectorEnv):
                 raise ValueError(f"reset needs {self.num_envs} seeds, got {len(seeds)}")
         if seed is not None:
             self._np_random, self._np_random_seed = seeding.np_random(seeds[0])
-        self._mask[:] = 0
         for i, one in enumerate(seeds):
             if one is not None or self._generators[i] is None:
                 self._generators[i] = seeding.np_random(one)[0]
@@ -129,19 +134,19 @@ class PlaybenchVectorEnv(VectorEnv):
         same_step = self.autoreset_mode == AutoresetMode.SAME_STEP
         cap = self.max_episode_steps
         size = len(self._actions)
-        mask, table, matches, steps = self._mask, self._actions, self._matches, self._steps
-        game, learning, json_info = self.game, self.learning, self.json_info
+        rows, table, matches, steps = self._rows, self._actions, self._matches, self._steps
+        game, json_info = self.game, self.json_info
         for i, pick in enumerate(picks):
             match = matches[i]
             if self._ended[i]:
                 self._start(i, None, None)
                 results.append(StepResult(ok=True))
                 continue
-            index = as_index(pick, size)
+            index = pick if type(pick) is int and 0 <= pick < size else as_index(pick, size)
             if index is None:
                 reason = f"action {pick!r} is no index of Discrete({size})"
                 result = StepResult(ok=False, reason=reason)
-            elif not mask[i, index]:
+            elif not rows[i][index]:
                 text = game.command_text(table[index])
                 result = StepResult(ok=False, reason=f"{text} is not legal now")
             else:
@@ -152,7 +157,9 @@ class PlaybenchVectorEnv(VectorEnv):
             truncated[i] = cut = not over and cap is not None and steps[i] >= cap
             if over or cut:
                 if same_step:
-                    finals.append((i, match, step_info(game, learning, match, result, json_info)))
+                    state = match.state
+                    ended = handed_out(self._masks.row(self._legal(state))[1])
+                    finals.append((i, match, step_info(game, ended, state, result, json_info)))
                     self._start(i, None, None)
                     result = StepResult(ok=True)
                 else:
@@ -175,16 +182,12 @@ class PlaybenchVectorEnv(VectorEnv):
     # -- what it hands out ------------------------------------------------------------------
     def _observations(self) -> Any:
         """Refresh every env's mask and observation row from its match."""
-        legal_indices, game, size = self.learning.legal_indices, self.game, len(self._actions)
+        legal, row = self._legal, self._masks.row
         states = [match.state for match in self._matches]
-        ones = [
-            i * size + index
-            for i, state in enumerate(states)
-            for index in legal_indices(game, state)
-        ]
-        mask = self._mask.reshape(-1)
-        mask[:] = 0
-        mask[ones] = 1
+        self._rows = rows = [row(legal(state))[0] for state in states]
+        mask = np.frombuffer(bytearray().join(rows), dtype=np.int8).reshape(self.num_envs, -1)
+        mask.flags.writeable = False
+        self._mask = mask
         if self._plain:
             self.learning.encode_each(states, self._arrays)
             arrays = self._arrays
@@ -192,22 +195,20 @@ class PlaybenchVectorEnv(VectorEnv):
             return self._observer.finish(dict(handed), self._mask)
         if self._observer.obs_type == "rgb":
             frame = self._observer.painter.frame
-            for i, match in enumerate(self._matches):
-                self._frames[i] = frame(match.state)
+            for i, state in enumerate(states):
+                self._frames[i] = frame(state)
             return self._frames.copy() if self.copy else self._frames
-        return tuple(self.game.render(match.state) for match in self._matches)
+        return tuple(self.game.render(state) for state in states)
 
     def _info(self, results: list[StepResult]) -> dict[str, Any]:
         count = self.num_envs
-        mask = self._mask.copy()
-        mask.flags.writeable = False
         reasons = np.empty(count, dtype=object)
         events = np.empty(count, dtype=object)
         reasons[:] = [result.reason for result in results]
         for i, result in enumerate(results):
             events[i] = result.events
         info = {
-            "action_mask": mask,
+            "action_mask": self._mask,
             "illegal": np.array([not result.ok for result in results], dtype=np.bool_),
             "reason": reasons,
             "events": events,
