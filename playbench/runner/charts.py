@@ -1,7 +1,8 @@
 """The report's pictures, drawn with matplotlib (``pip install 'playbench[report]'``).
 
 Each chart is a PNG of a fixed size (:data:`SIZE` inches at :data:`DPI`, so
-:data:`PIXELS`), drawn off screen; :func:`draw` returns its bytes.
+:data:`PIXELS`), drawn off screen on the Agg canvas (no pyplot, so any thread may draw
+one); :func:`draw` returns its bytes.
 """
 
 from __future__ import annotations
@@ -24,19 +25,17 @@ class ChartError(PlaybenchError):
     """matplotlib is missing."""
 
 
-def pyplot() -> Any:
-    """matplotlib's pyplot on the off-screen Agg backend, or :class:`ChartError` saying how
-    to install it."""
+def figure_class() -> Any:
+    """matplotlib's ``Figure`` (drawn with the off-screen Agg canvas), or
+    :class:`ChartError` saying how to install it. No pyplot: its global figures are not
+    for threads, and the server draws reports on one of its own."""
     try:
-        import matplotlib
+        from matplotlib.figure import Figure
     except ImportError:
         raise ChartError(
             "playbench report needs matplotlib: pip install 'playbench[report]'"
         ) from None
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+    return Figure
 
 
 def colour(index: int) -> str:
@@ -56,15 +55,15 @@ class Estimate:
 def draw(paint: Callable[[Any, Any], None], columns: int = 1) -> bytes:
     """A PNG of :data:`PIXELS` painted by ``paint(figure, axes)`` (a list of ``columns``
     axes side by side when there are more than one)."""
-    plt = pyplot()
-    figure, grid = plt.subplots(1, columns, figsize=SIZE, dpi=DPI, squeeze=False)
-    try:
-        paint(figure, grid[0][0] if columns == 1 else list(grid[0]))
-        figure.tight_layout()
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="png", dpi=DPI, metadata={"Software": None})
-    finally:
-        plt.close(figure)
+    figure = figure_class()(figsize=SIZE, dpi=DPI)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(figure)
+    grid = figure.subplots(1, columns, squeeze=False)
+    paint(figure, grid[0][0] if columns == 1 else list(grid[0]))
+    figure.tight_layout()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=DPI, metadata={"Software": None})
     return buffer.getvalue()
 
 
