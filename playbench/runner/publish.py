@@ -2,8 +2,9 @@
 
 The folder goes as one gzipped tar (``bench.json`` and every game's run folder, its
 replays included; a report is left out) to ``POST /api/bench?player=NAME`` with the
-player's key in ``X-Player-Key`` (a name registered with ``POST /api/players``). The
-server re-simulates every replay before it keeps the result.
+player's key in ``X-Player-Key`` (a name registered with ``POST /api/players``), within
+that route's own body limit (16 MiB by default; the bot's suite-v1 result is 169 KiB). The
+server re-simulates every replay before it keeps the result, then draws its report.
 """
 
 from __future__ import annotations

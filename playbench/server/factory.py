@@ -105,7 +105,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(module.router)
     app.add_route(MCP_PATH, mcp_door, methods=["GET", "POST", "DELETE"], include_in_schema=False)
     errors.install(app)
-    app.add_middleware(BodyLimit, limit=settings.max_body_bytes, extra=errors.puzzle_for)
+    app.add_middleware(
+        BodyLimit,
+        limit=settings.max_body_bytes,
+        extra=errors.puzzle_for,
+        routes={("POST", bench.PUBLISH_PATH): settings.max_bench_bytes},
+    )
     return app
 
 

@@ -81,6 +81,15 @@ MCP_MATCHES = Gauge(
     "MCP matches held",
     multiprocess_mode="livesum",
 )
+BENCH_CHECKS = Counter(
+    "playbench_bench_checks",
+    "bench results re-simulated (a result checked before is read from its stored verdict)",
+)
+BENCH_REPORTS = Counter(
+    "playbench_bench_reports",
+    "reports of verified bench results drawn, by outcome (drawn, failed)",
+    ["outcome"],
+)
 COMMIT_BATCH = Histogram(
     "playbench_group_commit_batch",
     "write transactions carried by one SQLite group commit",

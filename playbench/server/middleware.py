@@ -4,7 +4,7 @@ write themselves (each with the security headers every answer carries)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 Scope = dict[str, Any]
@@ -36,16 +36,23 @@ async def send_json(send: Any, status: int, body: bytes, *extra: tuple[bytes, by
 
 
 class BodyLimit:
-    """Answers 413 to a request body over ``limit`` bytes, declared or streamed."""
+    """Answers 413 to a request body over ``limit`` bytes, declared or streamed; a route
+    named in ``routes`` (by method and path) has its own limit instead."""
 
-    def __init__(self, app: ASGIApp, limit: int, extra: Extra | None = None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        limit: int,
+        extra: Extra | None = None,
+        routes: Mapping[tuple[str, str], int] | None = None,
+    ) -> None:
         self.app = app
         self.limit = limit
         self.extra = extra
-        self.error = f"request body is over the limit of {limit} bytes"
+        self.routes = dict(routes or {})
 
-    async def _too_large(self, scope: Scope, send: Any) -> None:
-        body: dict[str, Any] = {"error": self.error}
+    async def _too_large(self, scope: Scope, send: Any, limit: int) -> None:
+        body: dict[str, Any] = {"error": f"request body is over the limit of {limit} bytes"}
         if self.extra is not None:
             body.update(await self.extra(scope))
         await send_json(send, TOO_LARGE, json.dumps(body).encode())
@@ -54,6 +61,7 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.routes.get((scope["method"], scope["path"]), self.limit)
         declared = None
         for name, value in scope["headers"]:
             if name == b"content-length":
@@ -63,15 +71,15 @@ class BodyLimit:
             try:
                 size = int(declared)
             except ValueError:
-                size = self.limit + 1
-            if size > self.limit:
-                await self._too_large(scope, send)
+                size = limit + 1
+            if size > limit:
+                await self._too_large(scope, send, limit)
                 return
             await self.app(scope, receive, send)
             return
-        await self._streamed(scope, receive, send)
+        await self._streamed(scope, receive, send, limit)
 
-    async def _streamed(self, scope: Scope, receive: Any, send: Any) -> None:
+    async def _streamed(self, scope: Scope, receive: Any, send: Any, limit: int) -> None:
         """No Content-Length (chunked): read the body, counting, before the app sees it."""
         chunks: list[bytes] = []
         size = 0
@@ -81,8 +89,8 @@ class BodyLimit:
                 break
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.limit:
-                await self._too_large(scope, send)
+            if size > limit:
+                await self._too_large(scope, send, limit)
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):

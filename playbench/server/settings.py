@@ -42,6 +42,9 @@ DATABASE_FILE = "playbench.db"
 
 KIB = 1024
 MAX_BODY_BYTES = 256 * KIB
+#: ``POST /api/bench``'s own limit: a suite-v1 result gzipped with every replay (the bot's
+#: is 169 KiB; an agent that plays every game to its step cap writes a few MiB)
+MAX_BENCH_BYTES = 16 * KIB * KIB
 MAX_SEALED_STATE_CHARS = 128 * KIB
 MAX_STATE_JSON_BYTES = 1024 * KIB
 PUZZLE_TTL_SECONDS = 300.0
@@ -98,6 +101,7 @@ class Settings:
     #: sealing keys, newest first (each 32 url-safe base64-encoded bytes)
     secrets: tuple[str, ...] = ()
     max_body_bytes: int = MAX_BODY_BYTES
+    max_bench_bytes: int = MAX_BENCH_BYTES
     max_sealed_state_chars: int = MAX_SEALED_STATE_CHARS
     max_state_json_bytes: int = MAX_STATE_JSON_BYTES
     puzzle_ttl_seconds: float = PUZZLE_TTL_SECONDS

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import tarfile
 from pathlib import Path
@@ -16,27 +17,21 @@ from playbench.cli import main
 from playbench.core.rng import draw_seed
 from playbench.runner.bench import read_bench
 from playbench.runner.publish import KEY_HEADER, archive
+from playbench.runner.publish import publish as publish_bench
+from playbench.server.settings import KIB, MAX_BENCH_BYTES, MAX_BODY_BYTES
+from tests.arena import arena
+from tests.benches import change_a_line, small_bench
 
 ENV = "PLAYBENCH_PLAYER_KEY"
+OVER = "request body is over the limit of {} bytes"
+BASELINE = Path(__file__).parents[2] / "docs" / "bench" / "bot"
 
 
 @pytest.fixture(scope="module")
 def bench_folder(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("publish")
-    seed = draw_seed() // 2
-    suite = {
-        "name": "pair",
-        "description": "two games, a drawn seed",
-        "games": {
-            slug: {"seeds": str(seed), "options": {}, "maxSteps": 200, "harness": {}}
-            for slug in ("gem-swap", "cogcrawl")
-        },
-    }
-    (root / "pair.json").write_text(json.dumps(suite))
-    folder = root / "bench"
-    args = ["bench", "--agent", "random", "--suite", str(root / "pair.json"), "--workers", "1"]
-    assert main([*args, "--out", str(folder)]) == 0
-    return folder
+    seed = str(draw_seed() // 2)
+    return small_bench(root / "pair.json", root / "bench", ("gem-swap", "cogcrawl"), seed, 200)
 
 
 def register(server: str, name: str) -> str:
@@ -81,12 +76,7 @@ def test_a_wrong_key_or_a_bad_replay_is_refused_and_nothing_kept(
     changed = tmp_path / "bench"
     shutil.copytree(bench_folder, changed)
     shutil.copy(bench_folder.parent / "pair.json", tmp_path / "pair.json")
-    replay = next((changed / "gem-swap" / "replays").glob("*.jsonl"))
-    lines = replay.read_text().splitlines()
-    line = json.loads(lines[1])
-    line["score"] += 10
-    lines[1] = json.dumps(line)
-    replay.write_text("\n".join(lines) + "\n")
+    change_a_line(next((changed / "gem-swap" / "replays").glob("*.jsonl")), 1, "score", 10)
     assert publish(changed, server, "--player", "Bench Cy") == 2
     error = capsys.readouterr().err
     assert "HTTP 422" in error and "step 1" in error and "nothing was kept" in error
@@ -123,3 +113,33 @@ def test_publish_needs_a_player_and_a_key_before_anything_runs(tmp_path, capsys,
     assert main([*base, "--player", "x"]) == 2
     assert "it needs --publish URL" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_the_full_suite_with_every_replay_is_published_within_the_bench_limit(server, monkeypatch):
+    body = archive(BASELINE)
+    # the bot's suite-v1 result: 40 episodes, 4 MB of replays, gzipped
+    assert read_bench(BASELINE)["suite"]["name"] == "suite-v1"
+    assert 100 * KIB < len(body) < MAX_BODY_BYTES < MAX_BENCH_BYTES // 16
+    monkeypatch.setenv(ENV, register(server, "Bench Fay"))
+    shown = publish_bench(BASELINE, server, "Bench Fay")
+    assert shown["id"].startswith("suite-v1-bot-") and shown["player"] == "Bench Fay"
+    assert shown["headline"] == read_bench(BASELINE)["headline"]
+
+
+def test_the_bench_route_has_its_own_body_limit_and_no_other_route_shares_it(tmp_path):
+    bench_limit = 512 * KIB
+    with arena(tmp_path / "data", max_bench_bytes=bench_limit) as url:
+        key = register(url, "Bench Gus")
+        post = {"params": {"player": "Bench Gus"}, "headers": {KEY_HEADER: key}}
+        above_the_general_limit = os.urandom(MAX_BODY_BYTES + KIB)
+        answer = httpx.post(f"{url}/api/bench", content=above_the_general_limit, **post)
+        assert answer.status_code == 422, answer.text
+        assert "not a gzipped tar" in answer.json()["error"]
+        answer = httpx.post(f"{url}/api/players", content=above_the_general_limit)
+        assert answer.status_code == 413
+        assert answer.json()["error"] == OVER.format(MAX_BODY_BYTES)
+        above_the_bench_limit = os.urandom(bench_limit + 1)
+        for body in (above_the_bench_limit, iter([above_the_bench_limit])):  # declared, chunked
+            answer = httpx.post(f"{url}/api/bench", content=body, **post)
+            assert answer.status_code == 413
+            assert answer.json()["error"] == OVER.format(bench_limit)

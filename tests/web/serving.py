@@ -52,11 +52,11 @@ class Served:
 
 
 @contextmanager
-def serve_process(data: Path, *args: str) -> Iterator[Served]:
-    """``playbench serve ARGS`` on a free port of 127.0.0.1 over ``data``, stopped (the
-    whole process group) on exit."""
+def serve_process(data: Path, *args: str, log_name: str = "serve.log") -> Iterator[Served]:
+    """``playbench serve ARGS`` on a free port of 127.0.0.1 over ``data`` (its output in
+    ``data/log_name``), stopped (the whole process group) on exit."""
     port = free_port()
-    log_path = data / "serve.log"
+    log_path = data / log_name
     command = [sys.executable, "-m", "playbench.cli", "serve", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--data", str(data), *args]
     with log_path.open("w") as log:
@@ -76,11 +76,15 @@ def serve_process(data: Path, *args: str) -> Iterator[Served]:
                 process.wait()
 
 
+def quiet(workers: int) -> list[str]:
+    """The arguments of a server of ``workers`` that logs warnings and errors only."""
+    return ["--workers", str(workers), "--no-access-log", "--log-level", "warning"]
+
+
 @contextmanager
 def serving(data: Path, workers: int) -> Iterator[str]:
     """The base URL of ``playbench serve`` with ``workers`` over ``data``."""
-    args = ["--workers", str(workers), "--no-access-log", "--log-level", "warning"]
-    with serve_process(data, *args) as served:
+    with serve_process(data, *quiet(workers)) as served:
         yield served.base
 
 

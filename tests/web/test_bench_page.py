@@ -4,13 +4,10 @@ report opens (served, its replays in ``/replay``; and offline, on a phone's widt
 
 from __future__ import annotations
 
-import json
-import re
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import quote
 
 import httpx
 import pytest
@@ -20,7 +17,9 @@ from playbench.cli import main
 from playbench.core.rng import draw_seed
 from playbench.runner.bench import read_bench
 from playbench.runner.charts import PIXELS
+from tests.benches import change_a_line, small_bench
 from tests.web.layout import DESKTOP, PHONE, layout_problems, viewing
+from tests.web.reports import follow_a_replay_link
 from tests.web.serving import serving
 
 
@@ -37,28 +36,14 @@ def shelf(tmp_path_factory: pytest.TempPathFactory) -> Shelf:
     with one replay's reward changed."""
     root = tmp_path_factory.mktemp("bench-shelf")
     seed = draw_seed() // 2
-    suite = {
-        "name": "two-games",
-        "description": "a drawn pair of seeds",
-        "games": {
-            slug: {"seeds": f"{seed}-{seed + 1}", "options": {}, "maxSteps": 300, "harness": {}}
-            for slug in ("gem-swap", "delvewick")
-        },
-    }
-    (root / "suite.json").write_text(json.dumps(suite))
     data = root / "data"
     good = data / "bench" / "random-two"
-    command = ["bench", "--agent", "random", "--suite", str(root / "suite.json")]
-    assert main([*command, "--workers", "1", "--out", str(good)]) == 0
+    games = ("gem-swap", "delvewick")
+    small_bench(root / "two-games.json", good, games, f"{seed}-{seed + 1}", 300)
     assert main(["report", str(good), "--out", str(good / "report")]) == 0
     tampered = data / "bench" / "tampered"
     shutil.copytree(good, tampered)
-    replay = tampered / "gem-swap" / "replays" / f"gem-swap-{seed}.jsonl"
-    lines = replay.read_text().splitlines()
-    step = json.loads(lines[2])
-    step["reward"] += 5
-    lines[2] = json.dumps(step)
-    replay.write_text("\n".join(lines) + "\n")
+    change_a_line(tampered / "gem-swap" / "replays" / f"gem-swap-{seed}.jsonl", 2, "reward", 5)
     return Shelf(data, good, [seed, seed + 1])
 
 
@@ -109,18 +94,7 @@ def test_the_report_opens_and_its_replays_play_in_the_replay_page(page: Page, sh
     expect(page.locator("h1")).to_have_text("playbench report")
     images = page.locator("img")
     expect(images).to_have_count(2 + 2)  # headline, progress and a score spread per game
-    record = json.loads((shelf.good / "gem-swap" / "runs.jsonl").read_text().splitlines()[0])
-    page.locator("summary", has_text="random").click()  # the episodes' details
-    link = page.locator(f'a.replay[data-replay$="gem-swap-{record["seed"]}.jsonl"]')
-    link.click()
-    served = f"/bench/random-two/files/gem-swap/replays/gem-swap-{record['seed']}.jsonl"
-    expect(page).to_have_url(re.compile(re.escape("/replay?src=" + quote(served)) + "$"))
-    total = record["steps"]
-    expect(page.locator("#position")).to_have_text(f"0 / {total}")
-    page.locator("#last").click()
-    expect(page.locator("#position")).to_have_text(f"{total} / {total}")
-    expect(page.get_by_test_id("score")).to_have_text(str(record["score"]))
-    expect(page.locator("#problem")).to_be_hidden()
+    follow_a_replay_link(page, "random-two", shelf.good, "random", "gem-swap")
 
 
 def test_the_report_file_works_offline_on_a_phone(browser: Browser, shelf: Shelf):

@@ -1,7 +1,9 @@
 """Bench results on the arena: ``GET /bench`` (the page), ``GET /api/bench`` (the same as
 JSON), ``POST /api/bench?player=NAME`` (a registered player publishes a bench folder as a
-gzipped tar, with its key in ``X-Player-Key``), each verified result's report under
-``/bench/{id}/report/`` and its replay files under ``/bench/{id}/files/`` (which
+gzipped tar, with its key in ``X-Player-Key``; its own body limit,
+``Settings.max_bench_bytes``), each verified result's report under ``/bench/{id}/report/``
+(drawn by the server once the result verifies; the page says "report being drawn" until
+then, and reloads itself) and its replay files under ``/bench/{id}/files/`` (which
 ``/replay?src=`` opens).
 
 Results are folders put in the data folder's ``bench/`` (:mod:`playbench.server.bench`);
@@ -10,7 +12,6 @@ only those whose replays this server re-simulated are listed or served.
 
 from __future__ import annotations
 
-import os
 import re
 from html import escape
 from pathlib import Path
@@ -25,7 +26,14 @@ from playbench.core.errors import UnknownGameError
 from playbench.core.game import JSON
 from playbench.core.registry import get_game
 from playbench.server import players
-from playbench.server.bench import REPORT, BenchShelf, PublishRefused, Shelved, shelf_for
+from playbench.server.bench import (
+    REPORT,
+    BenchShelf,
+    PublishRefused,
+    ReportStatus,
+    Shelved,
+    shelf_for,
+)
 from playbench.server.deps import PlayerKeyDep, ServicesDep
 from playbench.server.errors import ApiError
 from playbench.server.routes.pages import TITLE, _file, _not_found, _page
@@ -35,6 +43,9 @@ from playbench.server.services import json_response
 router = APIRouter(tags=["bench"])
 #: the report's replay links (``playbench report`` writes them so)
 REPLAY_LINK = re.compile(r'<a class="replay" data-replay="([^"]+)" href="[^"]+">')
+PUBLISH_PATH = "/api/bench"
+#: seconds between reloads of the page while a report is being drawn
+RELOAD_SECONDS = 3
 
 
 def _shelf(request: Request) -> BenchShelf:
@@ -51,6 +62,7 @@ def _name(slug: str) -> str:
 def _public(shelved: Shelved) -> JSON:
     bench = shelved.bench or {}
     suite = bench["suite"]
+    status = shelved.report_status
     return {
         "id": shelved.id,
         "suite": {"name": suite["name"], "hash": suite["hash"]},
@@ -64,26 +76,22 @@ def _public(shelved: Shelved) -> JSON:
             }
             for slug, figures in bench["games"].items()
         },
-        "report": f"/bench/{shelved.id}/report/" if shelved.has_report else None,
+        "report": f"/bench/{shelved.id}/report/" if status is ReportStatus.DRAWN else None,
+        "reportStatus": status.value,
+        "reportProblem": shelved.report_failure if status is ReportStatus.FAILED else None,
         "player": shelved.player,
     }
-
-
-def _problem(shelf: BenchShelf, shelved: Shelved) -> str:
-    # the data folder's own path is no business of the page's readers
-    return shelved.problems[0].replace(f"{shelf.root}{os.sep}", "")
 
 
 @router.get("/api/bench")
 def bench_results(request: Request) -> Response:
     """Every verified bench result, and the ids of those refused with the first problem."""
-    shelf = _shelf(request)
-    results = shelf.results()
+    results = _shelf(request).results()
     return json_response(
         {
             "results": [_public(item) for item in results if item.verified],
             "refused": [
-                {"id": item.id, "problem": _problem(shelf, item)}
+                {"id": item.id, "problem": item.problems[0]}
                 for item in results
                 if not item.verified
             ],
@@ -92,7 +100,7 @@ def bench_results(request: Request) -> Response:
 
 
 @router.post(
-    "/api/bench",
+    PUBLISH_PATH,
     status_code=201,
     responses={code: {"model": ErrorPublic} for code in (401, 403, 404, 413, 422)},
     openapi_extra={
@@ -137,11 +145,15 @@ def _row(result: JSON) -> str:
         f'<span class="muted"> · {figures["meanScore"]:,.0f}</span></td>'
         for slug, figures in result["games"].items()
     )
-    report = (
-        f'<a href="{escape(result["report"])}">report</a>'
-        if result["report"]
-        else '<span class="muted">none</span>'
-    )
+    if result["report"]:
+        report = f'<a href="{escape(result["report"])}">report</a>'
+    elif result["reportStatus"] == ReportStatus.FAILED:
+        report = (
+            '<span class="error" data-testid="report-failed">not drawn: '
+            f"{escape(result['reportProblem'] or '')}</span>"
+        )
+    else:
+        report = '<span class="muted" data-testid="report-drawing">report being drawn</span>'
     return (
         f'<tr data-testid="bench-row" data-id="{escape(result["id"])}">'
         f'<td data-label="agent">{escape(who)}</td>'
@@ -169,13 +181,15 @@ def _suite_table(rows: list[JSON]) -> str:
 
 @router.get("/bench", response_class=HTMLResponse, include_in_schema=False)
 def bench_page(request: Request) -> HTMLResponse:
-    shelf = _shelf(request)
-    results = shelf.results()
+    results = _shelf(request).results()
     suites: dict[str, list[JSON]] = {}
     for item in results:
         if item.verified:
             public = _public(item)
             suites.setdefault(public["suite"]["hash"], []).append(public)
+    drawing = any(
+        row["reportStatus"] == ReportStatus.DRAWING for rows in suites.values() for row in rows
+    )
     tables = "".join(_suite_table(rows) for rows in suites.values())
     if not tables:
         tables = '<p class="muted" data-testid="bench-empty">No verified bench result yet.</p>'
@@ -183,14 +197,21 @@ def bench_page(request: Request) -> HTMLResponse:
     notice = ""
     if refused:
         items = "".join(
-            f"<li><code>{escape(item.id)}</code>: {escape(_problem(shelf, item))}</li>"
+            f"<li><code>{escape(item.id)}</code>: {escape(item.problems[0])}</li>"
             for item in refused
         )
         notice = (
             f'<div class="banner error" data-testid="bench-refused">{len(refused)} result(s) '
             f"not shown: their replays do not verify.<ul>{items}</ul></div>"
         )
-    return _page("bench.html", title=escape(f"Bench · {TITLE}"), suites=tables, refused=notice)
+    head = f'<meta http-equiv="refresh" content="{RELOAD_SECONDS}">' if drawing else ""
+    return _page(
+        "bench.html",
+        title=escape(f"Bench · {TITLE}"),
+        head=head,
+        suites=tables,
+        refused=notice,
+    )
 
 
 def _served_report(shelved: Shelved, page: str) -> str:

@@ -238,7 +238,8 @@ def _llms(root: str, games: list[Game], specs: dict[str, Any], settings: Setting
         f"{_rate(settings.rate_register)}. Past a limit the answer is 429 with Retry-After "
         "(seconds): wait that long, then send the same request again.",
         "- A command is at most 1 KB (a Cogcrawl raw reply 4096 bytes); a body at most "
-        f"{settings.max_body_bytes // 1024} KiB.",
+        f"{settings.max_body_bytes // 1024} KiB (a published bench, POST /api/bench, "
+        f"{settings.max_bench_bytes // 1024} KiB).",
         "- Errors are JSON {error} with a 4xx status; on the session routes they carry agentCheck.",
         "",
         "## Leaderboard",
