@@ -1,30 +1,45 @@
-"""The matches an MCP server holds: who made each, how many, and for how long.
+"""The matches of the MCP server: stored in the arena's database, so that every host on
+one database plays any of them and counts every client's.
 
 A match id, 128 random bits, is a capability: whoever holds it plays the match, from any
-MCP session or none (clients that open a session per call, as the MCP Inspector's CLI
-does, play on). What one client can hold is bounded where a match is made: an MCP session
-(``owner``) makes at most ``per_owner`` matches, one client address (``client``) at most
-``per_client``, the whole table at most ``total``; stdio has neither owner nor address.
-A match nobody touched for ``idle_seconds`` is dropped.
+MCP session or none and from any host (clients that open a session per call, as the MCP
+Inspector's CLI does, play on; so do clients a proxy sends to another host). What one
+client can hold is bounded where a match is made, counting the rows of every host: an MCP
+session (``owner``) makes at most ``per_owner`` matches, one client address (``client``)
+at most ``per_client``, the whole table at most ``total``; stdio has neither owner nor
+address (``playbench mcp`` keeps its matches in a database of its own, deleted when it
+stops). The counts are checked and the match stored in one transaction under a lock row
+(``SELECT ... FOR UPDATE`` on PostgreSQL; SQLite has one writer at a time), so two hosts
+never both take a client's last place. A match nobody touched for ``idle_seconds`` is
+dropped.
 
-Tools run in worker threads, so a match is used only inside :meth:`MatchTable.using`,
-which holds that match's own lock: two calls on one match take turns, calls on different
-matches do not wait for each other.
+A call on a match (:meth:`MatchTable.run`) loads it, applies the call and stores the
+state only when it moved, with an optimistic version check: calls on one match in one
+process take turns on that match's lock, and a call that lost a race with another host
+is run again on the state that host stored.
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+import weakref
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from sqlalchemy import ColumnElement, Connection, Row, delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from playbench.core.errors import PlaybenchError
-from playbench.core.game import JSON
+from playbench.core.game import JSON, canonical_json
 from playbench.core.match import Match
+from playbench.core.registry import get_game
 from playbench.core.rng import draw_seed
+from playbench.server.storage import Storage, mcp_locks, mcp_matches
+
+T = TypeVar("T")
 
 #: defaults: per session, per client address, in all, and seconds idle before a match goes
 PER_OWNER = 16
@@ -32,6 +47,12 @@ PER_CLIENT = 64
 TOTAL = 4096
 IDLE_SECONDS = 30 * 60
 ID_BYTES = 16
+#: the lock row every cap check holds
+LOCK = "matches"
+#: a call that changes nothing refreshes the match's last use at most this often
+TOUCH_SECONDS = 10.0
+#: times a call is run again after losing a race with another host
+ATTEMPTS = 8
 
 
 class MatchLimitError(PlaybenchError):
@@ -42,39 +63,41 @@ class NoMatchError(PlaybenchError, LookupError):
     """No live match of that id."""
 
 
-@dataclass(slots=True)
-class Held:
-    """A match in the table, with the session and the address that made it, when it was
-    last used and its lock."""
+class BusyMatchError(PlaybenchError):
+    """Other calls kept changing the match first."""
 
-    match: Match
-    owner: str | None
-    client: str | None
-    used: float
-    lock: threading.Lock = field(default_factory=threading.Lock)
+
+class _Turn:
+    """One match's lock in this process (weakly held: it goes with its last user)."""
+
+    __slots__ = ("__weakref__", "lock")
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
 
 
 class MatchTable:
-    """Live matches by id, thread-safe. ``clock`` is seconds (monotonic by default)."""
+    """Live matches by id, in ``storage``; thread-safe. ``clock`` is wall-clock seconds
+    (every host on the database reads its own: keep them in step)."""
 
     def __init__(
         self,
+        storage: Storage,
         per_owner: int = PER_OWNER,
         total: int = TOTAL,
         idle_seconds: float = IDLE_SECONDS,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.time,
         per_client: int = PER_CLIENT,
-        on_change: Callable[[int], None] | None = None,
     ) -> None:
+        self.storage = storage
         self.per_owner = per_owner
         self.per_client = per_client
-        #: told the number of matches held whenever it may have changed (the metrics)
-        self.on_change = on_change
         self.total = total
         self.idle_seconds = idle_seconds
         self._clock = clock
-        self._held: dict[str, Held] = {}
-        self._lock = threading.Lock()
+        self._turns: weakref.WeakValueDictionary[str, _Turn] = weakref.WeakValueDictionary()
+        self._turns_lock = threading.Lock()
+        storage.write(lambda conn: lock(conn, LOCK, make=True))
 
     def start(
         self,
@@ -91,74 +114,145 @@ class MatchTable:
         full, and the game's own errors (unknown game, bad seed or options) as they are.
         """
         match = Match.start(game, draw_seed() if seed is None else seed, options)
-        with self._lock:
-            now = self._sweep()
+        match_id = secrets.token_hex(ID_BYTES)
+        now = self._clock()
+        row = {
+            "id": match_id,
+            "slug": match.game.slug,
+            "seed": match.seed,
+            "options": json.dumps(match.options),
+            "state": canonical_json(match.to_json()),
+            "moves": 0,
+            "version": 0,
+            "owner": owner,
+            "client": client,
+            "used_at": now,
+        }
+
+        def making(conn: Connection) -> None:
+            lock(conn, LOCK)
+            self._sweep(conn, now)
             free = f"leave one idle for {self._idle_text()} to free it"
             if owner is not None:
-                mine = sum(1 for held in self._held.values() if held.owner == owner)
+                mine = _count(conn, mcp_matches.c.owner == owner)
                 if mine >= self.per_owner:
                     raise MatchLimitError(
                         f"this session already holds {mine} matches, the most it may; {free}"
                     )
             if client is not None:
-                ours = sum(1 for held in self._held.values() if held.client == client)
+                ours = _count(conn, mcp_matches.c.client == client)
                 if ours >= self.per_client:
                     raise MatchLimitError(
                         f"this address already holds {ours} matches, the most it may; {free}"
                     )
-            if len(self._held) >= self.total:
+            held = _count(conn, None)
+            if held >= self.total:
                 raise MatchLimitError(
-                    f"the server holds {len(self._held)} matches, the most it may; try again later"
+                    f"the server holds {held} matches, the most it may; try again later"
                 )
-            match_id = secrets.token_hex(ID_BYTES)
-            self._held[match_id] = Held(match, owner, client, now)
-            self._changed()
+            conn.execute(insert(mcp_matches).values(row))
+
+        self.storage.write(making)
         return match_id, match
 
-    @contextmanager
-    def using(self, match_id: str) -> Iterator[Match]:
-        """The live match ``match_id``, touched, with its lock held for the block.
-        Raises :class:`NoMatchError`."""
-        with self._lock:
-            now = self._sweep()
-            held = self._held.get(match_id)
-            if held is None:
-                raise NoMatchError(
-                    f"no live match {match_id!r}: use the matchId new_game returned (a match "
-                    f"left idle for {self._idle_text()} is dropped); start one with new_game"
-                )
-            held.used = now
-        with held.lock:
-            yield held.match
+    def run(self, match_id: str, call: Callable[[Match], T]) -> T:
+        """``call`` on the live match ``match_id``, its result; the match stored after it
+        when it moved on, and touched. Raises :class:`NoMatchError`, and
+        :class:`BusyMatchError` when other hosts changed the match first every time."""
+        turn = self._turn(match_id)  # held here: the table keeps it only while used
+        with turn.lock:
+            for _attempt in range(ATTEMPTS):
+                now = self._clock()
+                row = self._load(match_id, now)
+                game = get_game(row.slug)
+                state = game.from_json(json.loads(row.state))
+                match = Match(game, state, row.seed, json.loads(row.options))
+                match.moves = row.moves
+                value = call(match)
+                if self._store(row, match, now):
+                    return value
+        raise BusyMatchError(
+            f"match {match_id!r} was changed by other calls {ATTEMPTS} times while this one "
+            "ran; send it again"
+        )
 
     def held_by(self, client: str | None) -> int:
-        """Matches made from address ``client``."""
-        with self._lock:
-            self._sweep()
-            return sum(1 for held in self._held.values() if held.client == client)
+        """Live matches made from address ``client``."""
+        live = mcp_matches.c.used_at >= self._clock() - self.idle_seconds
+        with self.storage.engine.connect() as conn:
+            return _count(conn, (mcp_matches.c.client == client) & live)
 
     def __len__(self) -> int:
-        with self._lock:
-            self._sweep()
-            return len(self._held)
+        live = mcp_matches.c.used_at >= self._clock() - self.idle_seconds
+        with self.storage.engine.connect() as conn:
+            return _count(conn, live)
 
-    def _sweep(self) -> float:
-        """Drop idle matches; the current time."""
-        now = self._clock()
-        limit = now - self.idle_seconds
-        idle = [key for key, held in self._held.items() if held.used < limit]
-        for match_id in idle:
-            del self._held[match_id]
-        if idle:
-            self._changed()
-        return now
+    def _turn(self, match_id: str) -> _Turn:
+        with self._turns_lock:
+            turn = self._turns.get(match_id)
+            if turn is None:
+                turn = self._turns[match_id] = _Turn()
+            return turn
 
-    def _changed(self) -> None:
-        if self.on_change is not None:
-            self.on_change(len(self._held))
+    def _load(self, match_id: str, now: float) -> Row[Any]:
+        query = select(mcp_matches).where(
+            mcp_matches.c.id == match_id, mcp_matches.c.used_at >= now - self.idle_seconds
+        )
+        with self.storage.engine.connect() as conn:
+            row = conn.execute(query).first()
+        if row is None:
+            raise NoMatchError(
+                f"no live match {match_id!r}: use the matchId new_game returned (a match "
+                f"left idle for {self._idle_text()} is dropped); start one with new_game"
+            )
+        return row
+
+    def _store(self, row: Row[Any], match: Match, now: float) -> bool:
+        """Store the match after a call (only its last use when it did not move); False
+        when another call changed it first."""
+        if match.moves == row.moves:
+            if now - row.used_at >= TOUCH_SECONDS:
+                touch = update(mcp_matches).where(mcp_matches.c.id == row.id).values(used_at=now)
+                self.storage.write(lambda conn: conn.execute(touch))
+            return True
+        change = (
+            update(mcp_matches)
+            .where(mcp_matches.c.id == row.id, mcp_matches.c.version == row.version)
+            .values(
+                state=canonical_json(match.to_json()),
+                moves=match.moves,
+                version=row.version + 1,
+                used_at=now,
+            )
+        )
+        return self.storage.write(lambda conn: conn.execute(change).rowcount == 1)
+
+    def _sweep(self, conn: Connection, now: float) -> None:
+        """Drop the idle matches."""
+        conn.execute(delete(mcp_matches).where(mcp_matches.c.used_at < now - self.idle_seconds))
 
     def _idle_text(self) -> str:
         minutes, seconds = divmod(int(self.idle_seconds), 60)
         if seconds:
             return f"{int(self.idle_seconds)} seconds"
         return f"{minutes} minute" if minutes == 1 else f"{minutes} minutes"
+
+
+def _count(conn: Connection, where: ColumnElement[bool] | None) -> int:
+    query = select(func.count()).select_from(mcp_matches)
+    if where is not None:
+        query = query.where(where)
+    return int(conn.execute(query).scalar_one())
+
+
+def lock(conn: Connection, name: str, make: bool = False) -> None:
+    """Hold the lock row ``name`` until the transaction ends (``make``: make it first if
+    it is missing; a host that loses the race to make it finds it made)."""
+    exists = select(mcp_locks.c.name).where(mcp_locks.c.name == name)
+    if make and conn.execute(exists).first() is None:
+        try:
+            with conn.begin_nested():
+                conn.execute(insert(mcp_locks).values(name=name))
+        except IntegrityError:
+            pass
+    conn.execute(exists.with_for_update())

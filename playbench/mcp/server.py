@@ -15,9 +15,10 @@ stdio; ``playbench serve`` mounts it at ``/mcp`` (:mod:`playbench.mcp.http`).
 
 import inspect
 import json
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import Annotated, Any
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
@@ -30,7 +31,7 @@ from playbench.core.game import Game
 from playbench.core.match import Match
 from playbench.core.registry import all_games, get_game
 from playbench.core.rng import MAX_SEED
-from playbench.mcp.matches import MatchTable, NoMatchError
+from playbench.mcp.matches import BusyMatchError, MatchTable, NoMatchError
 from playbench.mcp.models import (
     ActResult,
     GameInfo,
@@ -41,8 +42,12 @@ from playbench.mcp.models import (
     match_view,
     rules_of,
 )
+from playbench.server.storage import Storage
+
+T = TypeVar("T")
 
 NAME = "playbench"
+STDIO_DATABASE = "matches.db"
 SESSION_HEADER = "mcp-session-id"
 INSTRUCTIONS = (
     "playbench hosts deterministic, seeded games. Call list_games, read a game's rules "
@@ -113,9 +118,8 @@ class ArenaServer(MCPServer):
             raise
 
 
-def build_server(table: MatchTable | None = None) -> MCPServer:
-    """A new server over ``table`` (a fresh :class:`MatchTable` by default)."""
-    matches = table if table is not None else MatchTable()
+def build_server(matches: MatchTable) -> MCPServer:
+    """A new server over the match table ``matches``."""
     server = ArenaServer(NAME, version=__version__, instructions=INSTRUCTIONS, log_level=LOG_LEVEL)
 
     def tool(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -174,24 +178,25 @@ def build_server(table: MatchTable | None = None) -> MCPServer:
         new view. A command the rules refuse changes nothing and is a tool error that
         says why. A question (Gem Swap's `moves`) is answered in the events and is no
         move."""
-        with _using(match_id) as match:
+
+        def play(match: Match) -> CallToolResult:
             result = match.command(command)
             if not (result.ok or result.advanced):
                 raise ToolError(f"{command!r} was refused: {result.reason}")
             return compact(act_result(match_id, match, result))
 
+        return _run(match_id, play)
+
     @tool
     def get_view(match_id: MatchId) -> MatchView:
         """The current view of a match: text board, commands accepted now, score, whether
         the game is over, progress and the JSON observation."""
-        with _using(match_id) as match:
-            return compact(match_view(match_id, match))
+        return _run(match_id, lambda match: compact(match_view(match_id, match)))
 
     @tool
     def legal_commands(match_id: MatchId) -> list[str]:
         """Every command `act` accepts in this match now (empty once the game is over)."""
-        with _using(match_id) as match:
-            return match.legal_commands()
+        return _run(match_id, Match.legal_commands)
 
     for game in all_games():
         _add_spec_resource(server, game.slug, game.name)
@@ -204,17 +209,14 @@ def build_server(table: MatchTable | None = None) -> MCPServer:
     )
     def match_board(match_id: str) -> str:
         try:
-            with matches.using(match_id) as match:
-                return match.game.render(match.state)
-        except NoMatchError as error:
+            return matches.run(match_id, lambda match: match.game.render(match.state))
+        except (NoMatchError, BusyMatchError) as error:
             raise ResourceNotFoundError(str(error)) from None
 
-    @contextmanager
-    def _using(match_id: str) -> Iterator[Match]:
+    def _run(match_id: str, call: Callable[[Match], T]) -> T:
         try:
-            with matches.using(match_id) as match:
-                yield match
-        except NoMatchError as error:
+            return matches.run(match_id, call)
+        except (NoMatchError, BusyMatchError) as error:
             raise ToolError(str(error)) from None
 
     return server
@@ -238,6 +240,12 @@ def _add_spec_resource(server: MCPServer, slug: str, name: str) -> None:
         return json.dumps(rules_of(get_game(slug)).model_dump(), indent=1)
 
 
-def run_stdio(table: MatchTable | None = None) -> None:
-    """Serve on stdin and stdout until the client closes them."""
-    build_server(table).run("stdio")
+def run_stdio() -> None:
+    """Serve on stdin and stdout until the client closes them, the matches in a database
+    of their own that goes when the server stops."""
+    with tempfile.TemporaryDirectory(prefix="playbench-mcp-") as folder:
+        storage = Storage(f"sqlite:///{Path(folder) / STDIO_DATABASE}")
+        try:
+            build_server(MatchTable(storage)).run("stdio")
+        finally:
+            storage.close()

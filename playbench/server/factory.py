@@ -48,9 +48,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """A new app over ``settings`` (default: from the environment)."""
     settings = settings or Settings.from_env()
     services = build_services(settings)
-    mcp_door = McpHttp(
-        MatchTable(on_change=metrics.MCP_MATCHES.set), on_sessions=metrics.MCP_SESSIONS.set
-    )
+    matches = MatchTable(services.storage)
+    mcp_door = McpHttp(matches, on_sessions=metrics.MCP_SESSIONS.set)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -82,7 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         operated = metrics.Operations(
             limited,
             ready=metrics.ping(engine),
-            sessions=metrics.SessionsCollector(services.storage.session_counts),
+            sessions=metrics.SessionsCollector(services.storage.session_counts, matches.__len__),
             allowed=Proxies(settings.metrics_allow_ips),
         )
         if not settings.forwarded_allow_ips:

@@ -73,12 +73,7 @@ OPEN_STREAMS = Gauge(
 )
 MCP_SESSIONS = Gauge(
     "playbench_mcp_sessions",
-    "MCP sessions open over HTTP",
-    multiprocess_mode="livesum",
-)
-MCP_MATCHES = Gauge(
-    "playbench_mcp_matches",
-    "MCP matches held",
+    "MCP sessions open over HTTP on this host",
     multiprocess_mode="livesum",
 )
 BENCH_CHECKS = Counter(
@@ -98,11 +93,14 @@ COMMIT_BATCH = Histogram(
 
 
 class SessionsCollector(Collector):
-    """Stored sessions by state (read from the database at each scrape, so every process
-    and every host on one database reports the same)."""
+    """Stored sessions by state and the live MCP matches (read from the database at each
+    scrape, so every process and every host on one database reports the same)."""
 
-    def __init__(self, count: Callable[[], dict[str, int]]) -> None:
+    def __init__(
+        self, count: Callable[[], dict[str, int]], matches: Callable[[], int] | None = None
+    ) -> None:
         self.count = count
+        self.matches = matches
 
     def collect(self) -> Iterable[GaugeMetricFamily]:
         family = GaugeMetricFamily(
@@ -111,6 +109,10 @@ class SessionsCollector(Collector):
         for state, value in sorted(self.count().items()):
             family.add_metric([state], value)
         yield family
+        if self.matches is not None:
+            yield GaugeMetricFamily(
+                "playbench_mcp_matches", "MCP matches live on every host", value=self.matches()
+            )
 
 
 def exposition(extra: Collector | None = None) -> bytes:

@@ -57,6 +57,10 @@ TOKEN_HASH_CHARS = 64
 SESSION_ID_CHARS = 32
 SLUG_CHARS = 64
 RATE_KEY_CHARS = 80
+MATCH_ID_CHARS = 32
+MCP_SESSION_CHARS = 64
+#: an IPv6 address with a zone, or whatever a trusted proxy named
+ADDRESS_CHARS = 64
 #: the stored options of a standard run; a database from before ranked exactly these
 STANDARD_OPTIONS = "{}"
 #: workers that start together on a new database race to create the tables: a loser hears
@@ -166,6 +170,37 @@ rate_buckets = Table(
     #: what the last take granted (read back by the statement that took it)
     Column("granted", Float),
 )
+
+
+#: the MCP server's matches (see :mod:`playbench.mcp.matches`): any host plays any of them
+mcp_matches = Table(
+    "mcp_matches",
+    metadata,
+    Column("id", String(MATCH_ID_CHARS), primary_key=True),
+    Column("slug", String(SLUG_CHARS), nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("options", Text, nullable=False),
+    Column("state", Text, nullable=False),
+    Column("moves", Integer, nullable=False),
+    Column("version", Integer, nullable=False),
+    #: the MCP session that made it and its client address (None: stdio)
+    Column("owner", String(MCP_SESSION_CHARS), index=True),
+    Column("client", String(ADDRESS_CHARS), index=True),
+    Column("used_at", Float, nullable=False, index=True),
+)
+
+#: the MCP sessions open over HTTP on every host, with their client address and when each
+#: was last seen (see :mod:`playbench.mcp.http`)
+mcp_sessions = Table(
+    "mcp_sessions",
+    metadata,
+    Column("id", String(MCP_SESSION_CHARS), primary_key=True),
+    Column("client", String(ADDRESS_CHARS), nullable=False, index=True),
+    Column("seen_at", Float, nullable=False, index=True),
+)
+
+#: rows that transactions lock (``SELECT ... FOR UPDATE``) to check a cap across hosts
+mcp_locks = Table("mcp_locks", metadata, Column("name", String(SLUG_CHARS), primary_key=True))
 
 
 def token_hash(token: str) -> str:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import socket
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -14,12 +16,25 @@ from mcp import Client
 
 from playbench.core import all_games
 from playbench.games.delvewick.levels import LEVELS, SOLUTION_LETTERS
+from playbench.mcp.matches import MatchTable
+from playbench.server.storage import Storage
 from tests.games.delvewick.test_levels import LEVEL_POINTS
 
 TOOLS = ["act", "get_rules", "get_view", "legal_commands", "list_games", "new_game"]
 SLUGS = sorted(game.slug for game in all_games())
 WORDS = ("up", "down", "left", "right", "wait")
 START_TIMEOUT = 20.0
+
+
+@contextmanager
+def match_table(**caps: Any) -> Iterator[MatchTable]:
+    """A match table on a SQLite database of its own, gone after the block."""
+    with tempfile.TemporaryDirectory() as folder:
+        storage = Storage(f"sqlite:///{Path(folder) / 'mcp.db'}")
+        try:
+            yield MatchTable(storage, **caps)
+        finally:
+            storage.close()
 
 
 @contextmanager

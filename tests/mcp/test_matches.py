@@ -1,4 +1,5 @@
-"""The match table: owners, caps and idle expiry, on a clock the test moves."""
+"""The match table: owners, caps and idle expiry, on a clock the test moves; two tables on
+one database stand for two hosts. Every test runs on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -8,7 +9,16 @@ import pytest
 
 from playbench.core.errors import OptionsError, UnknownGameError
 from playbench.core.match import Match
-from playbench.mcp.matches import MatchLimitError, MatchTable, NoMatchError
+from playbench.mcp.matches import (
+    ATTEMPTS,
+    BusyMatchError,
+    MatchLimitError,
+    MatchTable,
+    NoMatchError,
+)
+from playbench.server.storage import Storage
+
+pytestmark = pytest.mark.databases("sqlite", "postgresql")
 
 
 class Clock:
@@ -20,58 +30,104 @@ class Clock:
 
 
 def touch(table: MatchTable, match_id: str) -> None:
-    with table.using(match_id):
-        pass
+    table.run(match_id, lambda _match: None)
 
 
-def test_calls_on_one_match_take_turns() -> None:
-    table = MatchTable()
-    match_id, match = table.start(None, "chimestep", 3, None)
-    with table.using(match_id):
-        match.command("start")
+def test_calls_on_one_match_take_turns(storage: Storage) -> None:
+    table = MatchTable(storage)
+    match_id, _ = table.start(None, "chimestep", 3, None)
+    table.run(match_id, lambda match: match.command("start"))
 
     def tick() -> None:
         for _ in range(50):
-            with table.using(match_id) as same:
-                same.command("tick")
+            table.run(match_id, lambda match: match.command("tick"))
 
     threads = [threading.Thread(target=tick) for _ in range(8)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert match.moves == len(match.log) == 401
-    assert Match.replay("chimestep", 3, None, match.log).fingerprint() == match.fingerprint()
+    alone = Match.start("chimestep", 3)
+    for command in ["start"] + ["tick"] * 400:
+        alone.command(command)
+    played = table.run(match_id, lambda match: (match.moves, match.fingerprint()))
+    assert played == (401, alone.fingerprint())
 
 
-def test_a_match_id_is_all_it_takes() -> None:
-    table = MatchTable()
+def test_a_match_id_is_all_it_takes(storage: Storage) -> None:
+    table = MatchTable(storage)
     match_id, match = table.start("session-a", "delvewick", 0, None, "10.0.0.1")
-    with table.using(match_id) as found:
-        assert found is match
-    with pytest.raises(NoMatchError) as caught, table.using("feed"):
-        pass
+    assert table.run(match_id, Match.fingerprint) == match.fingerprint()
+    with pytest.raises(NoMatchError) as caught:
+        touch(table, "feed")
     assert str(caught.value) == (
         "no live match 'feed': use the matchId new_game returned (a match left idle for "
         "30 minutes is dropped); start one with new_game"
     )
 
 
-def test_ids_are_32_hex_digits_and_distinct() -> None:
-    table = MatchTable()
+def test_a_match_made_on_one_host_is_played_on_another(storage: Storage) -> None:
+    here, there = MatchTable(storage), MatchTable(storage)
+    match_id, _ = here.start("session-a", "gem-swap", 5, None, "10.0.0.1")
+    command = there.run(match_id, lambda match: match.legal_commands()[0])
+    assert there.run(match_id, lambda match: match.command(command).ok)
+    alone = Match.start("gem-swap", 5)
+    alone.command(command)
+    assert here.run(match_id, lambda match: (match.moves, match.fingerprint())) == (
+        1,
+        alone.fingerprint(),
+    )
+
+
+def test_a_call_that_lost_a_race_with_another_host_runs_again(storage: Storage) -> None:
+    here, there = MatchTable(storage), MatchTable(storage)
+    match_id, _ = here.start(None, "chimestep", 2, None)
+    runs: list[int] = []
+
+    def start_meanwhile(match: Match) -> int:
+        runs.append(match.moves)
+        if len(runs) == 1:  # another host moves the match on while this call runs
+            there.run(match_id, lambda other: other.command("start"))
+        match.command("tick" if match.moves else "start")
+        return match.moves
+
+    assert here.run(match_id, start_meanwhile) == 2
+    assert runs == [0, 1]
+
+
+def test_a_call_that_always_loses_says_so(storage: Storage) -> None:
+    here, there = MatchTable(storage), MatchTable(storage)
+    match_id, _ = here.start(None, "chimestep", 2, None)
+    there.run(match_id, lambda other: other.command("start"))
+
+    def always_overtaken(match: Match) -> None:
+        there.run(match_id, lambda other: other.command("tick"))
+        match.command("tick")
+
+    with pytest.raises(BusyMatchError) as caught:
+        here.run(match_id, always_overtaken)
+    assert str(caught.value) == (
+        f"match {match_id!r} was changed by other calls {ATTEMPTS} times while this one "
+        "ran; send it again"
+    )
+    assert there.run(match_id, lambda match: match.moves) == 1 + ATTEMPTS
+
+
+def test_ids_are_32_hex_digits_and_distinct(storage: Storage) -> None:
+    table = MatchTable(storage)
     ids = {table.start(None, "gem-swap", 1, None)[0] for _ in range(20)}
     assert len(ids) == 20
     assert all(len(i) == 32 and int(i, 16) >= 0 for i in ids)
 
 
-def test_a_seedless_match_draws_its_seed() -> None:
-    table = MatchTable()
+def test_a_seedless_match_draws_its_seed(storage: Storage) -> None:
+    table = MatchTable(storage)
     seeds = {table.start(None, "gem-swap", None, None)[1].seed for _ in range(5)}
     assert len(seeds) == 5
 
 
-def test_per_session_cap() -> None:
-    table = MatchTable(per_owner=2)
+def test_per_session_cap(storage: Storage) -> None:
+    table = MatchTable(storage, per_owner=2)
     table.start("a", "delvewick", 0, None)
     table.start("a", "delvewick", 0, None)
     with pytest.raises(MatchLimitError) as caught:
@@ -84,8 +140,8 @@ def test_per_session_cap() -> None:
     assert len(table) == 3
 
 
-def test_per_address_cap_across_sessions() -> None:
-    table = MatchTable(per_owner=2, per_client=3)
+def test_per_address_cap_across_sessions(storage: Storage) -> None:
+    table = MatchTable(storage, per_owner=2, per_client=3)
     for session in ("a", "a", "b"):
         table.start(session, "delvewick", 0, None, "10.0.0.1")
     with pytest.raises(MatchLimitError) as caught:
@@ -98,28 +154,43 @@ def test_per_address_cap_across_sessions() -> None:
     assert (table.held_by("10.0.0.1"), table.held_by("10.0.0.2"), len(table)) == (3, 1, 4)
 
 
-def test_the_table_tells_its_size() -> None:
+def test_the_table_tells_its_size(storage: Storage) -> None:
     clock = Clock()
-    sizes: list[int] = []
-    table = MatchTable(idle_seconds=60, clock=clock, on_change=sizes.append)
+    table = MatchTable(storage, idle_seconds=60, clock=clock)
     table.start(None, "delvewick", 0, None)
     table.start(None, "delvewick", 0, None)
+    assert len(table) == 2
     clock.now += 61
     assert len(table) == 0
-    assert sizes == [1, 2, 0]
 
 
-def test_total_cap_covers_sessionless_callers() -> None:
-    table = MatchTable(per_owner=1, total=3)
+def test_caps_count_the_matches_of_every_host(storage: Storage) -> None:
+    here, there = (MatchTable(storage, per_owner=2, per_client=3, total=5) for _ in "ab")
+    here.start("a", "delvewick", 0, None, "10.0.0.1")
+    there.start("b", "delvewick", 0, None, "10.0.0.1")
+    here.start("b", "delvewick", 0, None, "10.0.0.1")
+    with pytest.raises(MatchLimitError, match="this session already holds 2 matches"):
+        there.start("b", "delvewick", 0, None, "10.0.0.2")
+    with pytest.raises(MatchLimitError, match="this address already holds 3 matches"):
+        there.start("c", "delvewick", 0, None, "10.0.0.1")
+    there.start("c", "delvewick", 0, None, "10.0.0.2")
+    here.start(None, "delvewick", 0, None)
+    with pytest.raises(MatchLimitError, match="the server holds 5 matches"):
+        there.start(None, "delvewick", 0, None)
+    assert (here.held_by("10.0.0.1"), there.held_by("10.0.0.2"), len(there)) == (3, 1, 5)
+
+
+def test_total_cap_covers_sessionless_callers(storage: Storage) -> None:
+    table = MatchTable(storage, per_owner=1, total=3)
     for _ in range(3):
         table.start(None, "chimestep", 0, None)
     with pytest.raises(MatchLimitError, match="the server holds 3 matches, the most it may"):
         table.start("a", "chimestep", 0, None)
 
 
-def test_idle_matches_expire_and_use_keeps_them() -> None:
+def test_idle_matches_expire_and_use_keeps_them(storage: Storage) -> None:
     clock = Clock()
-    table = MatchTable(idle_seconds=60, clock=clock)
+    table = MatchTable(storage, idle_seconds=60, clock=clock)
     kept, _ = table.start("a", "delvewick", 0, None)
     dropped, _ = table.start("a", "delvewick", 0, None)
     clock.now += 50
@@ -131,17 +202,17 @@ def test_idle_matches_expire_and_use_keeps_them() -> None:
     assert len(table) == 1
 
 
-def test_an_expired_match_frees_its_place() -> None:
+def test_an_expired_match_frees_its_place(storage: Storage) -> None:
     clock = Clock()
-    table = MatchTable(per_owner=1, idle_seconds=90, clock=clock)
+    table = MatchTable(storage, per_owner=1, idle_seconds=90, clock=clock)
     table.start("a", "delvewick", 0, None)
     clock.now += 91
     table.start("a", "delvewick", 0, None)
     assert len(table) == 1
 
 
-def test_game_errors_pass_through_and_take_no_place() -> None:
-    table = MatchTable(per_owner=1)
+def test_game_errors_pass_through_and_take_no_place(storage: Storage) -> None:
+    table = MatchTable(storage, per_owner=1)
     with pytest.raises(UnknownGameError):
         table.start("a", "chess", 0, None)
     with pytest.raises(OptionsError, match="startLevel must be an integer from 1 to 8"):

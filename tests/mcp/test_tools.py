@@ -15,17 +15,17 @@ from starlette.routing import Route
 
 from playbench.core.registry import get_game
 from playbench.mcp.http import NOT_RUNNING, McpHttp
-from playbench.mcp.matches import MatchTable
 from playbench.mcp.server import build_server
-from tests.mcp.helpers import SLUGS, call, error_of, serving
+from tests.mcp.helpers import SLUGS, call, error_of, match_table, serving
 
 Body = Callable[[Client], Awaitable[None]]
 
 
 def with_client(body: Body) -> None:
     async def main() -> None:
-        async with Client(build_server()) as client:
-            await body(client)
+        with match_table() as table:
+            async with Client(build_server(table)) as client:
+                await body(client)
 
     anyio.run(main)
 
@@ -147,29 +147,35 @@ def test_same_seed_same_match() -> None:
 
 
 def test_http_cap_per_session() -> None:
-    door = McpHttp(MatchTable(per_owner=2))
-    app = Starlette(routes=[Route("/mcp", door)], lifespan=lambda _app: door.running())
-    with serving(app) as url:
+    with match_table(per_owner=2) as table:
+        door = McpHttp(table)
+        app = Starlette(routes=[Route("/mcp", door)], lifespan=lambda _app: door.running())
+        with serving(app) as url:
+            _capped_per_session(url)
 
-        async def main() -> None:
-            async with Client(f"{url}/mcp", mode="legacy") as client:
-                for _ in range(2):
-                    await call(client, "new_game", game="delvewick")
-                assert await error_of(client, "new_game", game="delvewick") == (
-                    "Error executing tool new_game: this session already holds 2 matches, "
-                    "the most it may; leave one idle for 30 minutes to free it"
-                )
-            async with Client(f"{url}/mcp", mode="legacy") as other:
-                await call(other, "new_game", game="delvewick")
 
-        anyio.run(main)
+def _capped_per_session(url: str) -> None:
+
+    async def main() -> None:
+        async with Client(f"{url}/mcp", mode="legacy") as client:
+            for _ in range(2):
+                await call(client, "new_game", game="delvewick")
+            assert await error_of(client, "new_game", game="delvewick") == (
+                "Error executing tool new_game: this session already holds 2 matches, "
+                "the most it may; leave one idle for 30 minutes to free it"
+            )
+        async with Client(f"{url}/mcp", mode="legacy") as other:
+            await call(other, "new_game", game="delvewick")
+
+    anyio.run(main)
 
 
 def test_endpoint_outside_the_lifespan_says_so() -> None:
-    door = McpHttp()
-    app = Starlette(routes=[Route("/mcp", door)])  # no lifespan enters door.running()
-    with serving(app) as url:
-        answer = httpx.post(f"{url}/mcp", json={})
+    with match_table() as table:
+        door = McpHttp(table)
+        app = Starlette(routes=[Route("/mcp", door)])  # no lifespan enters door.running()
+        with serving(app) as url:
+            answer = httpx.post(f"{url}/mcp", json={})
     assert answer.status_code == 503
     assert answer.json() == {"error": NOT_RUNNING}
 

@@ -4,6 +4,8 @@ a subprocess) and over streamable HTTP (``/mcp`` on the arena app, served on 127
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import anyio
@@ -17,7 +19,8 @@ from starlette.routing import Route
 from playbench.mcp.http import McpHttp
 from playbench.mcp.matches import MatchTable
 from playbench.server import Settings, create_app
-from tests.mcp.helpers import call, error_of, play_through, serving
+from playbench.server.storage import Storage
+from tests.mcp.helpers import call, error_of, match_table, play_through, serving
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -87,10 +90,11 @@ def test_http_a_match_id_works_from_any_session(tmp_path: Path) -> None:
         anyio.run(main)
 
 
-def _capped_app(per_client: int, matches_per_client: int) -> Starlette:
-    table = MatchTable(per_client=matches_per_client)
-    door = McpHttp(table, per_client=per_client)
-    return Starlette(routes=[Route("/mcp", door)], lifespan=lambda _app: door.running())
+@contextmanager
+def _capped_app(per_client: int, matches_per_client: int) -> Iterator[Starlette]:
+    with match_table(per_client=matches_per_client) as table:
+        door = McpHttp(table, per_client=per_client)
+        yield Starlette(routes=[Route("/mcp", door)], lifespan=lambda _app: door.running())
 
 
 INITIALIZE = {
@@ -107,7 +111,7 @@ STREAMABLE = {"Accept": "application/json, text/event-stream"}
 
 
 def test_http_sessions_per_address_are_capped_and_others_served() -> None:
-    with serving(_capped_app(per_client=2, matches_per_client=64)) as url:
+    with _capped_app(per_client=2, matches_per_client=64) as app, serving(app) as url:
 
         async def main() -> None:
             async with (
@@ -134,7 +138,7 @@ def test_http_sessions_per_address_are_capped_and_others_served() -> None:
 
 
 def test_http_matches_per_address_are_capped_across_sessions() -> None:
-    with serving(_capped_app(per_client=8, matches_per_client=3)) as url:
+    with _capped_app(per_client=8, matches_per_client=3) as app, serving(app) as url:
 
         async def main() -> None:
             for _ in range(3):
@@ -147,3 +151,67 @@ def test_http_matches_per_address_are_capped_across_sessions() -> None:
                 )
 
         anyio.run(main)
+
+
+# -- two hosts on one database -----------------------------------------------------------
+def _open(url: str) -> httpx.Response:
+    """An ``initialize`` without a session: a new session, if the address has room."""
+    return httpx.post(f"{url}/mcp", json=INITIALIZE, headers=STREAMABLE)
+
+
+@pytest.mark.databases("sqlite", "postgresql")
+def test_two_arenas_on_one_database_share_matches_and_sessions(tmp_path, database) -> None:
+    settings = Settings(data_dir=tmp_path / "data", database_url=database)
+    with serving(create_app(settings)) as one, serving(create_app(settings)) as other:
+
+        async def main() -> None:
+            async with Client(f"{one}/mcp", mode="legacy") as here:
+                match_id = (await call(here, "new_game", game="chimestep", seed=4))["matchId"]
+                assert (await call(here, "act", match_id=match_id, command="start"))["ok"]
+            async with Client(f"{other}/mcp", mode="auto") as there:
+                view = await call(there, "act", match_id=match_id, command="tick")
+                assert (view["matchId"], view["moves"]) == (match_id, 2)
+
+        anyio.run(main)
+        opened = [_open(url) for url in [one, other] * 4]
+        assert [answer.status_code for answer in opened] == [200] * 8
+        for url in (one, other):
+            refused = _open(url)
+            assert refused.status_code == 429
+            assert refused.json()["error"]["message"].startswith(
+                "this address already has 8 MCP sessions open, the most it may"
+            )
+        closing = opened[1].headers["mcp-session-id"]
+        headers = {**STREAMABLE, "mcp-session-id": closing, "mcp-protocol-version": "2025-06-18"}
+        assert httpx.delete(f"{other}/mcp", headers=headers).status_code == 200
+        assert _open(one).status_code == 200  # the place freed on the other host
+        assert _open(other).status_code == 429
+
+
+@pytest.mark.databases("sqlite", "postgresql")
+def test_two_hosts_count_one_address_matches_together(tmp_path, database) -> None:
+    url = database or f"sqlite:///{tmp_path / 'mcp.db'}"
+    storages = [Storage(url), Storage(url)]
+    doors = [McpHttp(MatchTable(storage, per_client=3), per_client=4) for storage in storages]
+    apps = [
+        Starlette(routes=[Route("/mcp", door)], lifespan=lambda _app, door=door: door.running())
+        for door in doors
+    ]
+    try:
+        with serving(apps[0]) as one, serving(apps[1]) as other:
+
+            async def main() -> None:
+                for url in (one, other, one):
+                    async with Client(f"{url}/mcp", mode="legacy") as client:
+                        await call(client, "new_game", game="gem-swap", seed=1)
+                for url in (other, one):
+                    async with Client(f"{url}/mcp", mode="legacy") as client:
+                        assert await error_of(client, "new_game", game="gem-swap") == (
+                            "Error executing tool new_game: this address already holds 3 "
+                            "matches, the most it may; leave one idle for 30 minutes to free it"
+                        )
+
+            anyio.run(main)
+    finally:
+        for storage in storages:
+            storage.close()
