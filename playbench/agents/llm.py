@@ -228,19 +228,26 @@ def check_endpoint(
 
     With ``json_schema``, an endpoint that refuses OpenAI's form of the schema is asked
     once more with the schema inside a ``json_object`` format (llama-cpp-python's
-    server): the settings returned say which form it took."""
+    server, which refuses the other form with a 500 naming ``response_format``): the
+    settings returned say which form it took."""
     settings.check()
     client = make_client(settings)
     try:
         try:
             _ping(client, settings, guide, view)
-        except (openai.BadRequestError, openai.UnprocessableEntityError) as refused:
-            if settings.reply_format != JSON_SCHEMA or guide is None:
+        except openai.APIStatusError as refused:
+            if (
+                settings.reply_format != JSON_SCHEMA
+                or guide is None
+                or not _format_refused(refused)
+            ):
                 raise
             other = dataclasses.replace(settings, schema_in=SCHEMA_IN_JSON_OBJECT)
             try:
                 _ping(client, other, guide, view)
-            except (openai.BadRequestError, openai.UnprocessableEntityError):
+            except openai.APIStatusError as again:
+                if not _format_refused(again):
+                    raise
                 raise refused from None
             return other
     except openai.OpenAIError as error:
@@ -266,6 +273,15 @@ def _ping(
     )
 
 
+def _format_refused(error: openai.APIStatusError) -> bool:
+    """Whether the endpoint refused the request's form: a 400 or 422, or a server error
+    that names ``response_format`` (llama-cpp-python's server answers its validation
+    errors with 500)."""
+    if isinstance(error, openai.BadRequestError | openai.UnprocessableEntityError):
+        return True
+    return error.status_code >= 500 and "response_format" in _message(error)
+
+
 def _check_failure(client: openai.OpenAI, settings: LlmSettings, error: Exception) -> str:
     """The one line that says what the start-up check met, and the fix."""
     where = str(client.base_url).rstrip("/")
@@ -283,12 +299,7 @@ def _check_failure(client: openai.OpenAI, settings: LlmSettings, error: Exceptio
         )
     if isinstance(error, openai.APIConnectionError):
         return f"cannot reach the endpoint {where}: {_one_line(error)}"
-    if isinstance(error, openai.RateLimitError | openai.InternalServerError):
-        return (
-            f"the endpoint {where} stayed busy ({error.status_code}) through "
-            f"{settings.retries} retries: try again later or raise --retries"
-        )
-    if isinstance(error, openai.BadRequestError | openai.UnprocessableEntityError):
+    if isinstance(error, openai.APIStatusError) and _format_refused(error):
         fix = ""
         if settings.reply_format != TEXT:
             fix = (
@@ -297,6 +308,11 @@ def _check_failure(client: openai.OpenAI, settings: LlmSettings, error: Exceptio
             )
         said = f"{error.status_code}: {_message(error)}"
         return f"the endpoint {where} refused the request ({said}){fix}"
+    if isinstance(error, openai.RateLimitError | openai.InternalServerError):
+        return (
+            f"the endpoint {where} stayed busy ({error.status_code}) through "
+            f"{settings.retries} retries: try again later or raise --retries"
+        )
     if isinstance(error, openai.APIStatusError):
         return f"the endpoint {where} answered {error.status_code}: {_message(error)}"
     return f"the endpoint {where} failed: {_one_line(error)}"

@@ -4,6 +4,7 @@ fallbacks, errors and tokens, exactly."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -471,18 +472,35 @@ def test_vision_is_refused_where_there_is_no_state_to_draw(tally):
         check_vision(tally, remote=False)
 
 
-def test_a_server_taking_the_schema_inside_json_object_is_found_and_used(tally, chat):
+#: how llama-cpp-python's server 0.3 refuses OpenAI's form: its validation error as a 500
+LLAMA_CPP_REFUSAL = (
+    "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', "
+    "'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema'}"
+)
+
+
+@pytest.mark.parametrize(
+    ("status", "message"),
+    [
+        (422, "response_format.type: input should be 'text' or 'json_object'"),
+        (500, LLAMA_CPP_REFUSAL),
+    ],
+)
+def test_a_server_taking_the_schema_inside_json_object_is_found_and_used(
+    tally, chat, status, message
+):
     """llama-cpp-python's server: ``{"type": "json_object", "schema": ...}`` only."""
 
     def llama_cpp_python(body):
         fmt = body.get("response_format") or {}
         if fmt.get("type") != "json_object" or "schema" not in fmt:
-            return Status(422, "response_format.type: input should be 'text' or 'json_object'")
+            return Status(status, message)
         enum = fmt["schema"]["properties"]["commands"]["items"]["enum"]
         return Reply(json.dumps({"commands": enum[:1], "notes": ""}), 1, 1)
 
     chat.ping = llama_cpp_python
     settings = LlmSettings(model=MODEL, base_url=chat.base_url)
+    settings = dataclasses.replace(settings, retries=0)
     found = check_endpoint(settings, tally.seat_guide(), Match.start(tally, 7).view())
     assert found.schema_in == "json_object" and len(chat.pings) == 2
     assert found.harness(tally.seat_guide())["schemaIn"] == "json_object"
