@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 import httpx
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page, expect, sync_playwright
 
 from playbench.bots.cogcrawl import delver_reply
 from playbench.games.delvewick.levels import LEVELS
@@ -90,8 +90,10 @@ def cogcrawl(page: Page) -> None:
 
 
 def bench(page: Page) -> None:
-    """The baselines on /bench (the server re-simulates every replay on the first look)."""
+    """The baselines on /bench (the server re-simulates every replay on the first look,
+    then draws each one's report; the page reloads itself until both are drawn)."""
     page.goto("/bench", timeout=VERIFY_MS)
+    expect(page.get_by_role("link", name="report")).to_have_count(2, timeout=VERIFY_MS)
 
 
 def _with_baselines(data: Path) -> Path:
