@@ -73,7 +73,7 @@ def test_every_masked_action_is_accepted_and_every_legal_action_is_masked(
     match = Match.start(slug, seed)
     for pick in picks:
         legal = match.game.legal_actions(match.state)
-        assert learning.legal_indices(match.game, match.state) == table.legal(legal)
+        assert list(learning.legal_indices(match.game, match.state)) == table.legal(legal)
         mask = [0] * table.size
         for index in table.legal(legal):
             mask[index] = 1

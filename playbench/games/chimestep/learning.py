@@ -27,13 +27,15 @@ from playbench.core.game import Action
 from playbench.core.learning import ActionTable, Array
 from playbench.core.palette import read_palette, rgb
 from playbench.games.chimestep.board import CELLS, DIRECTIONS, TIERS, TILE_COUNT
-from playbench.games.chimestep.rules import legal_actions
 from playbench.games.chimestep.state import (
+    DONE,
     H_DORMANT,
     H_KIND,
     H_TILE,
     HUSH_FIELDS,
+    PLAYING,
     STATUSES,
+    WAITING,
     State,
 )
 from playbench.games.chimestep.tables import (
@@ -92,13 +94,38 @@ def _hush_codes(state: State) -> list[tuple[int, int]]:
     ]
 
 
+#: where each cell of the two 7 x 7 planes reads the bytes ``_planes`` joins: the tiles'
+#: codes, then the Hush codes, then one 0 (every cell off the pyramid)
+_OFF = 2 * TILE_COUNT
+_GATHER = np.full((2, TIERS * TIERS), _OFF, dtype=np.intp)
+_GATHER[0, PLACE] = np.arange(TILE_COUNT)
+_GATHER[1, PLACE] = np.arange(TILE_COUNT, 2 * TILE_COUNT)
+_GATHER = _GATHER.reshape(2, TIERS, TIERS)
+#: a tile's level -> its code (level + 1)
+_TILE_CODES = bytes((level + 1) % 256 for level in range(256))
+_NO_HUSH = bytes(TILE_COUNT + 1)
+_LAST_STATUS = len(STATUSES) - 1
+
+
+def _planes(state: State) -> bytes:
+    """The tiles' codes and the Hush codes, tile by tile, and a 0: what ``_GATHER`` reads."""
+    found = state.hush
+    if not found:
+        return state.tiles.translate(_TILE_CODES) + _NO_HUSH
+    codes = bytearray(_NO_HUSH)
+    for at in range(0, len(found), HUSH_FIELDS):
+        dormant = len(KINDS) if found[at + H_DORMANT] else 0
+        codes[found[at + H_TILE]] = found[at + H_KIND] + 1 + dormant
+    return state.tiles.translate(_TILE_CODES) + codes
+
+
 def _stats(state: State) -> tuple[float, ...]:
-    par = par_for(state.target)
+    tiles, target = state.tiles, state.target
     return (
-        state.status / (len(STATUSES) - 1),
+        state.status / _LAST_STATUS,
         min(state.stage, STAGE_SCALE) / STAGE_SCALE,
-        state.target - 1,
-        state.remaining() / TILE_COUNT,
+        target - 1,
+        sum(map(tiles.count, range(target))) / TILE_COUNT,
         state.cooldown / HOP_COOLDOWN,
         (state.buffered + 1) / len(DIRECTIONS),
         (state.teeter_dir + 1) / len(DIRECTIONS) if state.teeter else 0.0,
@@ -108,35 +135,48 @@ def _stats(state: State) -> tuple[float, ...]:
         state.charges / MAX_CHARGES,
         state.toll_cooldown / TOLL_COOLDOWN,
         state.shimmer / SHIMMER_TICKS,
-        min(state.stage_hops / par, 1.0),
+        min(state.stage_hops / par_for(target), 1.0),
     )
 
 
 def encode(state: State, out: dict[str, Any]) -> None:
-    encode_all([state], {name: array[None] for name, array in out.items()})
+    planes = np.frombuffer(_planes(state), dtype=np.uint8)[_GATHER]
+    out["tiles"][...] = planes[0]
+    out["hush"][...] = planes[1]
+    out["chick"][:] = CELLS[state.position]
+    out["stats"][:] = _stats(state)
 
 
 def encode_all(states: list[State], out: dict[str, Any]) -> None:
-    """Every pyramid at once: the tiles of all states laid end to end, the Hush by index."""
+    """Every pyramid at once: the planes' bytes of all states laid end to end, one gather."""
     count = len(states)
-    tiles = out["tiles"].reshape(count, -1)
-    tiles[:] = 0
-    joined = np.frombuffer(b"".join([state.tiles for state in states]), dtype=np.uint8)
-    tiles[:, PLACE] = joined.reshape(count, TILE_COUNT) + 1
-    hush = out["hush"].reshape(-1)
-    hush[:] = 0
-    places, codes, plane = [], [], TIERS * TIERS
-    for i, state in enumerate(states):
-        for tile, code in _hush_codes(state):
-            places.append(i * plane + PLACE[tile])
-            codes.append(code)
-    hush[places] = codes
+    joined = np.frombuffer(b"".join([_planes(state) for state in states]), dtype=np.uint8)
+    planes = joined.reshape(count, -1)[:, _GATHER]
+    out["tiles"][...] = planes[:, 0]
+    out["hush"][...] = planes[:, 1]
     out["chick"][:] = [CELLS[state.position] for state in states]
     out["stats"][:] = [_stats(state) for state in states]
 
 
-def legal(state: State) -> list[int]:
-    return ACTIONS.legal(legal_actions(state))
+#: the legal indices by status (playing: without and with the toll), as ``legal_actions``
+#: gives them: the enumeration's start, hops, toll and every tick count
+_START = (ACTIONS.indices[("start", None)][0],)
+_HOPS = tuple(index for name in DIRECTIONS for index in ACTIONS.indices[("hop", name)])
+_TOLL = ACTIONS.indices[("toll", None)]
+_TICKS = ACTIONS.indices[("tick", None)]
+
+
+def legal(state: State) -> tuple[int, ...]:
+    status = state.status
+    if status == PLAYING:
+        if state.charges and not state.toll_cooldown:
+            return _HOPS + _TOLL + _TICKS
+        return _HOPS + _TICKS
+    if status == WAITING:
+        return _START
+    if status == DONE:
+        return ()
+    return _TICKS
 
 
 def status(state: State) -> str:

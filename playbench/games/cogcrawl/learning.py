@@ -33,6 +33,7 @@ import numpy as np
 
 from playbench.core.game import Action
 from playbench.core.learning import ActionTable, Array
+from playbench.games.cogcrawl.actions import legal_primitives
 from playbench.games.cogcrawl.constants import (
     FAINTING,
     HUNGRY,
@@ -42,9 +43,10 @@ from playbench.games.cogcrawl.constants import (
     WEAK,
 )
 from playbench.games.cogcrawl.dungeon import LEVELS
-from playbench.games.cogcrawl.glyphs import DIRECTIONS, HEIGHT, WIDTH
+from playbench.games.cogcrawl.glyphs import COG, DIRECTIONS, HEIGHT, WIDTH
 from playbench.games.cogcrawl.items import CATEGORIES
 from playbench.games.cogcrawl.monsters import KINDS
+from playbench.games.cogcrawl.sight import visible_monsters
 from playbench.games.cogcrawl.state import CogState, armour_class, hunger_of
 from playbench.games.cogcrawl.view import drawn_map
 
@@ -99,15 +101,28 @@ def _unit(value: float) -> float:
     return min(max(value, 0.0), 1.0)
 
 
+#: a byte of the drawn map -> its category id (for ``bytes.translate``)
+CATEGORY_BYTES = CATEGORY_OF.tobytes()
+#: each monster kind's category id, and the cog's
+MONSTER_CODES = tuple(int(CATEGORY_OF[ord(kind.glyph)]) for kind in KINDS)
+COG_CODE = int(CATEGORY_OF[ord(COG)])
+PACK_SIZE = len(PACK_LETTERS)
+
+
 def encode(state: CogState, out: dict[str, Any]) -> None:
-    """From what the seat's observation shows, read off the state without building it."""
-    drawn = "".join(drawn_map(state)).encode()
-    out["map"][:] = CATEGORY_OF[np.frombuffer(drawn, dtype=np.uint8).reshape(HEIGHT, WIDTH)]
+    """From what the seat's observation shows, read off the state without building it: the
+    remembered map's bytes as ids, the monsters in view and the cog drawn on them (as
+    ``drawn_map`` draws them)."""
+    codes = state.level.memory.translate(CATEGORY_BYTES)
+    for monster in visible_monsters(state):
+        codes[monster.y * WIDTH + monster.x] = MONSTER_CODES[monster.kind]
+    codes[state.y * WIDTH + state.x] = COG_CODE
+    out["map"][...] = np.frombuffer(codes, dtype=np.uint8).reshape(HEIGHT, WIDTH)
     out["position"][:] = (state.x, state.y)
-    pack = out["pack"]
-    pack[:] = 0
+    pack = bytearray(PACK_SIZE)
     for letter, item in state.pack.items():
         pack[ord(letter) - ord("a")] = PACK_CODES[item[0]]
+    out["pack"][:] = np.frombuffer(pack, dtype=np.uint8)
     out["stats"][:] = (
         state.dl / LEVELS,
         _unit(state.hp / state.max_hp),
@@ -121,6 +136,18 @@ def encode(state: CogState, out: dict[str, Any]) -> None:
         _unit(state.score / SCORE_SCALE),
         state.deepest / LEVELS,
     )
+
+
+def legal(state: CogState) -> list[int]:
+    """The indices of ``legal_actions``, read off the rules' primitives (no JSON made)."""
+    indices = ACTIONS.indices
+    return [
+        index
+        for primitive in legal_primitives(state)
+        for index in indices.get(
+            (primitive.verb, primitive.dir if primitive.dir is not None else primitive.item), ()
+        )
+    ]
 
 
 def status(state: CogState) -> str:
