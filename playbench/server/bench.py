@@ -156,6 +156,7 @@ class BenchShelf:
     def __init__(self, root: Path) -> None:
         self.root = root
         self._lock = threading.Lock()
+        self._checking = threading.Lock()
         #: folder name: (the files' sizes and times, their digest), so an unchanged
         #: folder is not read again to find its digest
         self._digests: dict[str, tuple[tuple[tuple[str, int, int], ...], str]] = {}
@@ -227,9 +228,14 @@ class BenchShelf:
             return Shelved(folder.name, folder, None, (f"cannot read it: {error.strerror}",))
         with self._lock:
             problems = self._verdict(digest)
-            if problems is None:
-                problems = _check(folder)
-                self._store(digest, problems)
+        if problems is None:
+            with self._checking:  # one check at a time; the verdicts stay readable meanwhile
+                with self._lock:
+                    problems = self._verdict(digest)  # checked while this thread waited?
+                if problems is None:
+                    problems = _check(folder)
+                    with self._lock:
+                        self._store(digest, problems)
         bench = read_bench(folder) if not problems else None
         return Shelved(folder.name, folder, bench, problems)
 
