@@ -133,6 +133,8 @@ def _serve(args: argparse.Namespace) -> int:
     # create the data folder, the sealing key and the tables once, before any worker starts
     settings = _server_settings(args)
     build_services(settings).close()
+    if args.server == "granian":
+        sys.stderr.write(f"playbench: {stacks.GRANIAN_UNGUARDED}\n")
     stacks.run(
         stacks.ServeOptions(
             server=args.server,

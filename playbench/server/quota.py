@@ -13,6 +13,13 @@ there are lost to the client, so a client spread over hosts gets at most the rat
 more. A refusal is remembered until the bucket holds a token again (no other host can add
 one), so a refused flood does not ask the database at every request.
 Time is the hosts' wall clock (keep them in step, as NTP does).
+
+A lease is written without waiting for the disk (a bucket lost in a crash comes back
+full, which costs nothing): on PostgreSQL in the arena's database with
+``synchronous_commit`` off for that transaction, on SQLite in a file of its own beside
+the database (``playbench.db-limits``, WAL, ``synchronous=OFF``), so the sessions' writer
+never waits for a lease nor a lease for the sessions' sync. Every process and host on the
+same database opens the same file or database.
 """
 
 from __future__ import annotations
@@ -21,13 +28,32 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
-from sqlalchemy import Connection, case, delete, literal, select
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Float,
+    bindparam,
+    create_engine,
+    delete,
+    event,
+    func,
+    literal,
+    select,
+)
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import make_url
 
 from playbench.server.guards import Rate
-from playbench.server.storage import RATE_KEY_CHARS, Storage, rate_buckets
+from playbench.server.storage import (
+    RATE_KEY_CHARS,
+    SQLITE_BUSY_TIMEOUT_MS,
+    create_tables,
+    rate_buckets,
+)
+
+T = TypeVar("T")
 
 #: a lease is this share of the burst (at least one token)
 LEASE_SHARE = 20
@@ -35,6 +61,32 @@ LEASE_SHARE = 20
 MAX_KEYS = 100_000
 
 DIALECTS = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
+#: on SQLite, the buckets' file is the database's name and this
+LIMITS_SUFFIX = "-limits"
+
+
+def _limits_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=OFF")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.close()
+
+
+def limits_engine(url: str) -> Engine:
+    """The engine the buckets of the database ``url`` are kept with (its table made):
+    PostgreSQL's own database, or SQLite's file beside the database."""
+    parsed = make_url(url)
+    dialect = parsed.get_backend_name()
+    if dialect not in DIALECTS:
+        raise ValueError(f"shared rate limits need PostgreSQL or SQLite, not {dialect}")
+    if dialect == "sqlite" and parsed.database and parsed.database != ":memory:":
+        parsed = parsed.set(database=parsed.database + LIMITS_SUFFIX)
+    engine = create_engine(parsed)
+    if dialect == "sqlite":
+        event.listen(engine, "connect", _limits_pragmas)
+    create_tables(engine, [rate_buckets])
+    return engine
 
 
 def lease_of(rate: Rate) -> float:
@@ -48,21 +100,21 @@ class SharedBuckets:
 
     def __init__(
         self,
-        storage: Storage,
+        engine: Engine,
         kind: str,
         rate: Rate,
         clock: Callable[[], float] = time.time,
         lease: float | None = None,
     ) -> None:
-        dialect = storage.engine.dialect.name
-        if dialect not in DIALECTS:
-            raise ValueError(f"shared rate limits need PostgreSQL or SQLite, not {dialect}")
-        self.storage = storage
+        """``engine``: one :func:`limits_engine` made (every kind may share it)."""
+        dialect = engine.dialect.name
+        self.engine = engine
         self.kind = kind
         self.rate = rate
         self.clock = clock
         self.lease = min(lease_of(rate) if lease is None else max(1.0, lease), rate.burst)
         self._insert = DIALECTS[dialect]
+        self._lease_statements = self._statements()
         #: per key: tokens leased and not spent, and until when the database refused
         self._held: OrderedDict[str, list[float]] = OrderedDict()
         self._lock = threading.Lock()
@@ -106,41 +158,59 @@ class SharedBuckets:
                 self._held.popitem(last=False)
         return wait
 
-    def _refilled(self, now: float) -> Any:
-        """The bucket's tokens at ``now``: what it held plus what flowed in, at most full
-        (a clock behind the last take adds nothing)."""
+    def _statements(self) -> tuple[Any, Any]:
+        """Made once: the statement that takes up to a lease of tokens for ``:key`` at
+        ``:now`` (it returns what it granted, or no row), and the one that reads what the
+        bucket holds. The bucket holds what it held plus what flowed in since, at most
+        full (a clock behind the last take adds nothing)."""
+        least, greatest = (
+            (func.least, func.greatest)
+            if self.engine.dialect.name == "postgresql"
+            else (func.min, func.max)
+        )
         table = rate_buckets
-        elapsed = case((literal(now) > table.c.at, literal(now) - table.c.at), else_=0.0)
-        flowed = table.c.tokens + elapsed * self.rate.per_second
-        return case((flowed > self.rate.burst, literal(self.rate.burst)), else_=flowed)
+        now = bindparam("now", type_=Float)
+        flowed = greatest(literal(0.0), now - table.c.at) * self.rate.per_second
+        refilled = least(literal(float(self.rate.burst)), table.c.tokens + flowed)
+        grant = least(literal(self.lease), refilled)
+        lease = (
+            self._insert(table)
+            .values(
+                key=bindparam("key"),
+                tokens=self.rate.burst - self.lease,
+                at=now,
+                granted=self.lease,
+            )
+            .on_conflict_do_update(
+                index_elements=[table.c.key],
+                set_={"tokens": refilled - grant, "at": now, "granted": grant},
+                where=refilled >= 1,
+            )
+            .returning(table.c.granted)
+        )
+        return lease, select(refilled).where(table.c.key == bindparam("key"))
 
     def _lease(self, key: str) -> tuple[float, float]:
         """One statement: take up to a lease of tokens for ``key``. The tokens granted
         (0 or at least 1), and when none, the seconds until there is one."""
-        now = self.clock()
-        refilled = self._refilled(now)
-        grant = case((refilled >= self.lease, literal(self.lease)), else_=refilled)
-        stored = self._key(key)
-        statement = (
-            self._insert(rate_buckets)
-            .values(key=stored, tokens=self.rate.burst - self.lease, at=now, granted=self.lease)
-            .on_conflict_do_update(
-                index_elements=[rate_buckets.c.key],
-                set_={"tokens": refilled - grant, "at": now, "granted": grant},
-                where=refilled >= 1,
-            )
-            .returning(rate_buckets.c.granted)
-        )
-        left_now = select(refilled).where(rate_buckets.c.key == stored)
+        values = {"key": self._key(key), "now": self.clock()}
+        lease, left_now = self._lease_statements
 
         def leasing(conn: Connection) -> tuple[float, float]:
-            granted = conn.execute(statement).scalar()
+            granted = conn.execute(lease, values).scalar()
             if granted is not None:
                 return float(granted), 0.0
-            left = float(conn.execute(left_now).scalar_one())
+            left = float(conn.execute(left_now, values).scalar_one())
             return 0.0, max(0.0, (1 - left) / self.rate.per_second)
 
-        return self.storage.write(leasing)
+        return self._write(leasing)
+
+    def _write(self, work: Callable[[Connection], T]) -> T:
+        """``work`` in a transaction committed without waiting for the disk."""
+        with self.engine.begin() as conn:
+            if self.engine.dialect.name == "postgresql":
+                conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
+            return work(conn)
 
     def prune(self, now: float | None = None) -> int:
         """Forget the buckets that are full again (a full bucket is what a new key gets)."""
@@ -151,4 +221,4 @@ class SharedBuckets:
             rate_buckets.c.key.startswith(prefix, autoescape=True),
             rate_buckets.c.at < now - full_after,
         )
-        return self.storage.write(lambda conn: conn.execute(stale).rowcount)
+        return self._write(lambda conn: conn.execute(stale).rowcount)

@@ -10,11 +10,12 @@ from typing import Any
 import orjson
 from fastapi import Request
 from fastapi.responses import Response
+from sqlalchemy import Engine
 
 from playbench.core.game import JSON, Game
 from playbench.server.agent_check import PuzzleSigner
 from playbench.server.guards import Rate
-from playbench.server.quota import SharedBuckets
+from playbench.server.quota import LIMITS_SUFFIX, SharedBuckets, limits_engine
 from playbench.server.sealing import Sealer, load_or_create_key
 from playbench.server.settings import DATABASE_FILE, KEY_FILE, Settings
 from playbench.server.storage import PruneReport, Storage
@@ -29,6 +30,8 @@ class Services:
     sealer: Sealer
     storage: Storage
     signer: PuzzleSigner
+    #: where the rate limits are kept (see :func:`playbench.server.quota.limits_engine`)
+    limits_store: Engine | None = None
     #: the rate limits, shared by every process on the database (None: that one is off):
     #: requests per client address and per session token, session ``new`` and player
     #: registrations per address
@@ -76,19 +79,22 @@ class Services:
 
     def close(self) -> None:
         self.storage.close()
+        if self.limits_store is not None:
+            self.limits_store.dispose()
 
 
 def build_services(settings: Settings) -> Services:
     """Open (and create on first run) the data folder, the sealing key and the database.
 
-    The data folder is the owner's alone (0700), and so are the SQLite database and its
-    journal files (0600: SQLite gives the WAL the database file's mode)."""
+    The data folder is the owner's alone (0700), and so are the SQLite database, the rate
+    limits' file beside it and their journal files (0600: SQLite gives a WAL its database
+    file's mode)."""
     if not settings.secrets or not settings.database_url:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         settings.data_dir.chmod(PRIVATE_FOLDER)
     if not settings.database_url:
-        database = settings.data_dir / DATABASE_FILE
-        database.touch(PRIVATE_FILE)
+        for name in (DATABASE_FILE, DATABASE_FILE + LIMITS_SUFFIX):
+            (settings.data_dir / name).touch(PRIVATE_FILE)
         for path in settings.data_dir.glob(f"{DATABASE_FILE}*"):
             path.chmod(PRIVATE_FILE)
     keys = settings.secrets or (load_or_create_key(settings.data_dir / KEY_FILE),)
@@ -96,14 +102,17 @@ def build_services(settings: Settings) -> Services:
     newest = keys[0] if isinstance(keys[0], bytes) else keys[0].encode()
     storage = Storage(settings.url)
 
+    limits = limits_engine(settings.url)
+
     def shared(kind: str, rate: Rate) -> SharedBuckets | None:
-        return SharedBuckets(storage, kind, rate) if rate.on else None
+        return SharedBuckets(limits, kind, rate) if rate.on else None
 
     return Services(
         settings=settings,
         sealer=sealer,
         storage=storage,
         signer=PuzzleSigner(newest),
+        limits_store=limits,
         addresses=shared("address", settings.rate_per_address),
         session_tokens=shared("session", settings.rate_per_session),
         new_sessions=shared("new", settings.rate_new_per_address),

@@ -6,7 +6,13 @@ connections time out, a cap per worker), which granian cannot be told to do (it 
 closes a connection that has not sent a byte, nor a request whose body trickles in, and
 always names itself in a ``server`` header).
 granian stays selectable, with its header timeout set from the same limits, and so does
-uvicorn on its pure-Python h11 parser (guarded like the default). Every stack imports the
+uvicorn on its pure-Python h11 parser (guarded like the default). No connection cap can
+hold on granian: it accepts connections in its Rust runtime and hands the app only
+requests (an ASGI scope names the peer, but no event marks a connection opening or
+closing, and a connection that never sends a byte never reaches the app), and granian
+2.8 has no setting for connections in all or per address (``backpressure`` bounds
+requests in flight per worker, not connections held); ``playbench serve`` says so when
+it starts granian. Every stack imports the
 app from ``playbench.server:app`` in each worker, so every worker reads the same
 settings from the environment.
 
@@ -32,6 +38,14 @@ MASTER_PID_ENV = "PLAYBENCH_SERVE_PID"
 #: seconds between a worker's looks at its master, and before it stops the hard way
 ORPHAN_CHECK_SECONDS = 0.5
 ORPHAN_GRACE_SECONDS = 10.0
+#: what ``playbench serve --server granian`` says on stderr as it starts
+GRANIAN_UNGUARDED = (
+    "on granian only the header timeout holds (the shorter of --keep-alive and "
+    "--request-timeout): --max-connections and --max-connections-per-address do not "
+    "apply, since granian accepts connections in its own runtime, tells the app only of "
+    "requests and has no setting for either cap; cap connections per client in a proxy "
+    "in front, or serve on uvicorn"
+)
 #: granian's bounds on its header read timeout, in milliseconds
 GRANIAN_HEADER_TIMEOUT_MS = (1, 60_000)
 

@@ -412,12 +412,12 @@ class GroupCommit:
                 done.set_exception(error)
 
 
-def create_tables(engine: Engine) -> None:
-    """Create the missing tables, also when other processes do the same at the same time,
-    and add the columns a database from an earlier version lacks."""
+def create_tables(engine: Engine, tables: list[Table] | None = None) -> None:
+    """Create the missing tables (``tables``, or all), also when other processes do the
+    same at the same time, and add the columns a database from an earlier version lacks."""
     for attempt in range(1, SCHEMA_ATTEMPTS + 1):
         try:
-            metadata.create_all(engine)
+            metadata.create_all(engine, tables=tables)
             _add_missing_columns(engine)
             return
         except (IntegrityError, OperationalError, ProgrammingError):
@@ -446,14 +446,15 @@ ADDED_COLUMNS = {
 
 def _add_missing_columns(engine: Engine) -> None:
     inspector = inspect(engine)
+    tables = set(inspector.get_table_names())
     present = {
         (table, column["name"])
-        for table in sorted({table for table, _ in ADDED_COLUMNS})
+        for table in sorted({table for table, _ in ADDED_COLUMNS} & tables)
         for column in inspector.get_columns(table)
     }
     with engine.begin() as conn:
         for (table, name), (kind, fill) in ADDED_COLUMNS.items():
-            if (table, name) not in present:
+            if table in tables and (table, name) not in present:
                 conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {kind}"))
                 if fill is not None:
                     conn.execute(text(fill))

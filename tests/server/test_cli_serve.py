@@ -51,6 +51,21 @@ def test_serve_takes_the_stack_and_its_settings(tmp_path, served, monkeypatch):
     assert options.log_level == "warning"
 
 
+def test_serve_on_granian_says_which_limits_do_not_hold(tmp_path, served, capsys):
+    argv = ["serve", "--server", "granian", "--data", str(tmp_path / "data")]
+    assert cli.main([*argv, "--max-connections-per-address", "5"]) == 0
+    assert served[0].server == "granian"
+    assert capsys.readouterr().err == (
+        "playbench: on granian only the header timeout holds (the shorter of --keep-alive "
+        "and --request-timeout): --max-connections and --max-connections-per-address do "
+        "not apply, since granian accepts connections in its own runtime, tells the app "
+        "only of requests and has no setting for either cap; cap connections per client "
+        "in a proxy in front, or serve on uvicorn\n"
+    )
+    assert cli.main(["serve", "--data", str(tmp_path / "data")]) == 0
+    assert capsys.readouterr().err == ""
+
+
 def test_serve_takes_a_database_url(tmp_path, served, monkeypatch):
     monkeypatch.setenv(ENV_DATA, str(tmp_path / "data"))
     url = f"sqlite:///{tmp_path / 'elsewhere.db'}"

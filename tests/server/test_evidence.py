@@ -46,11 +46,14 @@ def test_the_terminal_draws_its_seed_below_two_to_the_53(monkeypatch, capsys):
     assert len(played) == DRAWS and all(0 <= seed < DRAWN_SEED_LIMIT for seed in played)
 
 
-def test_an_mcp_match_draws_its_seed_below_two_to_the_53():
+def test_an_mcp_match_draws_its_seed_below_two_to_the_53(tmp_path):
     from playbench.mcp.matches import MatchTable
+    from playbench.server.storage import Storage
 
-    table = MatchTable(per_owner=DRAWS, total=DRAWS)
+    storage = Storage(f"sqlite:///{tmp_path / 'mcp.db'}")
+    table = MatchTable(storage, per_owner=DRAWS, total=DRAWS)
     seeds = [table.start("owner", "gem-swap", None, None)[1].seed for _ in range(DRAWS)]
+    storage.close()
     assert all(0 <= seed < DRAWN_SEED_LIMIT for seed in seeds) and len(set(seeds)) == DRAWS
 
 

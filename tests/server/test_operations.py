@@ -10,11 +10,11 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
+from sqlalchemy import Engine, event
 
 from playbench.server import Settings, create_app
 from playbench.server.guards import Rate
-from playbench.server.quota import SharedBuckets
-from playbench.server.storage import Storage
+from playbench.server.quota import SharedBuckets, limits_engine
 from tests.web.serving import serve_process
 
 QUIET = ["--no-access-log", "--log-level", "warning"]
@@ -110,9 +110,9 @@ class Clock:
 
 @pytest.mark.databases("sqlite", "postgresql")
 def test_shared_buckets_refill_and_say_how_long_to_wait(tmp_path, database):
-    storage = Storage(database or f"sqlite:///{tmp_path / 'buckets.db'}")
+    engine = limits_engine(database or f"sqlite:///{tmp_path / 'buckets.db'}")
     clock = Clock()
-    one, other = (SharedBuckets(storage, "new", Rate(0.5, 2), clock) for _ in range(2))
+    one, other = (SharedBuckets(engine, "new", Rate(0.5, 2), clock) for _ in range(2))
     assert [one.take("a"), other.take("a")] == [0.0, 0.0]
     assert one.take("a") == pytest.approx(2.0)
     assert other.take("b") == 0.0
@@ -125,28 +125,27 @@ def test_shared_buckets_refill_and_say_how_long_to_wait(tmp_path, database):
     clock.now += 1000.0
     assert one.prune() == 2
     assert one.take("a") == 0.0
-    storage.close()
+    engine.dispose()
 
 
-def counted(storage: Storage) -> list[int]:
-    """The storage's writes, counted as they go (each a statement that leases)."""
-    calls: list[int] = []
-    write = storage.write
+def counted(engine: Engine) -> list[str]:
+    """The statements that try to take from a bucket, as they go."""
+    statements: list[str] = []
 
-    def counting(work):
-        calls.append(1)
-        return write(work)
+    def note(_conn, _cursor, statement, *_rest) -> None:
+        if statement.startswith("INSERT INTO rate_buckets"):
+            statements.append(statement)
 
-    storage.write = counting  # type: ignore[method-assign]
-    return calls
+    event.listen(engine, "before_cursor_execute", note)
+    return statements
 
 
 @pytest.mark.databases("sqlite", "postgresql")
 def test_processes_lease_tokens_and_together_get_the_burst_not_more(tmp_path, database):
-    storage = Storage(database or f"sqlite:///{tmp_path / 'buckets.db'}")
-    writes = counted(storage)
+    engine = limits_engine(database or f"sqlite:///{tmp_path / 'buckets.db'}")
+    writes = counted(engine)
     clock = Clock()
-    one, other = (SharedBuckets(storage, "address", Rate(1, 40), clock, lease=10) for _ in "ab")
+    one, other = (SharedBuckets(engine, "address", Rate(1, 40), clock, lease=10) for _ in "ab")
     assert [one.take("a") for _ in range(15)] == [0.0] * 15
     assert len(writes) == 2  # two leases of 10: five tokens still held by the first
     assert [other.take("a") for _ in range(25)] == [0.0] * 20 + [1.0] * 5
@@ -157,7 +156,14 @@ def test_processes_lease_tokens_and_together_get_the_burst_not_more(tmp_path, da
     assert [other.take("a") for _ in range(4)] == [0.0] * 3 + [1.0]  # a whole one again
     assert one.take("b") == 0.0
     assert one.take_here("b") == 0.0 and one.take_here("c") is None
-    storage.close()
+    engine.dispose()
+
+
+def test_on_sqlite_the_buckets_have_a_file_of_their_own(tmp_path):
+    engine = limits_engine(f"sqlite:///{tmp_path / 'playbench.db'}")
+    SharedBuckets(engine, "new", Rate(1, 2)).take("10.0.0.1")
+    engine.dispose()
+    assert [path.name for path in tmp_path.iterdir()] == ["playbench.db-limits"]
 
 
 @pytest.mark.databases("sqlite", "postgresql")
