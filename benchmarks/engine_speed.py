@@ -15,7 +15,7 @@ clock, and prints the units done: a fixed amount of work for an instruction coun
 (``valgrind --tool=callgrind``; subtract a run of ``--batches 0`` for the start-up).
 
 ``--gym`` measures the Gymnasium door instead: each env through ``gymnasium.make`` (every
-default wrapper on), the raw engine playing the very same actions, the native vector env
+default wrapper on), the engine playing the very same actions, the native vector env
 of 64 matches (``make_vec``'s vector entry point) and FrozenLake-v1 through
 ``gymnasium.make``, all in steps per second, alternating in the same run. The env
 side picks a uniformly random legal index from ``info["action_mask"]`` (the pick is in its
@@ -55,7 +55,8 @@ def timed(seconds: float, batch: Callable[[], int]) -> tuple[int, float]:
 
 def frozenlake(seconds: float, wrapped: bool = False) -> tuple[int, float]:
     """FrozenLake-v1's steps per second: bare, or through ``gymnasium.make``'s wrappers
-    (``wrapped``, the same wrappers as the playbench envs)."""
+    (``wrapped``: TimeLimit, OrderEnforcing, PassiveEnvChecker; the playbench envs have the
+    same but OrderEnforcing, as they refuse a step before reset themselves)."""
     import gymnasium as gym
 
     env = gym.make("FrozenLake-v1")

@@ -10,12 +10,13 @@ an :class:`Array` and the door builds the space.
   the ``Discrete(n)`` action space; which of them the rules take now is the mask.
 - ``arrays(options)``: the observation arrays by name, fixed in shape for the options
   (a board plane of small category ids says how many ids it has, for a one-hot form);
-  ``encode(state, out)`` fills arrays of those shapes whole (they come uninitialised)
-  from the state's public part only.
+  ``encode(state, described)`` makes new arrays of the shapes and dtypes ``described``
+  (the ``arrays`` of the env's options), by name and sharing no memory with any earlier
+  call's, from the state's public part only.
 - ``legal(state)``: the indices the rules take now, the mask's ones, as a list or a tuple
   (by default from ``legal_actions``; a game may compute them faster from its state).
-- ``encode_all(states, out)``: row ``i`` of every array from ``states[i]`` at once (by
-  default ``encode`` row by row), for vector envs.
+- ``encode_all(states, out)``: fills row ``i`` of every array of ``out`` from ``states[i]``
+  at once (by default ``encode`` row by row), for vector envs.
 - ``status(state)``: the status line of a picture (score, oil, lives, moves, depth).
 - ``paint(state)`` (optional): the board as an RGB picture, ``frame(options)`` the largest
   it can be for those options, so a door gives every frame of an env the same size. Or
@@ -94,7 +95,7 @@ class Learning:
 
     actions: ActionTable
     arrays: Callable[[Mapping[str, Any] | None], dict[str, Array]]
-    encode: Callable[[Any, dict[str, Any]], None]
+    encode: Callable[[Any, Mapping[str, Array]], dict[str, Any]]
     status: Callable[[Any], str]
     legal: Callable[[Any], Sequence[int]] | None = None
     encode_all: Callable[[list[Any], dict[str, Any]], None] | None = None
@@ -114,14 +115,18 @@ class Learning:
         table, legal_actions = self.actions, game.legal_actions
         return lambda state: table.legal(legal_actions(state))
 
-    def encode_each(self, states: list[Any], out: dict[str, Any]) -> None:
-        """Fill row ``i`` of every array of ``out`` from ``states[i]``."""
+    def encode_each(
+        self, states: list[Any], out: dict[str, Any], described: Mapping[str, Array]
+    ) -> None:
+        """Fill row ``i`` of every array of ``out`` (the arrays ``described``, a batch in
+        front) from ``states[i]``."""
         if self.encode_all is not None:
             self.encode_all(states, out)
             return
         encode = self.encode
         for i, state in enumerate(states):
-            encode(state, {name: array[i] for name, array in out.items()})
+            for name, array in encode(state, described).items():
+                out[name][i] = array
 
 
 def learning_of(game: Game) -> Learning | None:

@@ -68,6 +68,8 @@ def register_envs() -> None:
                 vector_entry_point=VECTOR_ENTRY_POINT,
                 kwargs={"game": game.slug},
                 max_episode_steps=game.step_cap,
+                # the env itself refuses a step or a render before reset (ResetNeeded)
+                order_enforce=False,
             )
 
 

@@ -65,9 +65,6 @@ class Observer:
             if one_hot and array.categories
         }
         self.size = learning.actions.size
-        #: arrays of the plain form, copied for each new observation (a copy is cheaper
-        #: than a new empty array)
-        self._blank = self.empty()
         self._plain = obs_type == "dict" and not self.one_hot and not self.mask_in_observation
 
     def space(self) -> spaces.Space:
@@ -82,8 +79,8 @@ class Observer:
         return spaces.Dict(boxes)
 
     def empty(self, *batch: int) -> dict[str, np.ndarray]:
-        """Arrays for the game's ``encode`` to fill whole (in their plain form), ``batch`` in
-        front."""
+        """Arrays for the game's ``encode_all`` to fill whole (in their plain form), ``batch``
+        in front."""
         return {
             name: np.empty((*batch, *array.shape), dtype=array.dtype)
             for name, array in self.arrays.items()
@@ -95,8 +92,7 @@ class Observer:
             return self.painter.frame(state)
         if self.obs_type == "text":
             return self.game.render(state)
-        out = {name: array.copy() for name, array in self._blank.items()}
-        self.learning.encode(state, out)
+        out = self.learning.encode(state, self.arrays)
         return out if self._plain else self.finish(out, mask)
 
     def finish(self, out: dict[str, np.ndarray], mask: np.ndarray) -> dict[str, np.ndarray]:

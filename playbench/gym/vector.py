@@ -189,7 +189,7 @@ class PlaybenchVectorEnv(VectorEnv):
         mask.flags.writeable = False
         self._mask = mask
         if self._plain:
-            self.learning.encode_each(states, self._arrays)
+            self.learning.encode_each(states, self._arrays, self._observer.arrays)
             arrays = self._arrays
             handed = {name: array.copy() for name, array in arrays.items()} if self.copy else arrays
             return self._observer.finish(dict(handed), self._mask)

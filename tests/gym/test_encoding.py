@@ -1,7 +1,7 @@
 """The arrays each game's learning module reads straight off its state (byte tables, one
-gather) are exactly what its JSON observation shows, step after step of random play; a
-batch encoded at once has the rows encoded one by one; and the env's observation is the
-module's encoding, whatever arrays it is handed to fill."""
+gather) are exactly what its JSON observation shows, in the shapes and dtypes it
+describes, step after step of random play; a batch encoded at once has the rows encoded
+one by one; and the env hands out the module's encoding, new memory every step."""
 
 from __future__ import annotations
 
@@ -111,10 +111,10 @@ def check_against_the_view(slug: str, arrays: dict[str, np.ndarray], view: dict)
         assert arrays["position"].tolist() == [view["position"]["x"], view["position"]["y"]]
 
 
-def filled(learning: Any, *batch: int) -> dict[str, np.ndarray]:
-    """Arrays of the module's shapes holding a value no encoding leaves (all must be set)."""
+def filled(learning: Any, batch: int) -> dict[str, np.ndarray]:
+    """A batch of the module's arrays holding a value no encoding leaves (all must be set)."""
     return {
-        name: np.full((*batch, *array.shape), 111, dtype=array.dtype)
+        name: np.full((batch, *array.shape), 111, dtype=array.dtype)
         for name, array in learning.arrays(None).items()
     }
 
@@ -129,21 +129,22 @@ def test_arrays_read_off_the_state_are_what_the_view_shows(
     learning = learning_of(game)
     match = Match.start(game, seed)
     states = [match.state]
+    described = learning.arrays(None)
     for pick in picks:
-        out = filled(learning)
-        learning.encode(match.state, out)
-        check_against_the_view(slug, out, game.observe(match.state))
+        arrays = learning.encode(match.state, described)
+        assert {name: (a.shape, a.dtype.name) for name, a in arrays.items()} == {
+            name: (a.shape, a.dtype) for name, a in described.items()
+        }
+        check_against_the_view(slug, arrays, game.observe(match.state))
         legal = learning.legal_indices(game, match.state)
         if not legal:
             break
         match.play(learning.actions.actions[legal[pick % len(legal)]])
         states.append(match.state)
     batch = filled(learning, len(states))
-    learning.encode_each(states, batch)
+    learning.encode_each(states, batch, described)
     for i, state in enumerate(states):
-        one = filled(learning)
-        learning.encode(state, one)
-        for name, array in one.items():
+        for name, array in learning.encode(state, described).items():
             assert batch[name][i].tolist() == array.tolist(), name
 
 
@@ -157,11 +158,11 @@ def test_every_observation_is_new_and_the_env_reads_what_the_module_encodes(
     for env_id, slug in env_ids().items():
         env = gymnasium.make(env_id)
         learning = env.unwrapped.learning
+        described = learning.arrays(None)
         observation, info = env.reset(seed=seed)
         seen: list[np.ndarray] = []
         for pick in picks:
-            expected = filled(learning)
-            learning.encode(env.unwrapped.match.state, expected)
+            expected = learning.encode(env.unwrapped.match.state, described)
             for name, array in observation.items():
                 assert array.tolist() == expected[name].tolist(), (slug, name)
                 assert not any(np.shares_memory(array, old) for old in seen)

@@ -262,9 +262,11 @@ def test_truncated_by_max_episode_steps() -> None:
 
 
 def test_step_before_reset_says_so() -> None:
-    env = gymnasium.make("playbench/GemSwap-v0", disable_env_checker=True)
+    env = gymnasium.make("playbench/GemSwap-v0", disable_env_checker=True, render_mode="ansi")
     with pytest.raises(gymnasium.error.ResetNeeded):
         env.step(0)
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        env.render()
 
 
 def test_unknown_render_mode_is_refused() -> None:

@@ -18,6 +18,7 @@ Observation (row r of a 7 x 7 plane holds the r + 1 tiles of tier r in columns 0
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Hashable, Mapping
 from typing import Any
 
@@ -139,12 +140,15 @@ def _stats(state: State) -> tuple[float, ...]:
     )
 
 
-def encode(state: State, out: dict[str, Any]) -> None:
-    planes = np.frombuffer(_planes(state), dtype=np.uint8)[_GATHER]
-    out["tiles"][...] = planes[0]
-    out["hush"][...] = planes[1]
-    out["chick"][:] = CELLS[state.position]
-    out["stats"][:] = _stats(state)
+def encode(state: State, described: Mapping[str, Array]) -> dict[str, Any]:
+    """Both planes from one gather of their bytes, the counters through ``array``."""
+    tiles, hush = np.frombuffer(_planes(state), dtype=np.uint8)[_GATHER]
+    return {
+        "tiles": tiles,
+        "hush": hush,
+        "chick": np.frombuffer(bytearray(CELLS[state.position]), dtype=np.uint8),
+        "stats": np.frombuffer(array("f", _stats(state)), dtype=np.float32),
+    }
 
 
 def encode_all(states: list[State], out: dict[str, Any]) -> None:

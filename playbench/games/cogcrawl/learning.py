@@ -26,6 +26,7 @@ monster colour).
 from __future__ import annotations
 
 import string
+from array import array
 from collections.abc import Hashable, Mapping
 from typing import Any
 
@@ -109,7 +110,7 @@ COG_CODE = int(CATEGORY_OF[ord(COG)])
 PACK_SIZE = len(PACK_LETTERS)
 
 
-def encode(state: CogState, out: dict[str, Any]) -> None:
+def encode(state: CogState, described: Mapping[str, Array]) -> dict[str, Any]:
     """From what the seat's observation shows, read off the state without building it: the
     remembered map's bytes as ids, the monsters in view and the cog drawn on them (as
     ``drawn_map`` draws them)."""
@@ -117,13 +118,10 @@ def encode(state: CogState, out: dict[str, Any]) -> None:
     for monster in visible_monsters(state):
         codes[monster.y * WIDTH + monster.x] = MONSTER_CODES[monster.kind]
     codes[state.y * WIDTH + state.x] = COG_CODE
-    out["map"][...] = np.frombuffer(codes, dtype=np.uint8).reshape(HEIGHT, WIDTH)
-    out["position"][:] = (state.x, state.y)
     pack = bytearray(PACK_SIZE)
     for letter, item in state.pack.items():
         pack[ord(letter) - ord("a")] = PACK_CODES[item[0]]
-    out["pack"][:] = np.frombuffer(pack, dtype=np.uint8)
-    out["stats"][:] = (
+    stats = (
         state.dl / LEVELS,
         _unit(state.hp / state.max_hp),
         _unit(state.max_hp / HP_SCALE),
@@ -136,6 +134,12 @@ def encode(state: CogState, out: dict[str, Any]) -> None:
         _unit(state.score / SCORE_SCALE),
         state.deepest / LEVELS,
     )
+    return {
+        "map": np.frombuffer(codes, dtype=np.uint8).reshape(HEIGHT, WIDTH),
+        "position": np.frombuffer(array("h", (state.x, state.y)), dtype=np.int16),
+        "stats": np.frombuffer(array("f", stats), dtype=np.float32),
+        "pack": np.frombuffer(pack, dtype=np.uint8),
+    }
 
 
 def legal(state: CogState) -> list[int]:

@@ -15,6 +15,7 @@ Observation:
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Hashable, Mapping
 from typing import Any
 
@@ -118,12 +119,15 @@ def _stats(state: State) -> tuple[float, ...]:
     )
 
 
-def encode(state: State, out: dict[str, Any]) -> None:
-    board = out["board"]
+def encode(state: State, described: Mapping[str, Array]) -> dict[str, Any]:
+    """The board read through one gather of its category bytes (a 0 past the end for the
+    cells outside the level), the counters through ``array`` (new buffers each call)."""
     codes = np.frombuffer(state.board.translate(CATEGORY_BYTES) + b"\0", dtype=np.uint8)
-    board[...] = codes[_gather(state.level, board.shape)]
-    out["mole"][:] = _mole(state)
-    out["stats"][:] = _stats(state)
+    return {
+        "board": codes[_gather(state.level, described["board"].shape)],
+        "mole": np.frombuffer(array("h", _mole(state)), dtype=np.int16),
+        "stats": np.frombuffer(array("f", _stats(state)), dtype=np.float32),
+    }
 
 
 def encode_all(states: list[State], out: dict[str, Any]) -> None:

@@ -15,6 +15,7 @@ Observation (row 1 first):
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Hashable, Mapping
 from typing import Any
 
@@ -61,10 +62,13 @@ def arrays(options: Mapping[str, Any] | None) -> dict[str, Array]:
     }
 
 
-def encode(state: GemState, out: dict[str, Any]) -> None:
-    out["colors"][:] = np.frombuffer(state.colors, dtype=np.uint8).reshape(SIZE, SIZE)
-    out["kinds"][:] = np.frombuffer(state.kinds, dtype=np.uint8).reshape(SIZE, SIZE)
-    out["stats"][:] = _stats(state)
+def encode(state: GemState, described: Mapping[str, Array]) -> dict[str, Any]:
+    """The colour and kind bytes as they are (copies), the counters through ``array``."""
+    return {
+        "colors": np.frombuffer(bytearray(state.colors), dtype=np.uint8).reshape(SIZE, SIZE),
+        "kinds": np.frombuffer(bytearray(state.kinds), dtype=np.uint8).reshape(SIZE, SIZE),
+        "stats": np.frombuffer(array("f", _stats(state)), dtype=np.float32),
+    }
 
 
 def _stats(state: GemState) -> tuple[float, float]:

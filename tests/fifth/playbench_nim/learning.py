@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from typing import Any
 
+import numpy as np
+
 from playbench.core.game import Action
 from playbench.core.learning import ActionTable, Array
 from playbench_nim.rules import MOST_TAKEN
@@ -31,8 +33,8 @@ def arrays(options: Mapping[str, Any] | None) -> dict[str, Array]:
     return {"heaps": Array((HEAPS,), "int8", 0, MOST)}
 
 
-def encode(state: State, out: dict[str, Any]) -> None:
-    out["heaps"][:] = state.heaps
+def encode(state: State, described: Mapping[str, Array]) -> dict[str, Any]:
+    return {"heaps": np.array(state.heaps, dtype=np.int8)}
 
 
 def status(state: State) -> str:
