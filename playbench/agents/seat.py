@@ -7,8 +7,9 @@ its legal moves in the reply's exact form). The reply is one JSON object: the mo
 reads its replies itself), ``say`` for the spectators and ``notes``, at most 4096 bytes.
 
 Reading repairs what harnesses of record repair, and says so (``repaired``): whitespace
-around the object, a code fence around it, and one JSON object inside prose (the first
-that decodes). Choices where the protocol is silent:
+around the object, a code fence around it, one JSON object inside prose (the first
+that decodes), and raw control characters (a line break) inside its strings. Choices
+where the protocol is silent:
 
 - A reply without its move list, with an empty one, or with something other than an
   array there is not usable: it is retried like a reply that does not parse, with the
@@ -57,8 +58,8 @@ class ReplyUnusable(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Reading:
-    """A reply read: its object, the object's text as the model wrote it, and whether
-    something around it was cut away to find it."""
+    """A reply read: its object, the object's text as the model wrote it (or with its
+    line breaks escaped), and whether it was repaired to find it."""
 
     reply: JSON
     text: str
@@ -122,7 +123,17 @@ def _repairs(text: str) -> list[str]:
             found.append(stripped[start:end])
             break
         start = stripped.find("{", end)
-    return found
+    return found + [text for text in map(_control_escaped, found) if text is not None]
+
+
+def _control_escaped(text: str) -> str | None:
+    """The object with raw control characters (a newline) inside its strings escaped, as
+    JSON wants them; None when that is not what keeps it from reading."""
+    try:
+        value = json.loads(text, strict=False)
+    except (ValueError, RecursionError):
+        return None
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, dict) else None
 
 
 def reply_moves(reply: JSON, guide: SeatGuide) -> Moves:

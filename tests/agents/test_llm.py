@@ -187,9 +187,10 @@ def test_prose_is_retried_once_with_the_reason(tally, chat):
         '```json\n{"commands": ["step 2"]}\n```',
         'Here is my move: {"commands": ["step 2"], "notes": "x"} Good luck!',
         '\ufeff```\n{"commands": ["step 2"]}\n```\n',
+        '{ "commands": ["step 2"],"notes": "[1,2] }\nYour response:\n{"}',
     ],
 )
-def test_whitespace_fences_and_prose_around_the_object_are_repaired(tally, chat, wrapped):
+def test_whitespace_fences_prose_and_raw_line_breaks_are_repaired(tally, chat, wrapped):
     chat.add(Reply(wrapped, 40, 4))
     agent, table = agent_for(tally, chat), table_for(tally)
     turn = agent.turn(table)

@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 
 from playbench.agents.bot import BotAgent
-from playbench.agents.seat import NOTES_SCHEMA, REVIEW_SCHEMA, response_format
+from playbench.agents.seat import NOTES_SCHEMA, REVIEW_SCHEMA, read_reply, response_format
 from playbench.core import all_games
 from playbench.core.match import Match
 
@@ -94,3 +94,9 @@ def test_every_turn_s_schema_is_strict_and_admits_exactly_the_legal_moves(game):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate({key: [], "notes": ""}, schema)
         match.play(bot.act(view))
+
+
+def test_a_line_break_inside_notes_is_escaped_and_the_notes_kept():
+    reading = read_reply('{ "commands": ["start"],"notes": "[1,2] }\nYour response:\n{"}')
+    assert reading.repaired is True
+    assert reading.reply == {"commands": ["start"], "notes": "[1,2] }\nYour response:\n{"}
