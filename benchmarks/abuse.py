@@ -40,6 +40,10 @@ on its default limits, and whether another address is still served:
 - connections: one address opening 300 idle connections;
 - ``X-Forwarded-For`` rotated on every request: requests past the address rate limit and
   spectator streams past the cap of 8;
+- two hosts on one database (two ``playbench serve`` on one SQLite file): requests from
+  one address taking turns between them, against what the address rate allows once;
+  one address's MCP sessions and matches made over both against its caps, and a match
+  made on one host played on the other;
 - session ``new`` at full speed from one address for 20 s: the sessions it got, the
   bytes each stores, and the disk one address can fill in an hour at that rate
   (``--quick``: a tenth of every count).
@@ -51,6 +55,7 @@ import argparse
 import contextlib
 import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -70,6 +75,7 @@ from playbench.agents import make_agent
 from playbench.agents.remote import RemoteTable, Session
 from playbench.cli import DEFAULT_SERVER, SERVERS
 from playbench.core import get_game
+from playbench.server.sealing import generate_key
 
 HOST = "127.0.0.1"
 STARTUP_SECONDS = 30.0
@@ -758,6 +764,82 @@ def new_session_disk(seconds: float, sample: int) -> tuple[int, int, float, floa
     return made, refused, each, rate * 3600 * each / 1e6
 
 
+TWO_HOSTS_RATE = "10/20"
+
+
+@contextlib.contextmanager
+def _two_hosts(env: dict[str, str]) -> Iterator[list[str]]:
+    """Two servers on one SQLite database (a data folder each, the same database file and
+    sealing key), on the default limits and ``env``: their URLs."""
+    folders = [Path(tempfile.mkdtemp(prefix="playbench-abuse-")) for _ in range(2)]
+    shared = {
+        **DEFAULT_LIMITS,
+        **env,
+        "PLAYBENCH_DATABASE_URL": f"sqlite:///{folders[0] / 'playbench.db'}",
+        "PLAYBENCH_SECRET": generate_key(),
+    }
+    servers: list[Server] = []
+    try:
+        servers.extend(Server(folder, env=shared).start() for folder in folders)
+        yield [server.url for server in servers]
+    finally:
+        for server in servers:
+            server.stop()
+        for folder in folders:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def two_hosts_rate(requests: int) -> tuple[int, float, float]:
+    """Of ``requests`` from one address taking turns between two hosts on one database
+    at ``TWO_HOSTS_RATE`` an address: those answered 200, the seconds they took, and the
+    most the rate allows in that time."""
+    with _two_hosts({"PLAYBENCH_RATE_PER_ADDRESS": TWO_HOSTS_RATE}) as urls:
+        time.sleep(2.5)  # the tokens the start-up looks took flow back
+        with _client(timeout=10) as client:
+            start = time.monotonic()
+            passed = sum(
+                client.get(f"{urls[n % 2]}/api/games").status_code == 200 for n in range(requests)
+            )
+            took = time.monotonic() - start
+    rate, _, burst = TWO_HOSTS_RATE.partition("/")
+    return passed, took, float(burst) + float(rate) * took
+
+
+def two_hosts_mcp(tries: int) -> tuple[int, int, int, bool]:
+    """One address's MCP sessions opened on two hosts on one database, 6 tried on each
+    (cap 8 an address): those opened and tried; ``tries`` ``new_game`` over them (cap 64
+    an address): the matches made; and whether a match made on one host is played on
+    the other."""
+    with _two_hosts({}) as urls, _client(timeout=10) as client:
+        opened = [(url, _mcp_open(client, url)) for url in urls * 6]
+        sessions = [(url, session) for url, session in opened if session]
+        made = sum(
+            _mcp_call(client, url, session, "new_game", game="cogcrawl")
+            for url, session in (sessions[n % len(sessions)] for n in range(tries))
+        )
+        with _client(OTHER, timeout=10) as other:
+            here, there = (_mcp_open(other, url) for url in urls)
+            match_id = _mcp_match(other, urls[0], here, game="chimestep")
+            played = _mcp_call(other, urls[1], there, "act", match_id=match_id, command="start")
+    return len(sessions), len(opened), made, played
+
+
+def _mcp_match(client: httpx.Client, url: str, session: str | None, **arguments) -> str:
+    """The matchId of a new match made by ``new_game`` in ``session``."""
+    headers = {**MCP_ACCEPT, "mcp-session-id": session or "", "mcp-protocol-version": MCP_VERSION}
+    body = {
+        "jsonrpc": "2.0",
+        "id": 3,
+        "method": "tools/call",
+        "params": {"name": "new_game", "arguments": arguments},
+    }
+    answer = client.post(f"{url}/mcp", json=body, headers=headers)
+    found = re.search(r'matchId\\?":\s*\\?"([0-9a-f]{32})', answer.text)
+    if found is None:
+        raise RuntimeError(f"new_game made no match: {answer.text[:200]}")
+    return found.group(1)
+
+
 def hosting(scale: int) -> None:
     mine, others, rss = mcp_sessions(100 // scale, 400 // scale)
     print(
@@ -784,6 +866,18 @@ def hosting(scale: int) -> None:
     print(
         f"X-Forwarded-For rotated: {passed} of {400 // scale} requests answered 200 "
         f"(rate 10/20 an address), {streams} of 20 streams opened (cap 8)"
+    )
+    passed, took, allowed = two_hosts_rate(400 // scale)
+    print(
+        f"two hosts on one database, one address taking turns: {passed} of {400 // scale} "
+        f"requests answered 200 in {took:.1f} s (rate {TWO_HOSTS_RATE} an address allows "
+        f"{allowed:.0f} in that time)"
+    )
+    opened, tried, made, played = two_hosts_mcp(200 // scale)
+    print(
+        f"two hosts on one database, MCP: one address opened {opened} of {tried} sessions "
+        f"over both (cap 8 an address) and made {made} matches of {200 // scale} new_game "
+        f"(cap 64 an address); a match made on one host played on the other: {played}"
     )
     made, refused, each, hourly = new_session_disk(20.0, 300 // scale)
     print(

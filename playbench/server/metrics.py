@@ -49,6 +49,9 @@ METRICS_PATH = "/metrics"
 #: the action route the fast path answers before the framework routes it
 FAST_ROUTE = "/api/games/{slug}/action"
 UNMATCHED = "unmatched"
+#: the methods counted by name; any other is counted as ``other`` (h11 takes any token)
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"})
+OTHER_METHOD = "other"
 
 REQUESTS = Counter(
     "playbench_requests",
@@ -164,6 +167,9 @@ class Operations:
         self.sessions = sessions
         self.allowed = allowed
         self.clock = clock
+        #: the samples of each (route, method, status), looked up once (a label lookup
+        #: cost more than the counting)
+        self._children: dict[tuple[str, str, int], tuple[Any, Any]] = {}
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -191,9 +197,15 @@ class Operations:
         try:
             await self.app(scope, receive, counting)
         finally:
-            route = route_of(scope)
-            REQUESTS.labels(route, scope["method"], str(status)).inc()
-            LATENCY.labels(route).observe(self.clock() - start)
+            method = scope["method"]
+            key = (route_of(scope), method if method in METHODS else OTHER_METHOD, status)
+            children = self._children.get(key)
+            if children is None:
+                route, label, _status = key
+                children = REQUESTS.labels(route, label, str(status)), LATENCY.labels(route)
+                self._children[key] = children
+            children[0].inc()
+            children[1].observe(self.clock() - start)
 
     async def _ready(self, send: Any) -> None:
         try:

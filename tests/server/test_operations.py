@@ -93,6 +93,17 @@ def test_metrics_count_routes_statuses_refusals_and_sessions(tmp_path):
     assert ("playbench_group_commit_batch_count", ()) in after
 
 
+def test_a_method_of_the_clients_own_is_counted_as_other(tmp_path):
+    with TestClient(create_app(Settings(data_dir=tmp_path / "data")), client=LOOPBACK) as client:
+        for method in ("BREW", "WHEN", "BREW"):
+            assert client.request(method, "/api/games").status_code == 405
+        after = samples(client.get("/metrics").text)
+    counted = {labels for name, labels in after if name == "playbench_requests_total"}
+    other = (("method", "other"), ("route", "/api/games"), ("status", "405"))
+    assert after[("playbench_requests_total", other)] == 3
+    assert not [labels for labels in counted if ("method", "BREW") in labels]
+
+
 def test_metrics_are_refused_to_other_addresses(tmp_path):
     with TestClient(create_app(Settings(data_dir=tmp_path / "data"))) as client:
         answer = client.get("/metrics")  # the test client's address is no IP of the loopback
