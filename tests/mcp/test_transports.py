@@ -215,3 +215,26 @@ def test_two_hosts_count_one_address_matches_together(tmp_path, database) -> Non
     finally:
         for storage in storages:
             storage.close()
+
+
+def test_the_endpoint_counts_its_own_sessions() -> None:
+    counts: list[int] = []
+    now = [0.0]
+    with match_table() as table:
+        door = McpHttp(table, idle_seconds=60, on_sessions=counts.append, clock=lambda: now[0])
+        app = Starlette(routes=[Route("/mcp", door)], lifespan=lambda _app: door.running())
+        with serving(app) as url:
+
+            async def main() -> None:
+                async with Client(f"{url}/mcp", mode="legacy") as client:
+                    await call(client, "list_games")
+                    assert door.open_sessions() == 1
+                assert door.open_sessions() == 0  # the client's DELETE closed it
+
+            anyio.run(main)
+            assert _open(url).status_code == 200
+            unknown = {**STREAMABLE, "mcp-session-id": "feed", "mcp-protocol-version": "2025-06-18"}
+            assert httpx.post(f"{url}/mcp", json=INITIALIZE, headers=unknown).status_code == 404
+            assert door.open_sessions() == 1 and counts[-1] == 1
+            now[0] += 60  # idle as long as the SDK keeps a session: no longer counted
+            assert door.open_sessions() == 0
