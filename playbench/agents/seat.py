@@ -8,8 +8,9 @@ reads its replies itself), ``say`` for the spectators and ``notes``, at most 409
 
 Reading repairs what harnesses of record repair, and says so (``repaired``): whitespace
 around the object, a code fence around it, one JSON object inside prose (the first
-that decodes), and raw control characters (a line break) inside its strings. Choices
-where the protocol is silent:
+that decodes), raw control characters (a line break) inside its strings, and a reply
+the token limit cut off (its open string, arrays and objects closed). Choices where the
+protocol is silent:
 
 - A reply without its move list, with an empty one, or with something other than an
   array there is not usable: it is retried like a reply that does not parse, with the
@@ -95,7 +96,7 @@ def read_reply(raw: str) -> Reading:
         return Reading(read_object(text, cut=text != raw), text, repaired=False)
     except ReplyUnreadable as failure:
         strict = failure
-    for candidate in _repairs(text):
+    for candidate in _repairs(text, cut=text != raw):
         try:
             return Reading(read_object(candidate), candidate, repaired=True)
         except ReplyUnreadable:
@@ -103,14 +104,18 @@ def read_reply(raw: str) -> Reading:
     raise strict
 
 
-def _repairs(text: str) -> list[str]:
+def _repairs(text: str, cut: bool) -> list[str]:
     """What a reply may hold inside: the text without surrounding whitespace, a code
-    fence's content, and the first JSON object that decodes inside prose."""
+    fence's content, an object with what it left open closed (not when the 4096-byte
+    limit cut it: that stays unreadable), the first JSON object that decodes inside
+    prose, and each with its strings' raw control characters escaped."""
     stripped = text.strip().lstrip("\ufeff").strip()
     found = [stripped]
     fence = FENCE.search(stripped)
     if fence is not None:
         found.append(fence.group(1).strip())
+    if not cut and stripped.startswith("{"):
+        found.append(_closed(stripped))
     decoder = json.JSONDecoder()
     start = stripped.find("{")
     while start >= 0:
@@ -124,6 +129,30 @@ def _repairs(text: str) -> list[str]:
             break
         start = stripped.find("{", end)
     return found + [text for text in map(_control_escaped, found) if text is not None]
+
+
+def _closed(text: str) -> str:
+    """The text with what a cut-off reply left open closed: its string, then its arrays
+    and objects, innermost first (a reply the token limit stopped inside its notes)."""
+    open_brackets: list[str] = []
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            open_brackets.append("]" if char == "[" else "}")
+        elif char in "]}" and open_brackets:
+            open_brackets.pop()
+    if escaped:
+        text = text[:-1]
+    return text + ('"' if in_string else "") + "".join(reversed(open_brackets))
 
 
 def _control_escaped(text: str) -> str | None:

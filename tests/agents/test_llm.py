@@ -188,6 +188,7 @@ def test_prose_is_retried_once_with_the_reason(tally, chat):
         'Here is my move: {"commands": ["step 2"], "notes": "x"} Good luck!',
         '\ufeff```\n{"commands": ["step 2"]}\n```\n',
         '{ "commands": ["step 2"],"notes": "[1,2] }\nYour response:\n{"}',
+        '{"commands": ["step 2"], "notes": "down the \\"stairs\\" at 20,5}\nYou are a',
     ],
 )
 def test_whitespace_fences_prose_and_raw_line_breaks_are_repaired(tally, chat, wrapped):

@@ -1,5 +1,5 @@
-"""The ``json_schema`` reply format keeps to OpenAI's strict subset for every game, turn
-after turn, and admits exactly the turn's legal moves."""
+"""The reply's reading and its ``json_schema`` format: the schema keeps to OpenAI's strict
+subset for every game and admits exactly the turn's legal moves; repairs are counted."""
 
 from __future__ import annotations
 
@@ -9,9 +9,17 @@ import jsonschema
 import pytest
 
 from playbench.agents.bot import BotAgent
-from playbench.agents.seat import NOTES_SCHEMA, REVIEW_SCHEMA, read_reply, response_format
-from playbench.core import all_games
+from playbench.agents.seat import (
+    NOTES_SCHEMA,
+    REVIEW_SCHEMA,
+    ReplyUnusable,
+    read_reply,
+    reply_moves,
+    response_format,
+)
+from playbench.core import all_games, get_game
 from playbench.core.match import Match
+from playbench.core.seat import ReplyUnreadable
 
 SETTINGS = SimpleNamespace(reply_format="json_schema", schema_in="json_schema")
 #: what OpenAI's strict mode reads, by the schema's type (its "Supported schemas" list)
@@ -100,3 +108,35 @@ def test_a_line_break_inside_notes_is_escaped_and_the_notes_kept():
     reading = read_reply('{ "commands": ["start"],"notes": "[1,2] }\nYour response:\n{"}')
     assert reading.repaired is True
     assert reading.reply == {"commands": ["start"], "notes": "[1,2] }\nYour response:\n{"}
+
+
+@pytest.mark.parametrize(
+    ("cut", "reply"),
+    [
+        (
+            '{"actions": [{"do": "search"}], "notes": "stairs at 2',
+            {"actions": [{"do": "search"}], "notes": "stairs at 2"},
+        ),
+        (
+            '{"actions": [{"do": "search"}], "notes": "a \\',
+            {"actions": [{"do": "search"}], "notes": "a "},
+        ),
+        (
+            '{"actions": [{"do": "search"}, {"do": "wait"',
+            {"actions": [{"do": "search"}, {"do": "wait"}]},
+        ),
+        ('{"notes": "[{", "actions": ["x"', {"notes": "[{", "actions": ["x"]}),
+    ],
+)
+def test_a_reply_the_token_limit_cut_off_is_closed(cut, reply):
+    reading = read_reply(cut)
+    assert reading.repaired is True and reading.reply == reply
+
+
+@pytest.mark.parametrize(
+    "broken", ['{"actions": [{"do": "search"}], "notes":', '{"actions": [{"do"']
+)
+def test_a_cut_that_leaves_a_key_without_its_value_still_fails(broken):
+    guide = get_game("cogcrawl").seat_guide()
+    with pytest.raises((ReplyUnreadable, ReplyUnusable)):
+        reply_moves(read_reply(broken).reply, guide)
