@@ -89,7 +89,8 @@ class Masks:
             row = bytearray(self.size)
             for index in key:
                 row[index] = 1
-            made = self._made[key] = (bytes(row), np.frombuffer(bytes(row), dtype=np.int8))
+            made = self._made[key] = (bytes(row), np.frombuffer(row, dtype=np.int8))
+            made[1].flags.writeable = False
         return made
 
 

@@ -81,8 +81,7 @@ def _stats(state: GemState) -> tuple[float, float]:
 def legal(state: GemState) -> list[int]:
     if state.over:
         return []
-    index = SWAP_INDEX
-    return [*(index[pair] for pair in state.legal_swaps()), HINT_INDEX]
+    return [*map(SWAP_INDEX.__getitem__, state.legal_swaps()), HINT_INDEX]
 
 
 def encode_all(states: list[GemState], out: dict[str, Any]) -> None:
