@@ -126,21 +126,24 @@ class PlaybenchVectorEnv(VectorEnv):
         count = self.num_envs
         if len(picks) != count:
             raise ValueError(f"step needs {count} actions, got {len(picks)}")
-        rewards = np.zeros(count, dtype=np.float64)
-        terminated = np.zeros(count, dtype=np.bool_)
-        truncated = np.zeros(count, dtype=np.bool_)
+        rewards: list[int] = []
+        terminated: list[bool] = []
+        truncated: list[bool] = []
         results: list[StepResult] = []
         finals: list[tuple[int, Any, dict[str, Any]]] = []
         same_step = self.autoreset_mode == AutoresetMode.SAME_STEP
         cap = self.max_episode_steps
         size = len(self._actions)
         rows, table, matches, steps = self._rows, self._actions, self._matches, self._steps
-        game, json_info = self.game, self.json_info
+        game, json_info, is_over = self.game, self.json_info, self.game.is_over
         for i, pick in enumerate(picks):
             match = matches[i]
             if self._ended[i]:
                 self._start(i, None, None)
                 results.append(StepResult(ok=True))
+                rewards.append(0)
+                terminated.append(False)
+                truncated.append(False)
                 continue
             index = pick if type(pick) is int and 0 <= pick < size else as_index(pick, size)
             if index is None:
@@ -152,9 +155,11 @@ class PlaybenchVectorEnv(VectorEnv):
             else:
                 result = match.play(table[index])
             steps[i] += 1
-            rewards[i] = result.reward
-            terminated[i] = over = match.over
-            truncated[i] = cut = not over and cap is not None and steps[i] >= cap
+            over = is_over(match.state)
+            cut = not over and cap is not None and steps[i] >= cap
+            rewards.append(result.reward)
+            terminated.append(over)
+            truncated.append(cut)
             if over or cut:
                 if same_step:
                     state = match.state
@@ -169,7 +174,13 @@ class PlaybenchVectorEnv(VectorEnv):
         info = self._info(results)
         if finals:
             self._add_finals(info, finals)
-        return observations, rewards, terminated, truncated, info
+        return (
+            observations,
+            np.array(rewards, dtype=np.float64),
+            np.array(terminated, dtype=np.bool_),
+            np.array(truncated, dtype=np.bool_),
+            info,
+        )
 
     def _start(self, i: int, seed: int | None, options: dict | None) -> None:
         if seed is None:
@@ -201,18 +212,13 @@ class PlaybenchVectorEnv(VectorEnv):
         return tuple(self.game.render(state) for state in states)
 
     def _info(self, results: list[StepResult]) -> dict[str, Any]:
-        count = self.num_envs
-        reasons = np.empty(count, dtype=object)
-        events = np.empty(count, dtype=object)
-        reasons[:] = [result.reason for result in results]
-        for i, result in enumerate(results):
-            events[i] = result.events
+        count, score = self.num_envs, self.game.score
         info = {
             "action_mask": self._mask,
             "illegal": np.array([not result.ok for result in results], dtype=np.bool_),
-            "reason": reasons,
-            "events": events,
-            "score": np.array([match.score for match in self._matches], dtype=np.int64),
+            "reason": np.fromiter((result.reason for result in results), object, count),
+            "events": np.fromiter((result.events for result in results), object, count),
+            "score": np.array([score(match.state) for match in self._matches], dtype=np.int64),
         }
         if self.json_info:
             views = np.empty(count, dtype=object)
