@@ -10,7 +10,6 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
-from sqlalchemy import Engine, event
 
 from playbench.server import Settings, create_app
 from playbench.server.guards import Rate
@@ -139,24 +138,26 @@ def test_shared_buckets_refill_and_say_how_long_to_wait(tmp_path, database):
     engine.dispose()
 
 
-def counted(engine: Engine) -> list[str]:
-    """The statements that try to take from a bucket, as they go."""
-    statements: list[str] = []
+def counted(*every: SharedBuckets) -> list[str]:
+    """The leases asked of the database, as they go."""
+    asked: list[str] = []
+    for buckets in every:
+        lease = buckets._lease
 
-    def note(_conn, _cursor, statement, *_rest) -> None:
-        if statement.startswith("INSERT INTO rate_buckets"):
-            statements.append(statement)
+        def noting(key: str, lease=lease) -> tuple[float, float]:
+            asked.append(key)
+            return lease(key)
 
-    event.listen(engine, "before_cursor_execute", note)
-    return statements
+        buckets._lease = noting  # type: ignore[method-assign]
+    return asked
 
 
 @pytest.mark.databases("sqlite", "postgresql")
 def test_processes_lease_tokens_and_together_get_the_burst_not_more(tmp_path, database):
     engine = limits_engine(database or f"sqlite:///{tmp_path / 'buckets.db'}")
-    writes = counted(engine)
     clock = Clock()
     one, other = (SharedBuckets(engine, "address", Rate(1, 40), clock, lease=10) for _ in "ab")
+    writes = counted(one, other)
     assert [one.take("a") for _ in range(15)] == [0.0] * 15
     assert len(writes) == 2  # two leases of 10: five tokens still held by the first
     assert [other.take("a") for _ in range(25)] == [0.0] * 20 + [1.0] * 5
