@@ -37,7 +37,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from playbench.mcp.matches import MatchTable, lock
 from playbench.mcp.server import build_server
-from playbench.server.storage import Storage, mcp_sessions
+from playbench.server.storage import ADDRESS_CHARS, Storage, mcp_sessions
 
 PATH = "/mcp"
 NOT_RUNNING = "the MCP endpoint runs only while the server is up (its lifespan has not started)"
@@ -78,6 +78,7 @@ class SessionBook:
         at its cap) and the sessions the address held before."""
         now = self.clock()
         place = OPENING_PREFIX + secrets.token_hex(16)
+        client = client[:ADDRESS_CHARS]  # what a trusted proxy named may be any text
 
         def holding(conn: Connection) -> tuple[str | None, int]:
             lock(conn, LOCK)

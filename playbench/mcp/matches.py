@@ -37,7 +37,7 @@ from playbench.core.game import JSON, canonical_json
 from playbench.core.match import Match
 from playbench.core.registry import get_game
 from playbench.core.rng import draw_seed
-from playbench.server.storage import Storage, mcp_locks, mcp_matches
+from playbench.server.storage import ADDRESS_CHARS, Storage, mcp_locks, mcp_matches
 
 T = TypeVar("T")
 
@@ -115,6 +115,8 @@ class MatchTable:
         """
         match = Match.start(game, draw_seed() if seed is None else seed, options)
         match_id = secrets.token_hex(ID_BYTES)
+        if client is not None:
+            client = client[:ADDRESS_CHARS]  # what a trusted proxy named may be any text
         now = self._clock()
         row = {
             "id": match_id,

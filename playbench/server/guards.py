@@ -24,8 +24,6 @@ from playbench.server.metrics import REFUSED
 from playbench.server.middleware import SECURITY_HEADERS, ASGIApp, Extra, Scope, send_json
 
 TOO_MANY = 429
-#: buckets kept per kind; the least recently used go first (a returning client is full)
-MAX_BUCKETS = 100_000
 SESSION_COOKIE_PREFIX = b"playbench_"
 #: session ``new``: ``POST /games/{slug}/api/new``
 NEW_PREFIX = "/games/"

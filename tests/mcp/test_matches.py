@@ -218,3 +218,11 @@ def test_game_errors_pass_through_and_take_no_place(storage: Storage) -> None:
     with pytest.raises(OptionsError, match="startLevel must be an integer from 1 to 8"):
         table.start("a", "delvewick", 0, {"startLevel": 0})
     assert len(table) == 0
+
+
+def test_an_address_a_proxy_named_is_stored_at_most_64_characters(storage: Storage) -> None:
+    table = MatchTable(storage, per_client=1)
+    table.start(None, "delvewick", 0, None, "x" * 200)
+    assert table.held_by("x" * 64) == 1
+    with pytest.raises(MatchLimitError, match="this address already holds 1 matches"):
+        table.start(None, "delvewick", 0, None, "x" * 100)
