@@ -108,7 +108,7 @@ def _repairs(text: str, cut: bool) -> list[str]:
     """What a reply may hold inside: the text without surrounding whitespace, a code
     fence's content, an object with what it left open closed (not when the 4096-byte
     limit cut it: that stays unreadable), the first JSON object that decodes inside
-    prose, and each with its strings' raw control characters escaped."""
+    prose, each followed by itself with its strings' raw control characters escaped."""
     stripped = text.strip().lstrip("\ufeff").strip()
     found = [stripped]
     fence = FENCE.search(stripped)
@@ -128,7 +128,8 @@ def _repairs(text: str, cut: bool) -> list[str]:
             found.append(stripped[start:end])
             break
         start = stripped.find("{", end)
-    return found + [text for text in map(_control_escaped, found) if text is not None]
+    escaped = [_control_escaped(text) for text in found]
+    return [text for pair in zip(found, escaped, strict=True) for text in pair if text is not None]
 
 
 def _closed(text: str) -> str:

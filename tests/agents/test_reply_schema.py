@@ -126,6 +126,10 @@ def test_a_line_break_inside_notes_is_escaped_and_the_notes_kept():
             {"actions": [{"do": "search"}, {"do": "wait"}]},
         ),
         ('{"notes": "[{", "actions": ["x"', {"notes": "[{", "actions": ["x"]}),
+        (
+            '{ "actions":[{"do":"search"}] ,"notes":"at 20,5}\nYou will die if you do not',
+            {"actions": [{"do": "search"}], "notes": "at 20,5}\nYou will die if you do not"},
+        ),
     ],
 )
 def test_a_reply_the_token_limit_cut_off_is_closed(cut, reply):
