@@ -262,21 +262,15 @@ def _exact_object(move: JSON) -> JSON:
     return {
         "type": "object",
         "properties": {
-            key: {"type": _json_type(value), "enum": [value]} for key, value in move.items()
+            key: {"type": SCHEMA_TYPES[type(value)], "enum": [value]} for key, value in move.items()
         },
         "required": list(move),
         "additionalProperties": False,
     }
 
 
-def _json_type(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    return "string"
+#: the JSON Schema type of a plain value in an action object
+SCHEMA_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string"}
 
 
 def named_schema(settings: FormatSettings, name: str, schema: JSON) -> JSON | None:
