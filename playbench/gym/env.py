@@ -9,9 +9,9 @@ action whose mask entry is 0 is a no-op: reward 0, ``info["illegal"]`` true and
 ``info["reason"]`` saying why; so is an action the game refuses, with the game's reason.
 
 ``info`` after every reset and step has the same keys and types: ``action_mask`` (int8,
-one entry per action, a read-only array of its own), ``illegal``, ``reason``, ``events``
-(what the step did, as the game reports it) and ``score``; with ``json_info=True`` also
-``observation``, the game's JSON observation.
+one entry per action, read-only for good: a view of new bytes each step), ``illegal``,
+``reason``, ``events`` (what the step did, as the game reports it) and ``score``; with
+``json_info=True`` also ``observation``, the game's JSON observation.
 """
 
 from __future__ import annotations
@@ -63,42 +63,18 @@ def as_index(action: Any, size: int) -> int | None:
     return index if 0 <= index < size else None
 
 
-#: how many masks an env keeps made, one a set of legal indices (a game with more makes
-#: them anew)
-MASKS_KEPT = 1024
+def mask_row(size: int, legal: Sequence[int]) -> bytes:
+    """The mask of ``legal`` as ``size`` bytes of 0 and 1: new bytes each call, so an array
+    over them is read-only for good and shares no memory with an earlier step's."""
+    row = bytearray(size)
+    for index in legal:
+        row[index] = 1
+    return bytes(row)
 
 
-class Masks:
-    """A game's masks by their legal indices, each made once: the row of int8 0/1 as bytes
-    (for the door's checks, and rows joined for a vector env) and as an array, of which
-    each step hands out a read-only copy (never the memory of an earlier step's)."""
-
-    __slots__ = ("_made", "size")
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._made: dict[tuple[int, ...], tuple[bytes, np.ndarray]] = {}
-
-    def row(self, legal: Sequence[int]) -> tuple[bytes, np.ndarray]:
-        """The mask of ``legal`` as bytes and as an array (the door's own: copy it)."""
-        key = tuple(legal)
-        made = self._made.get(key)
-        if made is None:
-            if len(self._made) >= MASKS_KEPT:
-                self._made.clear()
-            row = bytearray(self.size)
-            for index in key:
-                row[index] = 1
-            made = self._made[key] = (bytes(row), np.frombuffer(row, dtype=np.int8))
-            made[1].flags.writeable = False
-        return made
-
-
-def handed_out(mask: np.ndarray) -> np.ndarray:
-    """A read-only copy of ``mask``."""
-    copy = mask.copy()
-    copy.flags.writeable = False
-    return copy
+def mask_of(row: bytes) -> np.ndarray:
+    """The read-only int8 mask over ``row`` (see :func:`mask_row`)."""
+    return np.frombuffer(row, dtype=np.int8)
 
 
 def step_info(
@@ -152,8 +128,7 @@ class PlaybenchEnv(gymnasium.Env):
         self.observation_space = self._observer.space()
         self._match: Match | None = None
         self._legal = self.learning.legal_of(self.game)
-        self._masks = Masks(size)
-        self._row, self._mask = self._masks.row(())
+        self._row = mask_row(size, ())
 
     # -- the loop ---------------------------------------------------------------------------
     def reset(
@@ -184,8 +159,8 @@ class PlaybenchEnv(gymnasium.Env):
     def _look(self, result: StepResult) -> tuple[Any, dict[str, Any]]:
         """The observation (new arrays each time) and info after ``result``."""
         state = self._match.state
-        self._row, self._mask = self._masks.row(self._legal(state))
-        mask = handed_out(self._mask)
+        self._row = row = mask_row(self._size, self._legal(state))
+        mask = mask_of(row)
         info = step_info(self.game, mask, state, result, self.json_info)
         return self._observer.observe(state, mask), info
 
@@ -199,7 +174,7 @@ class PlaybenchEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """A copy of the current mask (the name maskable-policy libraries look for)."""
-        return self._mask.copy()
+        return mask_of(self._row).copy()
 
     def action_text(self, index: int) -> str:
         """The command text of action ``index`` (``"hop upLeft"``, ``"swap A1 right"``)."""

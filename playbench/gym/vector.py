@@ -33,11 +33,11 @@ from playbench.core.match import Match, StepResult
 from playbench.gym.env import (
     RENDER_MODES,
     SEED_BOUND,
-    Masks,
     as_index,
     check_render_mode,
-    handed_out,
     learning_for,
+    mask_of,
+    mask_row,
     step_info,
 )
 from playbench.gym.observations import Observer
@@ -86,10 +86,8 @@ class PlaybenchVectorEnv(VectorEnv):
         self.single_observation_space = self._observer.space()
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self._masks = Masks(size)
         self._legal = self.learning.legal_of(self.game)
-        empty = self._masks.row(())[0]
-        self._rows = [empty] * num_envs
+        self._rows = [mask_row(size, ())] * num_envs
         self._mask = np.zeros((num_envs, size), dtype=np.int8)
         self._plain = obs_type == "dict"
         if self._plain:
@@ -163,7 +161,7 @@ class PlaybenchVectorEnv(VectorEnv):
             if over or cut:
                 if same_step:
                     state = match.state
-                    ended = handed_out(self._masks.row(self._legal(state))[1])
+                    ended = mask_of(mask_row(size, self._legal(state)))
                     finals.append((i, match, step_info(game, ended, state, result, json_info)))
                     self._start(i, None, None)
                     result = StepResult(ok=True)
@@ -193,12 +191,10 @@ class PlaybenchVectorEnv(VectorEnv):
     # -- what it hands out ------------------------------------------------------------------
     def _observations(self) -> Any:
         """Refresh every env's mask and observation row from its match."""
-        legal, row = self._legal, self._masks.row
+        legal, size = self._legal, len(self._actions)
         states = [match.state for match in self._matches]
-        self._rows = rows = [row(legal(state))[0] for state in states]
-        mask = np.frombuffer(bytearray().join(rows), dtype=np.int8).reshape(self.num_envs, -1)
-        mask.flags.writeable = False
-        self._mask = mask
+        self._rows = rows = [mask_row(size, legal(state)) for state in states]
+        self._mask = mask_of(b"".join(rows)).reshape(self.num_envs, -1)
         if self._plain:
             self.learning.encode_each(states, self._arrays, self._observer.arrays)
             arrays = self._arrays

@@ -166,6 +166,8 @@ def test_every_observation_is_new_and_the_env_reads_what_the_module_encodes(
             for name, array in observation.items():
                 assert array.tolist() == expected[name].tolist(), (slug, name)
                 assert not any(np.shares_memory(array, old) for old in seen)
+            with pytest.raises(ValueError, match="WRITEABLE"):
+                info["action_mask"].flags.writeable = True
             seen += [*observation.values(), info["action_mask"]]
             legal = info["action_mask"].nonzero()[0]
             if not len(legal):

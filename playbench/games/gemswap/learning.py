@@ -63,10 +63,13 @@ def arrays(options: Mapping[str, Any] | None) -> dict[str, Array]:
 
 
 def encode(state: GemState, described: Mapping[str, Array]) -> dict[str, Any]:
-    """The colour and kind bytes as they are (copies), the counters through ``array``."""
+    """The colour and kind bytes as they are (one new buffer for both planes), the counters
+    through ``array``."""
+    both = bytearray().join((state.colors, state.kinds))
+    planes = np.frombuffer(both, dtype=np.uint8).reshape(2, SIZE, SIZE)
     return {
-        "colors": np.frombuffer(bytearray(state.colors), dtype=np.uint8).reshape(SIZE, SIZE),
-        "kinds": np.frombuffer(bytearray(state.kinds), dtype=np.uint8).reshape(SIZE, SIZE),
+        "colors": planes[0],
+        "kinds": planes[1],
         "stats": np.frombuffer(array("f", _stats(state)), dtype=np.float32),
     }
 
