@@ -210,6 +210,9 @@ def panels(title: str, rows: Sequence[tuple[str, str, Any]], groups: Sequence[st
                     color=colour(index),
                     label=agent,
                 )
+            heights = [value for row in cells.values() for value in row.values() if value]
+            # every figure here is 0 or more; a panel of zeros (no fallback) reads 0 to 1
+            axes.set_ylim(0, None if heights else 1)
             axes.set_xticks(range(len(groups)), groups, rotation=30, fontsize="small")
             axes.set_title(name, fontsize="medium")
             axes.set_ylabel(axis, fontsize="small")
