@@ -10,7 +10,7 @@ where their names say so; the rules copy a state's arrays before calling them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from playbench.core.rng import Rng
 
@@ -136,50 +136,42 @@ def read_rows(rows: object) -> tuple[bytearray, bytearray]:
 
 
 # -- lines -------------------------------------------------------------------------------
-# Lines are found on the whole board at once: the board packed into one integer, a byte a
-# cell, and each byte's top bit used as that cell's flag in a "lane mask".
+# Lines and legal swaps are found on the whole board at once. The board is packed into one
+# integer, a byte a cell holding the cell's colour one-hot (bit c for colour c; 0 for a
+# colour bomb or an empty cell, which match nothing). Shifted by k bytes, it is the board
+# seen k cells on: the AND of a few such views has a nonzero byte exactly at the cells x
+# where all the cells it looks at (x + k for each view) hold one colour. Adding 0x7f to
+# every byte then sets a byte's top bit, its "flag", exactly when the byte is not 0.
+ONE_HOT = bytes(1 << value if value < NUM_COLORS else 0 for value in range(256))
+#: 0x80 on a colour bomb's byte, 0 elsewhere
+BOMB_FLAG = bytes(0x80 if value == NO_COLOR else 0 for value in range(256))
 LANE_BITS = 8
 LANE_FLAG = LANE_BITS - 1
-_LOW_SEVEN = int.from_bytes(b"\x7f" * CELLS, "little")
-_LANE_FLAGS = int.from_bytes(b"\x80" * CELLS, "little")
-#: added to each cell's low seven bits, sets its flag exactly when the byte is not a gem
-#: colour (a colour bomb, or an empty cell's 255 whose low bits are 127)
-_NOT_A_GEM = int.from_bytes(bytes([0x80 - NUM_COLORS]) * CELLS, "little")
+_FLAGS = int.from_bytes(b"\x80" * CELLS, "little")
+_TO_FLAG = int.from_bytes(b"\x7f" * CELLS, "little")
 
 
-def _lanes(cells: Iterable[int]) -> int:
-    """The lane mask with the flag of each of ``cells``."""
-    mask = 0
-    for cell in cells:
-        mask |= 1 << (cell * LANE_BITS + LANE_FLAG)
-    return mask
+def _cells_where(fits: Callable[[int, int], bool], byte: int = 0xFF) -> int:
+    """A mask with ``byte`` on each cell whose row and column ``fits``."""
+    return int.from_bytes(
+        bytes(byte if fits(*divmod(cell, SIZE)) else 0 for cell in range(CELLS)), "little"
+    )
 
 
-#: the cells a horizontal / vertical line of 3 can start on
-_ROW_STARTS = _lanes(c for c in range(CELLS) if c % SIZE <= SIZE - MIN_LINE)
-_COLUMN_STARTS = _lanes(c for c in range(CELLS) if c // SIZE <= SIZE - MIN_LINE)
-
-
-def _same_as(packed: int, same: dict[int, int], offsets: Iterable[int], still: bool) -> None:
-    """Put in ``same``, for each offset k, the lane mask of the cells x whose byte equals
-    the byte at ``x + k`` (meaningless where ``x + k`` is off the board: callers mask
-    those out).
-
-    On a ``still`` board every byte is below 8 (a colour or a colour bomb), so two bytes'
-    difference is below 8 and adding 127 sets the flag exactly when it is not 0; a board
-    with empty cells needs the low seven bits and the top bit looked at apart.
-    """
-    for offset in offsets:
-        other = packed >> (offset * LANE_BITS) if offset > 0 else packed << (-offset * LANE_BITS)
-        diff = packed ^ other
-        if still:
-            same[offset] = (diff + _LOW_SEVEN) & _LANE_FLAGS ^ _LANE_FLAGS
-        else:
-            same[offset] = ~(((diff & _LOW_SEVEN) + _LOW_SEVEN) | diff) & _LANE_FLAGS
+#: cells by column: from the third on, up to the sixth, the seventh, from the second to
+#: the seventh, up to the fifth
+_FROM_C3 = _cells_where(lambda row, col: col >= 2)
+_UP_TO_C5 = _cells_where(lambda row, col: col <= SIZE - 4)
+_UP_TO_C6 = _cells_where(lambda row, col: col <= SIZE - 3)
+_UP_TO_C7 = _cells_where(lambda row, col: col <= SIZE - 2)
+_INNER_C = _cells_where(lambda row, col: 1 <= col <= SIZE - 2)
+#: the flags of the cells that have a right-hand / a lower neighbour
+_RIGHT_FLAGS = _cells_where(lambda row, col: col < SIZE - 1, 0x80)
+_LOWER_FLAGS = _cells_where(lambda row, col: row < SIZE - 1, 0x80)
 
 
 def _flagged_cells(mask: int) -> list[int]:
-    """The cells whose flag is set in a lane mask, lowest first."""
+    """The cells whose flag is set in a mask of flags, lowest first."""
     cells = []
     while mask:
         lowest = mask & -mask
@@ -188,34 +180,21 @@ def _flagged_cells(mask: int) -> list[int]:
     return cells
 
 
-#: the offsets of the cells of a line of 3 from its first cell
-_LINE_OFFSETS = (1, 2, SIZE, 2 * SIZE)
-
-
-def find_runs(
-    colors: bytearray, same: dict[int, int] | None = None
-) -> list[tuple[int, tuple[int, ...]]]:
+def find_runs(colors: bytearray) -> list[tuple[int, tuple[int, ...]]]:
     """Every line of 3+ same-coloured gems on the board.
 
     Returns ``(orientation, cells)`` pairs: the horizontal lines first, by row then
     column, then the vertical lines, by column then row; each line's cells in order
     (left to right, top to bottom). Colour bombs and empty cells never line up.
-    ``same``, when given, collects the board's lane masks by offset, so that
-    :func:`legal_swaps` of the same board need not compute them again.
     """
-    packed = int.from_bytes(colors, "little")
-    if same is None:
-        same = {}
-    still = EMPTY not in colors
-    _same_as(packed, same, _LINE_OFFSETS, still)
-    if still:
-        gems = (packed + _NOT_A_GEM) & _LANE_FLAGS ^ _LANE_FLAGS
-    else:
-        gems = ~((packed & _LOW_SEVEN) + _NOT_A_GEM) & _LANE_FLAGS
-    across = _ROW_STARTS & gems & same[1] & same[2]
-    down = _COLUMN_STARTS & gems & same[SIZE] & same[2 * SIZE]
+    hot = int.from_bytes(colors.translate(ONE_HOT), "little")
+    across = hot & hot >> 8 & hot >> 16 & _UP_TO_C6
+    down = hot & hot >> 64 & hot >> 128
     if not across and not down:
         return []
+    # a flag on each cell that starts three of a colour, to the right / downward
+    across = (across + _TO_FLAG) & _FLAGS
+    down = (down + _TO_FLAG) & _FLAGS
     runs: list[tuple[int, tuple[int, ...]]] = []
     lane, column_lane = 1 << LANE_BITS, 1 << (SIZE * LANE_BITS)
     for start in _flagged_cells(across & ~(across << LANE_BITS)):
@@ -284,102 +263,40 @@ def makes_line(colors: bytearray, cell: int) -> bool:
 # -- legal swaps -------------------------------------------------------------------------
 #: a swap of neighbours ``(a, b)`` with ``a < b``
 Swap = tuple[int, int]
-#: a pattern move: (the swap, the cell whose gem must match)
-Move = tuple[Swap, int]
 
 
-def _swap_patterns() -> tuple[tuple[int, tuple[tuple[Move, ...] | None, ...]], ...]:
-    """Where two same-coloured gems are one swap away from a line.
+def _swap_flags(colors: bytearray) -> tuple[int, int]:
+    """The legal swaps as two masks of flags: on cell x for the swap of x with its
+    right-hand neighbour, and for the swap of x with the one below.
 
-    For each offset between two cells of a line (1 and 2 along a row, 8 and 16 down a
-    column), a table by first cell ``x``: None where ``x`` and ``x + offset`` are not on
-    one line, else the moves that complete the line when both gems share a colour: a gem
-    of that colour at ``source`` swapped into the third cell of the line.
+    After the swap of x and x+1, x holds the colour of x+1 and lines up with two cells
+    left of it, above it, around it or below it; x+1 holds the colour of x and lines up
+    with two cells right of it, above it, around it or below it. The same for the swap of
+    x and x+8, along rows. A view that looks past the top or bottom of the board sees 0;
+    one that would wrap round to another row is masked to the columns where it does not.
+    Any swap with a colour bomb is legal.
     """
-
-    def at(row: int, col: int) -> int | None:
-        return row * SIZE + col if 0 <= row < SIZE and 0 <= col < SIZE else None
-
-    def move(target: int, source: int) -> Move:
-        return (min(target, source), max(target, source)), source
-
-    tables = []
-    for dr, dc in ((0, 1), (1, 0)):
-        pr, pc = dc, dr
-        adjacent: list[tuple[Move, ...] | None] = [None] * CELLS
-        gapped: list[tuple[Move, ...] | None] = [None] * CELLS
-        for row in range(SIZE):
-            for col in range(SIZE):
-                x = row * SIZE + col
-                # two in a row: complete either end from its sides or from beyond it
-                if at(row + dr, col + dc) is not None:
-                    moves = []
-                    for end, step in ((2, 1), (-1, -1)):
-                        er, ec = row + end * dr, col + end * dc
-                        target = at(er, ec)
-                        if target is None:
-                            continue
-                        sources = (
-                            at(er + pr, ec + pc),
-                            at(er - pr, ec - pc),
-                            at(er + step * dr, ec + step * dc),
-                        )
-                        moves += [move(target, s) for s in sources if s is not None]
-                    adjacent[x] = tuple(moves)
-                # two with a gap: fill the gap from either side
-                if at(row + 2 * dr, col + 2 * dc) is not None:
-                    gr, gc = row + dr, col + dc
-                    sources = (at(gr + pr, gc + pc), at(gr - pr, gc - pc))
-                    gapped[x] = tuple(move(gr * SIZE + gc, s) for s in sources if s is not None)
-        step_size = dr * SIZE + dc
-        tables += [(step_size, tuple(adjacent)), (2 * step_size, tuple(gapped))]
-    return tuple(tables)
-
-
-SWAP_PATTERNS = _swap_patterns()
-
-# The legal swaps are found on the whole board at once, with the lane masks of the lines.
-
-
-def _move_masks() -> tuple[tuple[int, ...], tuple[tuple[int, int, int, int, int], ...]]:
-    """:data:`SWAP_PATTERNS` regrouped by shape: ``(pair offset, source offset, lane mask
-    of the cells x where that shape fits on the board, direction, shift)``, offsets
-    relative to x. The direction is :data:`HORIZONTAL` for a swap with the right-hand
-    neighbour and :data:`VERTICAL` with the one below; the shift (in bits) moves x's flag
-    onto the flag of the swap's first cell. Returns the distinct offsets to compare and
-    the shapes."""
-    shapes: dict[tuple[int, int, int], int] = {}
-    for offset, table in SWAP_PATTERNS:
-        for x, moves in enumerate(table):
-            for (a, b), source in moves or ():
-                target = a if source == b else b
-                key = (offset, source - x, target - x)
-                shapes[key] = shapes.get(key, 0) | 1 << (x * LANE_BITS + LANE_FLAG)
-    offsets = sorted({k[0] for k in shapes} | {k[1] for k in shapes})
-    regrouped = []
-    for (pair, source, target), fits in sorted(shapes.items()):
-        first, second = sorted((source, target))
-        direction = HORIZONTAL if second - first == 1 else VERTICAL
-        regrouped.append((pair, source, fits, direction, first * LANE_BITS))
-    return tuple(offsets), tuple(regrouped)
-
-
-SAME_OFFSETS, MOVE_SHAPES = _move_masks()
-#: a negative offset -k whose lanes are those of k moved k cells on (x and x - k hold the
-#: same colour exactly when x - k and x do); the other offsets are computed
-_SAME_MIRRORED = tuple(k for k in SAME_OFFSETS if k < 0 and -k in SAME_OFFSETS)
-_SAME_COMPUTED = tuple(k for k in SAME_OFFSETS if k not in _SAME_MIRRORED)
-#: :data:`MOVE_SHAPES` split by direction and by which way their flags move: for each,
-#: ``(pair offset, source offset, fits, shift)`` with a shift of 0 or more bits
-_SHAPES_BY_WAY = tuple(
-    tuple(
-        (pair, source, fits, abs(shift))
-        for pair, source, fits, direction, shift in MOVE_SHAPES
-        if direction == way and (shift >= 0) == onward
+    hot = int.from_bytes(colors.translate(ONE_HOT), "little")
+    on1, on2, on8, on9, on16 = hot >> 8, hot >> 16, hot >> 64, hot >> 72, hot >> 128
+    back1, back2, back8, back16 = hot << 8, hot << 16, hot << 64, hot << 128
+    across = (
+        on1 & (back1 & back2 & _FROM_C3 | back8 & (back16 | on8) | on8 & on16)
+        | hot & (on2 & hot >> 24 & _UP_TO_C5 | hot << 56 & (hot << 120 | on9) | on9 & hot >> 136)
+    ) & _UP_TO_C7
+    down = on8 & (
+        back8 & back16 | back1 & (back2 & _FROM_C3 | on1 & _INNER_C) | on1 & on2 & _UP_TO_C6
+    ) | hot & (
+        on16 & hot >> 192
+        | hot >> 56 & (hot >> 48 & _FROM_C3 | on9 & _INNER_C)
+        | on9 & hot >> 80 & _UP_TO_C6
     )
-    for way in (HORIZONTAL, VERTICAL)
-    for onward in (True, False)
-)
+    across = (across + _TO_FLAG) & _FLAGS
+    down = (down + _TO_FLAG) & _FLAGS
+    if NO_COLOR in colors:
+        bombs = int.from_bytes(colors.translate(BOMB_FLAG), "little")
+        across |= (bombs | bombs >> 8) & _RIGHT_FLAGS
+        down |= (bombs | bombs >> 64) & _LOWER_FLAGS
+    return across, down
 
 
 _NONZERO = re.compile(b"[^\x00]")
@@ -390,56 +307,25 @@ _SWAPS_OF_CODE = tuple(
 )
 
 
-def legal_swaps(colors: bytearray, same: dict[int, int] | None = None) -> list[tuple[int, int]]:
+def legal_swaps(colors: bytearray) -> list[Swap]:
     """Every swap that lines up 3+ or involves a colour bomb, as ``(a, b)`` with ``a < b``.
 
     In the stable order of the board: by the first cell, the swap to the right before
-    the swap down. A shape whose three gems are colour bombs counts too: it is a swap
-    with a colour bomb. ``same`` holds lane masks of this board already computed (see
-    :func:`find_runs`); it is filled in with the others.
+    the swap down.
     """
-    packed = int.from_bytes(colors, "little")
-    if same is None:
-        same = {}
-    missing = [offset for offset in _SAME_COMPUTED if offset not in same]
-    _same_as(packed, same, missing, EMPTY not in colors)
-    for offset in _SAME_MIRRORED:
-        same[offset] = same[-offset] << (-offset * LANE_BITS)
-    across_on, across_back, down_on, down_back = _SHAPES_BY_WAY
-    across = down = 0
-    for pair, source, fits, shift in across_on:
-        across |= (fits & same[pair] & same[source]) << shift
-    for pair, source, fits, shift in across_back:
-        across |= (fits & same[pair] & same[source]) >> shift
-    for pair, source, fits, shift in down_on:
-        down |= (fits & same[pair] & same[source]) << shift
-    for pair, source, fits, shift in down_back:
-        down |= (fits & same[pair] & same[source]) >> shift
-    starts = [across, down]
-    if NO_COLOR in colors:
-        _add_color_bomb_swaps(colors, starts)
-    across, down = starts
+    across, down = _swap_flags(colors)
     # a byte a cell: bit 0 for the swap to the right, bit 1 for the swap down
-    codes = ((across >> LANE_FLAG) | (down >> (LANE_FLAG - 1))).to_bytes(CELLS, "little")
-    swaps: list[tuple[int, int]] = []
+    codes = (across >> LANE_FLAG | down >> (LANE_FLAG - 1)).to_bytes(CELLS, "little")
+    swaps: list[Swap] = []
     for found in _NONZERO.finditer(codes):
         cell = found.start()
         swaps += _SWAPS_OF_CODE[cell][codes[cell]]
     return swaps
 
 
-def _add_color_bomb_swaps(colors: bytearray, starts: list[int]) -> None:
-    """Flag every swap of a colour bomb with a neighbour in ``starts`` (across, down)."""
-    for cell in range(CELLS):
-        if colors[cell] == NO_COLOR:
-            for other in NEIGHBORS[cell]:
-                first = min(cell, other)
-                direction = HORIZONTAL if abs(other - cell) == 1 else VERTICAL
-                starts[direction] |= 1 << (first * LANE_BITS + LANE_FLAG)
-
-
 def has_legal_swap(colors: bytearray) -> bool:
-    return bool(legal_swaps(colors))
+    across, down = _swap_flags(colors)
+    return bool(across or down)
 
 
 def swap_makes_line(colors: bytearray, a: int, b: int) -> bool:

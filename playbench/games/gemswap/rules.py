@@ -209,9 +209,8 @@ def play_swap(state: GemState, a: int, b: int) -> Turn:
         kinds[a], kinds[b] = kinds[b], kinds[a]
         runs = runs_through(colors, (a, b))
         points = _resolve_matches(colors, kinds, rng, 1, runs, (a, b), events)
-    same: dict[int, int] = {}
-    points += _cascade(colors, kinds, rng, events, same)
-    return _finish_move(state, colors, kinds, rng, points, events, same)
+    points += _cascade(colors, kinds, rng, events)
+    return _finish_move(state, colors, kinds, rng, points, events)
 
 
 def _color_bomb_swap(colors: bytearray, a: int, b: int) -> tuple[set[int], list[int], int]:
@@ -225,22 +224,18 @@ def _color_bomb_swap(colors: bytearray, a: int, b: int) -> tuple[set[int], list[
     return cleared, [bomb], SET_OFF_POINTS[COLOR_BOMB]
 
 
-def _cascade(
-    colors: bytearray, kinds: bytearray, rng: Rng, events: list[JSON], same: dict[int, int]
-) -> int:
+def _cascade(colors: bytearray, kinds: bytearray, rng: Rng, events: list[JSON]) -> int:
     """Clear the lines the falling gems made, step after step, until the board is still.
 
     The board before the swap held no line, so every line found is one the move made.
-    ``same`` ends with the lane masks of the still board (see :func:`find_runs`).
     """
     points = 0
     step = 1
-    runs = find_runs(colors, same)
+    runs = find_runs(colors)
     while runs:
         step += 1
         points += _resolve_matches(colors, kinds, rng, step, runs, (), events)
-        same.clear()
-        runs = find_runs(colors, same)
+        runs = find_runs(colors)
     return points
 
 
@@ -403,18 +398,15 @@ def _finish_move(
     rng: Rng,
     points: int,
     events: list[JSON],
-    same: dict[int, int],
 ) -> Turn:
-    """Count the move; end the game after the last one; reshuffle a stuck board.
-
-    ``same`` holds lane masks of the still board already computed."""
+    """Count the move; end the game after the last one; reshuffle a stuck board."""
     moves_made = state.moves_made + 1
     score = state.score + points
     swaps: list[tuple[int, int]] = []
     if moves_made >= MOVES_PER_GAME:
         events.append({"type": "gameOver", "score": score})
     else:
-        swaps = legal_swaps(colors, same)
+        swaps = legal_swaps(colors)
         if not swaps:
             colors, kinds = reshuffle(colors, kinds, rng)
             swaps = legal_swaps(colors)
