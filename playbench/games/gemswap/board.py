@@ -170,14 +170,18 @@ _RIGHT_FLAGS = _cells_where(lambda row, col: col < SIZE - 1, 0x80)
 _LOWER_FLAGS = _cells_where(lambda row, col: row < SIZE - 1, 0x80)
 
 
-def _flagged_cells(mask: int) -> list[int]:
-    """The cells whose flag is set in a mask of flags, lowest first."""
-    cells = []
-    while mask:
-        lowest = mask & -mask
-        cells.append(lowest.bit_length() // LANE_BITS - 1)
-        mask ^= lowest
-    return cells
+_NONZERO = re.compile(b"[^\x00]")
+_FLAGGED_BLOCK = re.compile(b"[^\x00]+")
+#: by cell, by number of cells past the first two: the line from that cell to the right
+#: / downward (cut short at the board's edge)
+_ACROSS_FROM = tuple(
+    tuple(ROWS[cell // SIZE][cell % SIZE : cell % SIZE + extra + 2] for extra in range(SIZE))
+    for cell in range(CELLS)
+)
+_DOWN_FROM = tuple(
+    tuple(COLUMNS[cell % SIZE][cell // SIZE : cell // SIZE + extra + 2] for extra in range(SIZE))
+    for cell in range(CELLS)
+)
 
 
 def find_runs(colors: bytearray) -> list[tuple[int, tuple[int, ...]]]:
@@ -192,24 +196,28 @@ def find_runs(colors: bytearray) -> list[tuple[int, tuple[int, ...]]]:
     down = hot & hot >> 64 & hot >> 128
     if not across and not down:
         return []
-    # a flag on each cell that starts three of a colour, to the right / downward
-    across = (across + _TO_FLAG) & _FLAGS
-    down = (down + _TO_FLAG) & _FLAGS
     runs: list[tuple[int, tuple[int, ...]]] = []
-    lane, column_lane = 1 << LANE_BITS, 1 << (SIZE * LANE_BITS)
-    for start in _flagged_cells(across & ~(across << LANE_BITS)):
-        flag, length = 1 << (start * LANE_BITS + LANE_FLAG), MIN_LINE
-        while across & (flag * lane):
-            flag, length = flag * lane, length + 1
-        row, col = divmod(start, SIZE)
-        runs.append((HORIZONTAL, ROWS[row][col : col + length]))
-    starts = _flagged_cells(down & ~(down << (SIZE * LANE_BITS)))
-    for start in sorted(starts, key=lambda cell: (cell % SIZE, cell)):
-        flag, length = 1 << (start * LANE_BITS + LANE_FLAG), MIN_LINE
-        while down & (flag * column_lane):
-            flag, length = flag * column_lane, length + 1
-        row, col = divmod(start, SIZE)
-        runs.append((VERTICAL, COLUMNS[col][row : row + length]))
+    if across:
+        # a byte a cell that starts three of a colour to the right: each block of such
+        # cells in a row is one line, two cells longer than the block
+        starts = ((across + _TO_FLAG) & _FLAGS).to_bytes(CELLS, "little")
+        for block in _FLAGGED_BLOCK.finditer(starts):
+            first, last = block.span()
+            runs.append((HORIZONTAL, _ACROSS_FROM[first][last - first]))
+    if down:
+        down = (down + _TO_FLAG) & _FLAGS
+        starts = down.to_bytes(CELLS, "little")
+        found = []
+        for first in _NONZERO.finditer(
+            (down & ~(down << SIZE * LANE_BITS)).to_bytes(CELLS, "little")
+        ):
+            top = bottom = first.start()
+            while starts[bottom + SIZE]:
+                bottom += SIZE
+            found.append((VERTICAL, _DOWN_FROM[top][(bottom - top) // SIZE + 1]))
+        if len(found) > 1:
+            found.sort(key=lambda run: (run[1][0] % SIZE, run[1][0]))
+        runs += found
     return runs
 
 
@@ -299,12 +307,18 @@ def _swap_flags(colors: bytearray) -> tuple[int, int]:
     return across, down
 
 
-_NONZERO = re.compile(b"[^\x00]")
-#: by cell, by code (bit 0: the swap to the right, bit 1: the swap down): its swaps
-_SWAPS_OF_CODE = tuple(
-    ((), ((cell, cell + 1),), ((cell, cell + SIZE),), ((cell, cell + 1), (cell, cell + SIZE)))
-    for cell in range(CELLS)
+#: a swap's number: 2 x + 1 for the swap of cell x with its right-hand neighbour, 2 x + 2
+#: with the one below; numbers in increasing order are the stable order of the board
+SWAP_OF_NUMBER: tuple[Swap | None, ...] = (
+    None,
+    *((cell, other) for cell in range(CELLS) for other in (cell + 1, cell + SIZE)),
 )
+#: the swaps' numbers where :func:`_swap_flags` puts their flags, the swaps down 64 bytes on
+_NUMBERS = int.from_bytes(
+    bytes(2 * cell + 1 for cell in range(CELLS)) + bytes(2 * cell + 2 for cell in range(CELLS)),
+    "little",
+)
+_ZERO_BYTE = bytes(1)
 
 
 def legal_swaps(colors: bytearray) -> list[Swap]:
@@ -314,13 +328,10 @@ def legal_swaps(colors: bytearray) -> list[Swap]:
     the swap down.
     """
     across, down = _swap_flags(colors)
-    # a byte a cell: bit 0 for the swap to the right, bit 1 for the swap down
-    codes = (across >> LANE_FLAG | down >> (LANE_FLAG - 1)).to_bytes(CELLS, "little")
-    swaps: list[Swap] = []
-    for found in _NONZERO.finditer(codes):
-        cell = found.start()
-        swaps += _SWAPS_OF_CODE[cell][codes[cell]]
-    return swaps
+    # each flag (0x80) made 0xff, then the swap's number in its place
+    numbers = ((across | down << CELLS * LANE_BITS) >> LANE_FLAG) * 0xFF & _NUMBERS
+    legal = numbers.to_bytes(2 * CELLS, "little").translate(None, _ZERO_BYTE)
+    return list(map(SWAP_OF_NUMBER.__getitem__, sorted(legal)))
 
 
 def has_legal_swap(colors: bytearray) -> bool:
