@@ -71,19 +71,20 @@ class Rng:
 
     def below_each(self, n: int, count: int) -> list[int]:
         """``count`` uniform integers in ``0 .. n-1``: exactly the numbers, and the state
-        after, of ``count`` calls of :meth:`below`, drawn in one call."""
+        after, of ``count`` calls of :meth:`below`, drawn in one call (:func:`_mix` written
+        out in the loop, which saves a call a number)."""
         if n <= 0:
             raise ValueError(f"below_each() needs a positive bound, got {n}")
         limit = (1 << 64) - ((1 << 64) % n)
-        state, mix = self.state, _mix
+        state = self.state
         drawn: list[int] = []
-        left = count
-        while left > 0:
+        while len(drawn) < count:
             state = (state + GOLDEN_GAMMA) & MASK64
-            z = mix(state)
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            z ^= z >> 31
             if z < limit:
                 drawn.append(z % n)
-                left -= 1
         self.state = state
         return drawn
 

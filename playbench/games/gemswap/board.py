@@ -16,6 +16,8 @@ from playbench.core.rng import Rng
 
 SIZE = 8
 CELLS = SIZE * SIZE
+#: a cell's column is ``cell & COLUMN_BITS`` (8 columns)
+COLUMN_BITS = SIZE - 1
 COLUMN_LETTERS = "ABCDEFGH"
 #: gem colours in their fixed order; ties between colours are broken in this order
 COLOR_LETTERS = "RGBYPOW"
@@ -347,29 +349,32 @@ def swap_makes_line(colors: bytearray, a: int, b: int) -> bool:
 
 
 # -- falling and refilling ---------------------------------------------------------------
-def collapse(colors: bytearray, kinds: bytearray, columns: Iterable[int], rng: Rng) -> list[int]:
-    """Let the gems of ``columns`` fall onto the empty cells; drop new gems in on top.
+def collapse(colors: bytearray, kinds: bytearray, lowest: Iterable[int], rng: Rng) -> list[int]:
+    """Let the gems fall onto the empty cells (:data:`EMPTY` colours); drop new gems in on
+    top.
 
-    ``columns`` must name every column with an empty cell. Columns are filled left to
-    right, each from its lowest empty cell upward (the new gems are drawn in that order
-    in one call). Returns the cells the new gems landed on, in that order.
+    ``lowest`` names, for each column with an empty cell, left to right, a cell of that
+    column at or below its lowest empty cell. Columns are filled left to right, each from
+    its lowest empty cell upward (the new gems are drawn in that order in one call).
+    Returns the cells the new gems landed on, in that order; their colours are in
+    ``colors``. The walk visits only the cells from each column's lowest gap up.
     """
+    gems = rng.below_each(NUM_COLORS, colors.count(EMPTY))
     dropped: list[int] = []
-    new = rng.below_each(NUM_COLORS, colors.count(EMPTY))
-    for col in columns:
-        column = colors[col::SIZE]
-        kept = column.translate(None, _EMPTY_BYTE)
-        missing = SIZE - len(kept)
-        if not missing:
-            continue
-        column_kinds = kinds[col::SIZE]
-        if any(column_kinds):
-            kept_kinds = bytes(k for c, k in zip(column, column_kinds, strict=True) if c != EMPTY)
-            kinds[col::SIZE] = bytes(missing) + kept_kinds
-        fallen = new[len(dropped) : len(dropped) + missing]
-        fallen.reverse()
-        colors[col::SIZE] = bytes(fallen) + kept
-        dropped += range(col + (missing - 1) * SIZE, col - 1, -SIZE)
+    for start in lowest:
+        write = read = start
+        while read >= 0:
+            color = colors[read]
+            if color != EMPTY:
+                colors[write] = color
+                kinds[write] = kinds[read]
+                write -= SIZE
+            read -= SIZE
+        while write >= 0:
+            colors[write] = gems[len(dropped)]
+            kinds[write] = PLAIN
+            dropped.append(write)
+            write -= SIZE
     return dropped
 
 

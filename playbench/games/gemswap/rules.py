@@ -28,6 +28,7 @@ from playbench.games.gemswap.board import (
     COLOR_BOMB,
     COLOR_BOMB_TOKEN,
     COLOR_LETTERS,
+    COLUMN_BITS,
     COLUMN_BLASTER,
     COLUMNS,
     EMPTY,
@@ -249,6 +250,9 @@ def _resolve_matches(
     events: list[JSON],
 ) -> int:
     """Group the lines into matches, decide their specials, and resolve the step."""
+    if len(runs) == 1 and len(runs[0][1]) < BLASTER_LINE:
+        # the most common step by far: one line of 3, no special
+        return _resolve_step(colors, kinds, rng, step, set(runs[0][1]), [], [], 0, events)
     cleared: set[int] = set()
     created: list[tuple[int, int, int]] = []
     for group in _group_runs(runs):
@@ -328,12 +332,47 @@ def _resolve_step(
     Returns the step's points, already multiplied by ``step``.
     """
     set_off: list[JSON] = [{"cell": CELL_NAMES[c], "gem": COLOR_BOMB_TOKEN} for c in fired]
+    if kinds.count(PLAIN) != CELLS:
+        bonus += _set_off(colors, kinds, cleared, fired, set_off)
+    for _, _, kind in created:
+        bonus += CREATE_POINTS[kind]
+    points = (len(cleared) * POINTS_PER_GEM + bonus) * step
+    order = sorted(cleared)
+    event: JSON = {
+        "type": "cascade",
+        "step": step,
+        "cleared": list(map(CELL_NAMES.__getitem__, order)),
+        "created": [{"cell": CELL_NAMES[c], "gem": token(col, k)} for c, col, k in created],
+        "setOff": set_off,
+        "points": points,
+    }
+    events.append(event)
+    lowest = {}
+    for cell in order:
+        colors[cell] = EMPTY
+        lowest[cell & COLUMN_BITS] = cell
+    for cell, color, kind in created:
+        colors[cell] = color
+        kinds[cell] = kind
+    dropped = collapse(colors, kinds, [lowest[col] for col in sorted(lowest)], rng)
+    event["dropped"] = [
+        {"cell": CELL_NAMES[cell], "gem": COLOR_LETTERS[colors[cell]]} for cell in dropped
+    ]
+    return points
+
+
+def _set_off(
+    colors: bytearray, kinds: bytearray, cleared: set[int], fired: list[int], set_off: list[JSON]
+) -> int:
+    """Set off every special in ``cleared`` but the colour bombs ``fired`` already, in
+    board order, then each special their blasts hit, in the order hit; add each to
+    ``set_off`` and what it clears to ``cleared``. Returns the points for setting them off.
+
+    A colour bomb caught in a blast clears the most common colour on the board as it
+    stands before this step clears anything (the first in colour order on ties)."""
     done = set(fired)
-    queue = (
-        []
-        if kinds.count(PLAIN) == CELLS
-        else sorted(c for c in cleared if kinds[c] != PLAIN and c not in done)
-    )
+    queue = sorted(cell for cell in cleared if kinds[cell] != PLAIN and cell not in done)
+    bonus = 0
     common = -1
     while queue:
         cell = queue.pop(0)
@@ -351,28 +390,7 @@ def _resolve_step(
             cleared.add(other)
             if kinds[other] != PLAIN:
                 queue.append(other)
-    for _, _, kind in created:
-        bonus += CREATE_POINTS[kind]
-    points = (len(cleared) * POINTS_PER_GEM + bonus) * step
-    event: JSON = {
-        "type": "cascade",
-        "step": step,
-        "cleared": [CELL_NAMES[c] for c in sorted(cleared)],
-        "created": [{"cell": CELL_NAMES[c], "gem": token(col, k)} for c, col, k in created],
-        "setOff": set_off,
-        "points": points,
-    }
-    events.append(event)
-    for cell in cleared:
-        colors[cell] = EMPTY
-        kinds[cell] = PLAIN
-    for cell, color, kind in created:
-        colors[cell] = color
-        kinds[cell] = kind
-    columns = sorted({cell % SIZE for cell in cleared})
-    dropped = collapse(colors, kinds, columns, rng)
-    event["dropped"] = [{"cell": CELL_NAMES[c], "gem": COLOR_LETTERS[colors[c]]} for c in dropped]
-    return points
+    return bonus
 
 
 def _blast(colors: bytearray, cell: int, kind: int, common: int) -> set[int]:
