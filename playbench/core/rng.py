@@ -9,7 +9,9 @@ the global ``random`` module.
 from __future__ import annotations
 
 import secrets
-from collections.abc import MutableSequence, Sequence
+import struct
+from collections.abc import Callable, MutableSequence, Sequence
+from functools import cache
 from typing import TypeVar
 
 from playbench.core.errors import OptionsError, StateError
@@ -24,6 +26,19 @@ MAX_SEED = (1 << 63) - 1
 #: without one) is below this: 2^53, so JavaScript's numbers hold it exactly and a browser
 #: replays the game it names (clients may still choose any seed up to ``MAX_SEED``)
 DRAWN_SEED_LIMIT = 1 << 53
+
+
+_LANE_BYTES = 16
+
+
+@cache
+def _lanes(count: int) -> tuple[int, int, int, Callable[[bytes], tuple[int, ...]]]:
+    """For ``count`` 128-bit lanes: 1 in each lane, the lane's number (1, 2, ...) in each,
+    the low 64 bits of each set, and the reader of the lanes' 64-bit halves."""
+    ones = sum(1 << (8 * _LANE_BYTES * lane) for lane in range(count))
+    ramp = sum((lane + 1) << (8 * _LANE_BYTES * lane) for lane in range(count))
+    reader = struct.Struct(f"<{2 * count}Q").unpack
+    return ones, ramp, ones * MASK64, reader
 
 
 def _mix(z: int) -> int:
@@ -69,10 +84,28 @@ class Rng:
             if value < limit:
                 return value % n
 
+    def next_each(self, count: int) -> list[int]:
+        """The numbers, and the state after, of ``count`` calls of :meth:`next_u64`, drawn
+        at once: each number is mixed in its own 128-bit lane of one big integer, so the
+        cost hardly grows with ``count``."""
+        if count <= 0:
+            return []
+        ones, ramp, lanes, unpack = _lanes(count)
+        z = (self.state * ones + GOLDEN_GAMMA * ramp) & lanes
+        self.state = (self.state + count * GOLDEN_GAMMA) & MASK64
+        # _mix lane by lane; each mask drops what a shift brought down from the next lane
+        z = (z ^ z >> 30) & lanes
+        z = z * 0xBF58476D1CE4E5B9 & lanes
+        z = (z ^ z >> 27) & lanes
+        z = z * 0x94D049BB133111EB & lanes
+        z = (z ^ z >> 31) & lanes
+        return list(unpack(z.to_bytes(count * _LANE_BYTES, "little"))[::2])
+
     def below_each(self, n: int, count: int) -> list[int]:
         """``count`` uniform integers in ``0 .. n-1``: exactly the numbers, and the state
         after, of ``count`` calls of :meth:`below`, drawn in one call (:func:`_mix` written
-        out in the loop, which saves a call a number)."""
+        out in the loop, which saves a call a number; for the few numbers a step of a game
+        draws, this is cheaper than :meth:`next_each`)."""
         if n <= 0:
             raise ValueError(f"below_each() needs a positive bound, got {n}")
         limit = (1 << 64) - ((1 << 64) % n)

@@ -16,8 +16,6 @@ from playbench.core.rng import Rng
 
 SIZE = 8
 CELLS = SIZE * SIZE
-#: a cell's column is ``cell & COLUMN_BITS`` (8 columns)
-COLUMN_BITS = SIZE - 1
 COLUMN_LETTERS = "ABCDEFGH"
 #: gem colours in their fixed order; ties between colours are broken in this order
 COLOR_LETTERS = "RGBYPOW"
@@ -26,7 +24,6 @@ NUM_COLORS = len(COLOR_LETTERS)
 NO_COLOR = NUM_COLORS
 #: a cleared cell waiting to be filled (only while a step resolves)
 EMPTY = 255
-_EMPTY_BYTE = bytes([EMPTY])
 MIN_LINE = 3
 
 PLAIN = 0
@@ -45,6 +42,7 @@ CELL_NAMES: tuple[str, ...] = tuple(
     f"{COLUMN_LETTERS[i % SIZE]}{i // SIZE + 1}" for i in range(CELLS)
 )
 CELL_INDEX: dict[str, int] = {name: i for i, name in enumerate(CELL_NAMES)}
+COLUMN_OF: tuple[int, ...] = tuple(cell % SIZE for cell in range(CELLS))
 ROWS: tuple[tuple[int, ...], ...] = tuple(
     tuple(range(r * SIZE, (r + 1) * SIZE)) for r in range(SIZE)
 )
@@ -310,10 +308,18 @@ def _swap_flags(colors: bytearray) -> tuple[int, int]:
 
 
 #: a swap's number: 2 x + 1 for the swap of cell x with its right-hand neighbour, 2 x + 2
-#: with the one below; numbers in increasing order are the stable order of the board
+#: with the one below; numbers in increasing order are the stable order of the board (None
+#: for 0 and for the numbers of the cells with no such neighbour)
 SWAP_OF_NUMBER: tuple[Swap | None, ...] = (
     None,
-    *((cell, other) for cell in range(CELLS) for other in (cell + 1, cell + SIZE)),
+    *(
+        pair
+        for cell in range(CELLS)
+        for pair in (
+            (cell, cell + 1) if cell % SIZE < SIZE - 1 else None,
+            (cell, cell + SIZE) if cell < CELLS - SIZE else None,
+        )
+    ),
 )
 #: the swaps' numbers where :func:`_swap_flags` puts their flags, the swaps down 64 bytes on
 _NUMBERS = int.from_bytes(
@@ -323,17 +329,27 @@ _NUMBERS = int.from_bytes(
 _ZERO_BYTE = bytes(1)
 
 
+def legal_swap_numbers(colors: bytearray) -> list[int]:
+    """The numbers (see :data:`SWAP_OF_NUMBER`) of every swap that lines up 3+ or involves
+    a colour bomb, in increasing order."""
+    across, down = _swap_flags(colors)
+    # each flag (0x80) made 0xff, then the swap's number in its place
+    numbers = ((across | down << CELLS * LANE_BITS) >> LANE_FLAG) * 0xFF & _NUMBERS
+    return sorted(numbers.to_bytes(2 * CELLS, "little").translate(None, _ZERO_BYTE))
+
+
 def legal_swaps(colors: bytearray) -> list[Swap]:
     """Every swap that lines up 3+ or involves a colour bomb, as ``(a, b)`` with ``a < b``.
 
     In the stable order of the board: by the first cell, the swap to the right before
     the swap down.
     """
-    across, down = _swap_flags(colors)
-    # each flag (0x80) made 0xff, then the swap's number in its place
-    numbers = ((across | down << CELLS * LANE_BITS) >> LANE_FLAG) * 0xFF & _NUMBERS
-    legal = numbers.to_bytes(2 * CELLS, "little").translate(None, _ZERO_BYTE)
-    return list(map(SWAP_OF_NUMBER.__getitem__, sorted(legal)))
+    return list(map(SWAP_OF_NUMBER.__getitem__, legal_swap_numbers(colors)))
+
+
+def swap_number(a: int, b: int) -> int:
+    """The number of the swap of neighbours ``a < b``."""
+    return 2 * a + (1 if b == a + 1 else 2)
 
 
 def has_legal_swap(colors: bytearray) -> bool:
@@ -349,24 +365,24 @@ def swap_makes_line(colors: bytearray, a: int, b: int) -> bool:
 
 
 # -- falling and refilling ---------------------------------------------------------------
-def collapse(colors: bytearray, kinds: bytearray, lowest: Iterable[int], rng: Rng) -> list[int]:
-    """Let the gems fall onto the empty cells (:data:`EMPTY` colours); drop new gems in on
-    top.
+def collapse(colors: bytearray, kinds: bytearray, holes: list[int], rng: Rng) -> list[int]:
+    """Let the gems fall into the ``holes`` (the cells left empty, in increasing order);
+    drop new gems in on top.
 
-    ``lowest`` names, for each column with an empty cell, left to right, a cell of that
-    column at or below its lowest empty cell. Columns are filled left to right, each from
-    its lowest empty cell upward (the new gems are drawn in that order in one call).
-    Returns the cells the new gems landed on, in that order; their colours are in
-    ``colors``. The walk visits only the cells from each column's lowest gap up.
+    Columns are filled left to right, each from its lowest empty cell upward (the new
+    gems are drawn in that order in one call). Returns the cells the new gems landed on,
+    in that order. The walk visits only the cells from each column's lowest hole up.
     """
-    gems = rng.below_each(NUM_COLORS, colors.count(EMPTY))
+    gems = rng.below_each(NUM_COLORS, len(holes))
+    gaps = set(holes)
     dropped: list[int] = []
-    for start in lowest:
+    # a column's last hole in board order is its lowest
+    lowest = dict(zip(map(COLUMN_OF.__getitem__, holes), holes, strict=True))
+    for _, start in sorted(lowest.items()):
         write = read = start
         while read >= 0:
-            color = colors[read]
-            if color != EMPTY:
-                colors[write] = color
+            if read not in gaps:
+                colors[write] = colors[read]
                 kinds[write] = kinds[read]
                 write -= SIZE
             read -= SIZE

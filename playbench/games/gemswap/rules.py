@@ -28,10 +28,8 @@ from playbench.games.gemswap.board import (
     COLOR_BOMB,
     COLOR_BOMB_TOKEN,
     COLOR_LETTERS,
-    COLUMN_BITS,
     COLUMN_BLASTER,
     COLUMNS,
-    EMPTY,
     HORIZONTAL,
     NEIGHBORS,
     NO_COLOR,
@@ -39,17 +37,19 @@ from playbench.games.gemswap.board import (
     ROW_BLASTER,
     ROWS,
     SIZE,
+    SWAP_OF_NUMBER,
     collapse,
     color_counts,
     deal,
     find_runs,
     has_legal_swap,
-    legal_swaps,
+    legal_swap_numbers,
     read_rows,
     reshuffle,
     rows_of,
     runs_through,
     swap_makes_line,
+    swap_number,
     token,
 )
 from playbench.games.gemswap.commands import (
@@ -78,6 +78,8 @@ COLOR_BOMB_LINE = 5
 #: a match of this many gems in one straight line makes a line blaster
 BLASTER_LINE = 4
 AREA_RADIUS = 1
+#: the normal-form text of each swap by its number
+_TEXT_OF_NUMBER = tuple(None if pair is None else SWAP_TEXTS[pair] for pair in SWAP_OF_NUMBER)
 
 
 class Refusal(PlaybenchError):
@@ -135,7 +137,7 @@ def legal_actions(state: GemState) -> list[Action]:
 
 def swap_actions(state: GemState) -> list[Action]:
     """Only the swap actions of :func:`legal_actions`, in the same order."""
-    return [{"command": SWAP_TEXTS[swap]} for swap in state.legal_swaps()]
+    return [{"command": text} for text in map(_TEXT_OF_NUMBER.__getitem__, state.swap_numbers())]
 
 
 def step(state: GemState, action: Action) -> Outcome[GemState]:
@@ -181,8 +183,8 @@ def apply(state: GemState, command: Parsed) -> Turn:
 def check_swap(state: GemState, a: int, b: int) -> None:
     """Raise :class:`NoLineError` unless the swap of neighbours ``a < b`` is legal."""
     colors = state.colors
-    if state.swaps is not None:
-        legal = (a, b) in state.swaps
+    if state.numbers is not None:
+        legal = swap_number(a, b) in state.numbers
     else:
         legal = colors[a] == NO_COLOR or colors[b] == NO_COLOR or swap_makes_line(colors, a, b)
     if not legal:
@@ -331,30 +333,29 @@ def _resolve_step(
     ``fired`` are colour bombs already set off by the swap itself, worth ``bonus``.
     Returns the step's points, already multiplied by ``step``.
     """
-    set_off: list[JSON] = [{"cell": CELL_NAMES[c], "gem": COLOR_BOMB_TOKEN} for c in fired]
+    set_off: list[JSON] = []
     if kinds.count(PLAIN) != CELLS:
         bonus += _set_off(colors, kinds, cleared, fired, set_off)
     for _, _, kind in created:
         bonus += CREATE_POINTS[kind]
     points = (len(cleared) * POINTS_PER_GEM + bonus) * step
-    order = sorted(cleared)
+    holes = sorted(cleared)
     event: JSON = {
         "type": "cascade",
         "step": step,
-        "cleared": list(map(CELL_NAMES.__getitem__, order)),
-        "created": [{"cell": CELL_NAMES[c], "gem": token(col, k)} for c, col, k in created],
+        "cleared": list(map(CELL_NAMES.__getitem__, holes)),
+        "created": [],
         "setOff": set_off,
         "points": points,
     }
     events.append(event)
-    lowest = {}
-    for cell in order:
-        colors[cell] = EMPTY
-        lowest[cell & COLUMN_BITS] = cell
-    for cell, color, kind in created:
-        colors[cell] = color
-        kinds[cell] = kind
-    dropped = collapse(colors, kinds, [lowest[col] for col in sorted(lowest)], rng)
+    if created:
+        event["created"] = [{"cell": CELL_NAMES[c], "gem": token(col, k)} for c, col, k in created]
+        for cell, color, kind in created:
+            colors[cell] = color
+            kinds[cell] = kind
+            holes.remove(cell)
+    dropped = collapse(colors, kinds, holes, rng)
     event["dropped"] = [
         {"cell": CELL_NAMES[cell], "gem": COLOR_LETTERS[colors[cell]]} for cell in dropped
     ]
@@ -366,10 +367,12 @@ def _set_off(
 ) -> int:
     """Set off every special in ``cleared`` but the colour bombs ``fired`` already, in
     board order, then each special their blasts hit, in the order hit; add each to
-    ``set_off`` and what it clears to ``cleared``. Returns the points for setting them off.
+    ``set_off`` (after the colour bombs ``fired``) and what it clears to ``cleared``.
+    Returns the points for setting off the specials of the queue.
 
     A colour bomb caught in a blast clears the most common colour on the board as it
     stands before this step clears anything (the first in colour order on ties)."""
+    set_off += [{"cell": CELL_NAMES[c], "gem": COLOR_BOMB_TOKEN} for c in fired]
     done = set(fired)
     queue = sorted(cell for cell in cleared if kinds[cell] != PLAIN and cell not in done)
     bonus = 0
@@ -420,17 +423,17 @@ def _finish_move(
     """Count the move; end the game after the last one; reshuffle a stuck board."""
     moves_made = state.moves_made + 1
     score = state.score + points
-    swaps: list[tuple[int, int]] = []
+    numbers: list[int] = []
     if moves_made >= MOVES_PER_GAME:
         events.append({"type": "gameOver", "score": score})
     else:
-        swaps = legal_swaps(colors)
-        if not swaps:
+        numbers = legal_swap_numbers(colors)
+        if not numbers:
             colors, kinds = reshuffle(colors, kinds, rng)
-            swaps = legal_swaps(colors)
+            numbers = legal_swap_numbers(colors)
             events.append({"type": "reshuffle", "board": rows_of(colors, kinds)})
     after = GemState(colors, kinds, rng, score, moves_made, None)
-    after.swaps = swaps
+    after.numbers = numbers
     return Turn(after, points, events)
 
 

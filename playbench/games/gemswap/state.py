@@ -24,8 +24,9 @@ from playbench.games.gemswap.board import (
     NUM_COLORS,
     PLAIN,
     ROW_BLASTER,
+    SWAP_OF_NUMBER,
     has_legal_swap,
-    legal_swaps,
+    legal_swap_numbers,
     read_rows,
     rows_of,
     token,
@@ -47,10 +48,11 @@ GEM_OF_TOKEN = {
 class GemState:
     """One moment of a game. Treated as immutable once made: ``step`` builds a new one.
 
-    ``swaps`` caches the legal swaps of the board (derived data, not serialized).
+    ``numbers`` and ``swaps`` cache the legal swaps of the board, as swap numbers and as
+    cell pairs (derived data, not serialized).
     """
 
-    __slots__ = ("colors", "kinds", "moves_made", "rng", "score", "selected", "swaps")
+    __slots__ = ("colors", "kinds", "moves_made", "numbers", "rng", "score", "selected", "swaps")
 
     def __init__(
         self,
@@ -67,15 +69,22 @@ class GemState:
         self.score = score
         self.moves_made = moves_made
         self.selected = selected
+        self.numbers: list[int] | None = None
         self.swaps: list[tuple[int, int]] | None = None
 
     @property
     def over(self) -> bool:
         return self.moves_made >= MOVES_PER_GAME
 
+    def swap_numbers(self) -> list[int]:
+        """The numbers of the legal swaps (see :data:`SWAP_OF_NUMBER`), in board order."""
+        if self.numbers is None:
+            self.numbers = [] if self.over else legal_swap_numbers(self.colors)
+        return self.numbers
+
     def legal_swaps(self) -> list[tuple[int, int]]:
         if self.swaps is None:
-            self.swaps = [] if self.over else legal_swaps(self.colors)
+            self.swaps = list(map(SWAP_OF_NUMBER.__getitem__, self.swap_numbers()))
         return self.swaps
 
     def but(self, *, selected: int | None, score: int | None = None) -> GemState:
@@ -89,6 +98,7 @@ class GemState:
             self.moves_made,
             selected,
         )
+        other.numbers = self.numbers
         other.swaps = self.swaps
         return other
 

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from playbench.core.rng import Rng
 from playbench.games.gemswap import rules
+from playbench.games.gemswap.board import legal_swaps
 from playbench.games.gemswap.state import GemState
 from tests.games.gemswap.boards import GAME
 
@@ -319,7 +320,7 @@ def check_state(state: GemState) -> list[list[dict]]:
     fresh = GemState(
         state.colors[:], state.kinds[:], state.rng.copy(), state.score, state.moves_made
     )
-    assert rules.legal_swaps(fresh.colors) == legal
+    assert legal_swaps(fresh.colors) == legal
     if not legal:
         return []
     (a, b), most = reference_hint(colors, legal)
@@ -405,4 +406,4 @@ def test_every_swap_of_a_sown_board_equals_the_reference(seed, palette, specials
 def test_legal_swaps_equal_every_pair_tried(seed, palette, bombs):
     draw = Rng.from_seed(seed, 9)
     colors, _ = sown_board(draw, palette, 0, bombs)
-    assert rules.legal_swaps(bytearray(colors)) == legal_pairs(colors)
+    assert legal_swaps(bytearray(colors)) == legal_pairs(colors)
