@@ -395,15 +395,43 @@ def collapse(colors: bytearray, kinds: bytearray, holes: list[int], rng: Rng) ->
 
 
 # -- whole boards ------------------------------------------------------------------------
+#: each cell, and whether it has two cells left of it / above it
+_DEALT_CELLS = tuple(
+    (cell, cell % SIZE >= MIN_LINE - 1, cell >= (MIN_LINE - 1) * SIZE) for cell in range(CELLS)
+)
+#: the largest 64-bit number :meth:`Rng.below` takes for a colour (it draws again above)
+_COLOR_LIMIT = (1 << 64) - (1 << 64) % NUM_COLORS
+
+
 def deal(rng: Rng) -> tuple[bytearray, bytearray]:
-    """A fresh random board of plain gems with no line and at least one legal swap."""
-    below = rng.below
+    """A fresh random board of plain gems with no line and at least one legal swap.
+
+    Cell by cell from the top left, each a colour drawn with ``rng.below``, drawn again
+    while it would end a line with the two cells left of it or above it. The generator's
+    numbers are taken in batches (:meth:`Rng.next_each`) of as many as cells remain, since
+    each cell takes at least one: the same numbers and the same state after as ``below``
+    one at a time.
+    """
     while True:
         colors = bytearray(CELLS)
-        for cell in range(CELLS):
-            colors[cell] = below(NUM_COLORS)
-            while makes_line(colors, cell):
-                colors[cell] = below(NUM_COLORS)
+        numbers = rng.next_each(CELLS)
+        used = 0
+        for cell, has_left, has_above in _DEALT_CELLS:
+            left = colors[cell - 1]
+            if not has_left or colors[cell - 2] != left:
+                left = NO_COLOR
+            above = colors[cell - SIZE]
+            if not has_above or colors[cell - 2 * SIZE] != above:
+                above = NO_COLOR
+            color = NO_COLOR
+            while color in (NO_COLOR, left, above):
+                if used == len(numbers):
+                    numbers += rng.next_each(CELLS - cell)
+                number = numbers[used]
+                used += 1
+                if number < _COLOR_LIMIT:
+                    color = number % NUM_COLORS
+            colors[cell] = color
         if has_legal_swap(colors):
             return colors, bytearray(CELLS)
 
