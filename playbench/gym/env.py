@@ -16,7 +16,7 @@ one entry per action, read-only for good: a view of new bytes each step), ``ille
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import gymnasium
@@ -72,9 +72,40 @@ def mask_row(size: int, legal: Sequence[int]) -> bytes:
     return bytes(row)
 
 
+INT8 = np.dtype(np.int8)
+_frombuffer = np.frombuffer
+
+
 def mask_of(row: bytes) -> np.ndarray:
     """The read-only int8 mask over ``row`` (see :func:`mask_row`)."""
-    return np.frombuffer(row, dtype=np.int8)
+    return _frombuffer(row, INT8)
+
+
+#: how many sets of legal indices a :class:`MaskRows` keeps before it starts again
+ROWS_KEPT = 4096
+
+
+class MaskRows:
+    """A game's mask rows by state: :func:`mask_row` of its legal indices, each set's row
+    made once and copied into new bytes at every call (so the arrays stay read-only for
+    good and share no memory across steps)."""
+
+    __slots__ = ("_legal", "_rows", "_size")
+
+    def __init__(self, size: int, legal: Callable[[Any], Sequence[int]]) -> None:
+        self._size = size
+        self._legal = legal
+        self._rows: dict[tuple[int, ...], bytearray] = {}
+
+    def __call__(self, state: Any) -> bytes:
+        legal = self._legal(state)
+        key = legal if type(legal) is tuple else tuple(legal)
+        row = self._rows.get(key)
+        if row is None:
+            if len(self._rows) >= ROWS_KEPT:
+                self._rows.clear()
+            row = self._rows[key] = bytearray(mask_row(self._size, key))
+        return bytes(row)
 
 
 def step_info(
@@ -127,8 +158,10 @@ class PlaybenchEnv(gymnasium.Env):
         self.action_space = gymnasium.spaces.Discrete(size)
         self.observation_space = self._observer.space()
         self._match: Match | None = None
-        self._legal = self.learning.legal_of(self.game)
+        self._rows = MaskRows(size, self.learning.legal_of(self.game))
         self._row = mask_row(size, ())
+        self._observe = self._observer.observe_of()
+        self._score, self._is_over = self.game.score, self.game.is_over
 
     # -- the loop ---------------------------------------------------------------------------
     def reset(
@@ -154,15 +187,15 @@ class PlaybenchEnv(gymnasium.Env):
         else:
             result = match.play(self._actions[index])
         observation, info = self._look(result)
-        return observation, float(result.reward), self.game.is_over(match.state), False, info
+        return observation, float(result.reward), self._is_over(match.state), False, info
 
     def _look(self, result: StepResult) -> tuple[Any, dict[str, Any]]:
         """The observation (new arrays each time) and info after ``result``."""
         state = self._match.state
-        self._row = row = mask_row(self._size, self._legal(state))
+        self._row = row = self._rows(state)
         mask = mask_of(row)
         info = step_info(self.game, mask, state, result, self.json_info)
-        return self._observer.observe(state, mask), info
+        return self._observe(state, mask), info
 
     # -- looking ----------------------------------------------------------------------------
     @property

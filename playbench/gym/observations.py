@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -65,7 +65,12 @@ class Observer:
             if one_hot and array.categories
         }
         self.size = learning.actions.size
-        self._plain = obs_type == "dict" and not self.one_hot and not self.mask_in_observation
+        plain = obs_type == "dict" and not self.one_hot and not self.mask_in_observation
+        #: the observation of a state and its mask, as the options shape it
+        self._observe = {"rgb": self._frame, "text": self._text}.get(obs_type, self._finished)
+        if plain:
+            encode, described = learning.encode, self.arrays
+            self._observe = lambda state, mask: encode(state, described)
 
     def space(self) -> spaces.Space:
         """A new observation space (each env owns its own, as it seeds it)."""
@@ -88,12 +93,20 @@ class Observer:
 
     def observe(self, state: Any, mask: np.ndarray) -> Any:
         """A new observation of ``state`` (never shared with an earlier one)."""
-        if self.obs_type == "rgb":
-            return self.painter.frame(state)
-        if self.obs_type == "text":
-            return self.game.render(state)
-        out = self.learning.encode(state, self.arrays)
-        return out if self._plain else self.finish(out, mask)
+        return self._observe(state, mask)
+
+    def observe_of(self) -> Callable[[Any, np.ndarray], Any]:
+        """:meth:`observe` as one function chosen once (for a door's loop)."""
+        return self._observe
+
+    def _frame(self, state: Any, mask: np.ndarray) -> np.ndarray:
+        return self.painter.frame(state)
+
+    def _text(self, state: Any, mask: np.ndarray) -> str:
+        return self.game.render(state)
+
+    def _finished(self, state: Any, mask: np.ndarray) -> dict[str, np.ndarray]:
+        return self.finish(self.learning.encode(state, self.arrays), mask)
 
     def finish(self, out: dict[str, np.ndarray], mask: np.ndarray) -> dict[str, np.ndarray]:
         """``out`` (the game's arrays, a batch in front or not) in the handed-out form."""

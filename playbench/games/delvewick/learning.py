@@ -15,7 +15,7 @@ Observation:
 
 from __future__ import annotations
 
-from array import array
+import struct
 from collections.abc import Hashable, Mapping
 from typing import Any
 
@@ -119,14 +119,21 @@ def _stats(state: State) -> tuple[float, ...]:
     )
 
 
+#: the counters' bytes: the mole's row and column (int16), then the stats (float32)
+COUNTERS = struct.Struct("=2h6f")
+UINT8, INT16, FLOAT32 = np.dtype(np.uint8), np.dtype(np.int16), np.dtype(np.float32)
+_frombuffer = np.frombuffer
+
+
 def encode(state: State, described: Mapping[str, Array]) -> dict[str, Any]:
     """The board read through one gather of its category bytes (a 0 past the end for the
-    cells outside the level), the counters through ``array`` (new buffers each call)."""
-    codes = np.frombuffer(state.board.translate(CATEGORY_BYTES) + b"\0", dtype=np.uint8)
+    cells outside the level), the counters from one new buffer of their bytes."""
+    codes = _frombuffer(state.board.translate(CATEGORY_BYTES) + b"\0", UINT8)
+    counters = bytearray(COUNTERS.pack(*_mole(state), *_stats(state)))
     return {
         "board": codes[_gather(state.level, described["board"].shape)],
-        "mole": np.frombuffer(array("h", _mole(state)), dtype=np.int16),
-        "stats": np.frombuffer(array("f", _stats(state)), dtype=np.float32),
+        "mole": _frombuffer(counters, INT16, 2, 0),
+        "stats": _frombuffer(counters, FLOAT32, 6, 4),
     }
 
 
