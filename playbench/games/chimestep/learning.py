@@ -18,7 +18,7 @@ Observation (row r of a 7 x 7 plane holds the r + 1 tiles of tier r in columns 0
 
 from __future__ import annotations
 
-from array import array
+import struct
 from collections.abc import Hashable, Mapping
 from typing import Any
 
@@ -140,14 +140,23 @@ def _stats(state: State) -> tuple[float, ...]:
     )
 
 
+#: the counters' bytes: the chick's row and column (uint8), two bytes of padding, then the
+#: stats (float32)
+COUNTERS = struct.Struct("=2B2x14f")
+UINT8, FLOAT32 = np.dtype(np.uint8), np.dtype(np.float32)
+_frombuffer = np.frombuffer
+
+
 def encode(state: State, described: Mapping[str, Array]) -> dict[str, Any]:
-    """Both planes from one gather of their bytes, the counters through ``array``."""
-    tiles, hush = np.frombuffer(_planes(state), dtype=np.uint8)[_GATHER]
+    """Both planes from one gather of their bytes, the counters from one new buffer of
+    their bytes."""
+    tiles, hush = _frombuffer(_planes(state), UINT8)[_GATHER]
+    counters = bytearray(COUNTERS.pack(*CELLS[state.position], *_stats(state)))
     return {
         "tiles": tiles,
         "hush": hush,
-        "chick": np.frombuffer(bytearray(CELLS[state.position]), dtype=np.uint8),
-        "stats": np.frombuffer(array("f", _stats(state)), dtype=np.float32),
+        "chick": _frombuffer(counters, UINT8, 2, 0),
+        "stats": _frombuffer(counters, FLOAT32, 14, 4),
     }
 
 

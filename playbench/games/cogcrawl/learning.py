@@ -26,7 +26,7 @@ monster colour).
 from __future__ import annotations
 
 import string
-from array import array
+import struct
 from collections.abc import Hashable, Mapping
 from typing import Any
 
@@ -110,6 +110,14 @@ COG_CODE = int(CATEGORY_OF[ord(COG)])
 PACK_SIZE = len(PACK_LETTERS)
 
 
+#: the counters' bytes: the cog's x and y (int16), the stats (float32), the pack (uint8)
+COUNTERS = struct.Struct(f"=2h11f{PACK_SIZE}s")
+STATS_AT, PACK_AT = 4, 4 + 11 * 4
+MAP_SHAPE, POSITION_SHAPE, STATS_SHAPE, PACK_SHAPE = (HEIGHT, WIDTH), (2,), (11,), (PACK_SIZE,)
+UINT8, INT16, FLOAT32 = np.dtype(np.uint8), np.dtype(np.int16), np.dtype(np.float32)
+_ndarray = np.ndarray
+
+
 def encode(state: CogState, described: Mapping[str, Array]) -> dict[str, Any]:
     """From what the seat's observation shows, read off the state without building it: the
     remembered map's bytes as ids, the monsters in view and the cog drawn on them (as
@@ -121,24 +129,29 @@ def encode(state: CogState, described: Mapping[str, Array]) -> dict[str, Any]:
     pack = bytearray(PACK_SIZE)
     for letter, item in state.pack.items():
         pack[ord(letter) - ord("a")] = PACK_CODES[item[0]]
-    stats = (
-        state.dl / LEVELS,
-        _unit(state.hp / state.max_hp),
-        _unit(state.max_hp / HP_SCALE),
-        state.xl / MAX_XL,
-        _unit((armour_class(state) - AC_FLOOR) / AC_SPAN),
-        _unit(state.gold / GOLD_SCALE),
-        HUNGER_CODES[hunger_of(state.nutrition)] / (len(HUNGER_CODES) - 1),
-        float(state.confused > 0),
-        _unit(state.dungeon_turn / TURN_LIMIT),
-        _unit(state.score / SCORE_SCALE),
-        state.deepest / LEVELS,
+    counters = bytearray(
+        COUNTERS.pack(
+            state.x,
+            state.y,
+            state.dl / LEVELS,
+            _unit(state.hp / state.max_hp),
+            _unit(state.max_hp / HP_SCALE),
+            state.xl / MAX_XL,
+            _unit((armour_class(state) - AC_FLOOR) / AC_SPAN),
+            _unit(state.gold / GOLD_SCALE),
+            HUNGER_CODES[hunger_of(state.nutrition)] / (len(HUNGER_CODES) - 1),
+            float(state.confused > 0),
+            _unit(state.dungeon_turn / TURN_LIMIT),
+            _unit(state.score / SCORE_SCALE),
+            state.deepest / LEVELS,
+            pack,
+        )
     )
     return {
-        "map": np.frombuffer(codes, dtype=np.uint8).reshape(HEIGHT, WIDTH),
-        "position": np.frombuffer(array("h", (state.x, state.y)), dtype=np.int16),
-        "stats": np.frombuffer(array("f", stats), dtype=np.float32),
-        "pack": np.frombuffer(pack, dtype=np.uint8),
+        "map": _ndarray(MAP_SHAPE, UINT8, codes),
+        "position": _ndarray(POSITION_SHAPE, INT16, counters),
+        "stats": _ndarray(STATS_SHAPE, FLOAT32, counters, STATS_AT),
+        "pack": _ndarray(PACK_SHAPE, UINT8, counters, PACK_AT),
     }
 
 
