@@ -81,31 +81,33 @@ def mask_of(row: bytes) -> np.ndarray:
     return _frombuffer(row, INT8)
 
 
-#: how many sets of legal indices a :class:`MaskRows` keeps before it starts again
+#: how many sets of legal indices :func:`mask_rows` keeps before it starts again
 ROWS_KEPT = 4096
 
 
-class MaskRows:
+def mask_rows(size: int, legal: Callable[[Any], Sequence[int]]) -> Callable[[Any], bytes]:
     """A game's mask rows by state: :func:`mask_row` of its legal indices, each set's row
     made once and copied into new bytes at every call (so the arrays stay read-only for
-    good and share no memory across steps)."""
+    good and share no memory across steps). A game that hands out the same tuple of
+    indices again (Chimestep's by status) is known by identity, without hashing it."""
+    rows: dict[tuple[int, ...], bytearray] = {}
+    #: the last tuple of indices (kept alive, so its identity is its own) and its row
+    last: list[Any] = [None, None]
 
-    __slots__ = ("_legal", "_rows", "_size")
-
-    def __init__(self, size: int, legal: Callable[[Any], Sequence[int]]) -> None:
-        self._size = size
-        self._legal = legal
-        self._rows: dict[tuple[int, ...], bytearray] = {}
-
-    def __call__(self, state: Any) -> bytes:
-        legal = self._legal(state)
-        key = legal if type(legal) is tuple else tuple(legal)
-        row = self._rows.get(key)
+    def row_of(state: Any) -> bytes:
+        found = legal(state)
+        if found is last[0]:
+            return bytes(last[1])
+        key = found if type(found) is tuple else tuple(found)
+        row = rows.get(key)
         if row is None:
-            if len(self._rows) >= ROWS_KEPT:
-                self._rows.clear()
-            row = self._rows[key] = bytearray(mask_row(self._size, key))
+            if len(rows) >= ROWS_KEPT:
+                rows.clear()
+            row = rows[key] = bytearray(mask_row(size, key))
+        last[0], last[1] = (found if key is found else None), row
         return bytes(row)
+
+    return row_of
 
 
 def step_info(
@@ -158,7 +160,7 @@ class PlaybenchEnv(gymnasium.Env):
         self.action_space = gymnasium.spaces.Discrete(size)
         self.observation_space = self._observer.space()
         self._match: Match | None = None
-        self._rows = MaskRows(size, self.learning.legal_of(self.game))
+        self._rows = mask_rows(size, self.learning.legal_of(self.game))
         self._row = mask_row(size, ())
         self._observe = self._observer.observe_of()
         self._score, self._is_over = self.game.score, self.game.is_over

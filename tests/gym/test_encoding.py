@@ -19,6 +19,7 @@ from playbench.core.registry import get_game
 from playbench.games.cogcrawl.learning import MAP_GLYPHS, OTHER
 from playbench.games.delvewick.levels import LEVELS
 from playbench.gym import env_ids
+from playbench.gym.env import mask_rows
 
 SLUGS = sorted(env_ids().values())
 DELVEWICK_GLYPHS = " #%.Oo*vGgXEM"
@@ -173,3 +174,14 @@ def test_every_observation_is_new_and_the_env_reads_what_the_module_encodes(
             if not len(legal):
                 break
             observation, _, _, _, info = env.step(int(legal[pick % len(legal)]))
+
+
+def test_mask_rows_are_new_bytes_of_each_legal_set_whether_a_tuple_comes_again_or_not() -> None:
+    """The rows are made once per set of legal indices, but each call's bytes are new: a
+    tuple handed out again (known by identity), a list of the same indices, another set."""
+    again = (0, 2)
+    handed = iter([again, again, [0, 2], [3], (3,), again])
+    row_of = mask_rows(4, lambda state: next(handed))
+    rows = [row_of(None) for _ in range(6)]
+    assert rows == [b"\1\0\1\0"] * 3 + [b"\0\0\0\1"] * 2 + [b"\1\0\1\0"]
+    assert len({id(row) for row in rows}) == len(rows)

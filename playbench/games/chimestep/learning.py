@@ -150,11 +150,11 @@ _frombuffer = np.frombuffer
 def encode(state: State, described: Mapping[str, Array]) -> dict[str, Any]:
     """Both planes from one gather of their bytes, the counters from one new buffer of
     their bytes."""
-    tiles, hush = _frombuffer(_planes(state), UINT8)[_GATHER]
+    planes = _frombuffer(_planes(state), UINT8)[_GATHER]
     counters = bytearray(COUNTERS.pack(*CELLS[state.position], *_stats(state)))
     return {
-        "tiles": tiles,
-        "hush": hush,
+        "tiles": planes[0],
+        "hush": planes[1],
         "chick": _frombuffer(counters, UINT8, 2, 0),
         "stats": _frombuffer(counters, FLOAT32, 14, 4),
     }
