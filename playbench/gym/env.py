@@ -81,31 +81,22 @@ def mask_of(row: bytes) -> np.ndarray:
     return _frombuffer(row, INT8)
 
 
-#: how many sets of legal indices :func:`mask_rows` keeps before it starts again
-ROWS_KEPT = 4096
-
-
 def mask_rows(size: int, legal: Callable[[Any], Sequence[int]]) -> Callable[[Any], bytes]:
-    """A game's mask rows by state: :func:`mask_row` of its legal indices, each set's row
-    made once and copied into new bytes at every call (so the arrays stay read-only for
-    good and share no memory across steps). A game that hands out the same tuple of
-    indices again (Chimestep's by status) is known by identity, without hashing it."""
-    rows: dict[tuple[int, ...], bytearray] = {}
+    """A game's mask rows by state: :func:`mask_row` of its legal indices, new bytes at
+    every call (so the arrays stay read-only for good and share no memory across steps).
+    A game that hands out the same tuple of indices again (Chimestep's by status) is known
+    by identity: its row is copied, not made again."""
     #: the last tuple of indices (kept alive, so its identity is its own) and its row
-    last: list[Any] = [None, None]
+    last: list[Any] = [None, bytearray()]
 
     def row_of(state: Any) -> bytes:
         found = legal(state)
         if found is last[0]:
             return bytes(last[1])
-        key = found if type(found) is tuple else tuple(found)
-        row = rows.get(key)
-        if row is None:
-            if len(rows) >= ROWS_KEPT:
-                rows.clear()
-            row = rows[key] = bytearray(mask_row(size, key))
-        last[0], last[1] = (found if key is found else None), row
-        return bytes(row)
+        row = mask_row(size, found)
+        if type(found) is tuple:
+            last[0], last[1] = found, bytearray(row)
+        return row
 
     return row_of
 

@@ -177,8 +177,8 @@ def test_every_observation_is_new_and_the_env_reads_what_the_module_encodes(
 
 
 def test_mask_rows_are_new_bytes_of_each_legal_set_whether_a_tuple_comes_again_or_not() -> None:
-    """The rows are made once per set of legal indices, but each call's bytes are new: a
-    tuple handed out again (known by identity), a list of the same indices, another set."""
+    """Each call's bytes are new: a tuple handed out again (known by identity, its row
+    copied), a list of the same indices, another set."""
     again = (0, 2)
     handed = iter([again, again, [0, 2], [3], (3,), again])
     row_of = mask_rows(4, lambda state: next(handed))
