@@ -15,7 +15,7 @@ Observation (row 1 first):
 
 from __future__ import annotations
 
-from array import array
+import struct
 from collections.abc import Hashable, Mapping
 from typing import Any
 
@@ -62,15 +62,22 @@ def arrays(options: Mapping[str, Any] | None) -> dict[str, Array]:
     }
 
 
+#: the stats' bytes (float32), after the two planes' in the buffer of one observation
+STATS = struct.Struct("=2f")
+PLANES_SHAPE, STATS_SHAPE, STATS_AT = (2, SIZE, SIZE), (2,), 2 * SIZE * SIZE
+UINT8, FLOAT32 = np.dtype(np.uint8), np.dtype(np.float32)
+_ndarray = np.ndarray
+
+
 def encode(state: GemState, described: Mapping[str, Array]) -> dict[str, Any]:
-    """The colour and kind bytes as they are (one new buffer for both planes), the counters
-    through ``array``."""
-    both = bytearray().join((state.colors, state.kinds))
-    planes = np.frombuffer(both, dtype=np.uint8).reshape(2, SIZE, SIZE)
+    """The colour and kind bytes as they are and the counters' bytes after them, in one new
+    buffer."""
+    both = bytearray().join((state.colors, state.kinds, STATS.pack(*_stats(state))))
+    planes = _ndarray(PLANES_SHAPE, UINT8, both)
     return {
         "colors": planes[0],
         "kinds": planes[1],
-        "stats": np.frombuffer(array("f", _stats(state)), dtype=np.float32),
+        "stats": _ndarray(STATS_SHAPE, FLOAT32, both, STATS_AT),
     }
 
 
