@@ -4,6 +4,7 @@ shares: session ``new`` per address."""
 from __future__ import annotations
 
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -184,11 +185,7 @@ def test_on_sqlite_the_buckets_have_a_file_of_their_own(tmp_path):
 
 @pytest.mark.databases("sqlite", "postgresql")
 def test_two_servers_on_one_database_share_the_request_rate(tmp_path, database):
-    data = tmp_path / "data"
-    data.mkdir()
-    url = database or f"sqlite:///{data / 'playbench.db'}"
-    args = ["--rate-per-address", "0.001/4", "--database", url, *QUIET]
-    with serve_process(data, *args) as first, _second(data, args) as second:
+    with _two_servers(tmp_path, database, "--rate-per-address", "0.001/4") as (first, second):
         statuses = [
             httpx.get(f"{base}/api/games/delvewick/init?seed=1").status_code
             for base in [first.base, second.base] * 4
@@ -209,11 +206,7 @@ def test_a_new_session_of_an_unknown_game_spends_no_token(tmp_path):
 
 @pytest.mark.databases("sqlite", "postgresql")
 def test_two_servers_on_one_database_share_the_new_session_rate(tmp_path, database):
-    data = tmp_path / "data"
-    data.mkdir()
-    url = database or f"sqlite:///{data / 'playbench.db'}"
-    args = ["--rate-new-per-address", "0.001/3", "--database", url, *QUIET]
-    with serve_process(data, *args) as first, _second(data, args) as second:
+    with _two_servers(tmp_path, database, "--rate-new-per-address", "0.001/3") as (first, second):
         statuses = [
             httpx.post(f"{base}/games/gem-swap/api/new", json={"seed": n}).status_code
             for n, base in enumerate([first.base, second.base] * 3)
@@ -224,6 +217,17 @@ def test_two_servers_on_one_database_share_the_new_session_rate(tmp_path, databa
         assert refused.json()["error"].startswith(
             "too many new sessions from this address: slow down and retry in "
         )
+
+
+@contextmanager
+def _two_servers(tmp_path: Path, database: str | None, *flags: str):
+    """Two servers on one database (PostgreSQL's, or SQLite in the first's data folder)."""
+    data = tmp_path / "data"
+    data.mkdir()
+    url = database or f"sqlite:///{data / 'playbench.db'}"
+    args = [*flags, "--database", url, *QUIET]
+    with serve_process(data, *args) as first, _second(data, args) as second:
+        yield first, second
 
 
 def _second(data: Path, args: list[str]):
