@@ -129,6 +129,12 @@ def test_the_start_up_check_asks_as_the_first_turn_does(tally, chat, tmp_path):
         (["--max-tokens", "-5"], "playbench: --max-tokens must be at least 1, got -5\n"),
         (["--timeout", "0"], "playbench: --timeout must be more than 0 seconds, got 0\n"),
         (["--memory", "-1"], "playbench: --memory must be 0 to 50 turns, got -1\n"),
+        (["--reflect", "-2"], "playbench: --reflect must be 0 (off) or more turns, got -2\n"),
+        (
+            ["--reply-format", "yaml"],
+            "playbench: --reply-format must be one of text, json_object, json_schema, got 'yaml'\n",
+        ),
+        (["--vision"], "playbench: --vision: Tally has no picture (no learning module)\n"),
         (
             ["--base-url", "localhost:8080/v1"],
             "playbench: --base-url 'localhost:8080/v1' is no http(s) URL: write it with its "
