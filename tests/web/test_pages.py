@@ -212,13 +212,17 @@ def test_replay_opens_a_run_file(page: Page, tmp_path: Path) -> None:
 
 def test_finished_game_shows_its_player_on_the_leaderboard(page: Page, api: httpx.Client) -> None:
     page.goto("/play/gem-swap")
+    anonymous = session_id(page)
+    expect(page.locator("#session-note")).to_contain_text("Ranked game: the seed stays hidden")
     page.locator("#player").fill("Ada from the browser")
     page.locator("#player-register").click()
     expect(page.locator("#player-note")).to_contain_text("Registered Ada from the browser")
     key = page.evaluate("localStorage.getItem('playbench:player-key')")
     assert key and page.locator("#player-key").input_value() == key
-    expect(page.locator("#session-note")).to_contain_text("Ranked game")
+    # registering starts a new ranked game under the name; the note says whose it is
+    expect(page.locator("#session-note")).to_contain_text("Ranked game as Ada from the browser:")
     sid = session_id(page)
+    assert sid != anonymous and record(api, anonymous)["player"] is None
     assert record(api, sid)["player"] == "Ada from the browser"
     while not (stored := record(api, sid))["gameOver"]:
         swap = next(c for c in stored["commands"] if c.startswith("swap"))

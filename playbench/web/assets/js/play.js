@@ -67,7 +67,8 @@ function render(view, drawn = {}) {
   const over = view.gameOver && !view.finished;
   $("finish-panel").hidden = !(view.gameOver || view.finished);
   $("finish-form").hidden = !over;
-  const kind = view.ranked ? "Ranked game: the seed stays hidden until you finish." : `Practice on seed ${view.seed}: not ranked.`;
+  const who = view.player ? ` as ${view.player}` : "";
+  const kind = view.ranked ? `Ranked game${who}: the seed stays hidden until you finish.` : `Practice on seed ${view.seed}${who}: not ranked.`;
   $("session-note").innerHTML = "";
   $("session-note").append(`${kind} Spectators: `);
   const link = document.createElement("a");
