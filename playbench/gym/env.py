@@ -64,8 +64,7 @@ def as_index(action: Any, size: int) -> int | None:
 
 
 def mask_row(size: int, legal: Sequence[int]) -> bytes:
-    """The mask of ``legal`` as ``size`` bytes of 0 and 1: new bytes each call, so an array
-    over them is read-only for good and shares no memory with an earlier step's."""
+    """The mask of ``legal`` as ``size`` bytes of 0 and 1 (new bytes each call)."""
     row = bytearray(size)
     for index in legal:
         row[index] = 1
@@ -77,28 +76,41 @@ _frombuffer = np.frombuffer
 
 
 def mask_of(row: bytes) -> np.ndarray:
-    """The read-only int8 mask over ``row`` (see :func:`mask_row`)."""
+    """The int8 mask over ``row``: read-only for good, as an array over immutable bytes can
+    never be made writeable."""
     return _frombuffer(row, INT8)
 
 
-def mask_rows(size: int, legal: Callable[[Any], Sequence[int]]) -> Callable[[Any], bytes]:
-    """A game's mask rows by state: :func:`mask_row` of its legal indices, new bytes at
-    every call (so the arrays stay read-only for good and share no memory across steps).
-    A game that hands out the same tuple of indices again (Chimestep's by status) is known
-    by identity: its row is copied, not made again."""
-    #: the last tuple of indices (kept alive, so its identity is its own) and its row
-    last: list[Any] = [None, bytearray()]
+#: the legal sets whose rows one door keeps (a new set beyond them starts the keeping again)
+ROWS_KEPT = 4096
 
-    def row_of(state: Any) -> bytes:
+
+def rows_of(
+    size: int, legal: Callable[[Any], Sequence[int]], kept: int = ROWS_KEPT
+) -> Callable[[Any], bytearray]:
+    """A game's mask row by state: the bytes of its legal indices, made once for each legal
+    set that comes again (up to ``kept`` sets) and kept unchanged, so a caller copies them
+    (``bytes(row)``, or a join of rows) before handing a mask out."""
+    known: dict[tuple[int, ...], bytearray] = {}
+
+    def row(state: Any) -> bytearray:
         found = legal(state)
-        if found is last[0]:
-            return bytes(last[1])
-        row = mask_row(size, found)
-        if type(found) is tuple:
-            last[0], last[1] = found, bytearray(row)
-        return row
+        key = found if type(found) is tuple else tuple(found)
+        made = known.get(key)
+        if made is None:
+            if len(known) >= kept:
+                known.clear()
+            made = known[key] = bytearray(mask_row(size, key))
+        return made
 
-    return row_of
+    return row
+
+
+def mask_of_row(row: bytearray) -> tuple[bytes, np.ndarray]:
+    """New bytes of a kept ``row`` and the read-only mask over them, sharing no memory with
+    any earlier mask (Gymnasium's checker asks that of every ``info``)."""
+    made = bytes(row)
+    return made, _frombuffer(made, INT8)
 
 
 def step_info(
@@ -151,7 +163,7 @@ class PlaybenchEnv(gymnasium.Env):
         self.action_space = gymnasium.spaces.Discrete(size)
         self.observation_space = self._observer.space()
         self._match: Match | None = None
-        self._rows = mask_rows(size, self.learning.legal_of(self.game))
+        self._rows = rows_of(size, self.learning.legal_of(self.game))
         self._row = mask_row(size, ())
         self._observe = self._observer.observe_of()
         self._score, self._is_over = self.game.score, self.game.is_over
@@ -185,8 +197,7 @@ class PlaybenchEnv(gymnasium.Env):
     def _look(self, result: StepResult) -> tuple[Any, dict[str, Any]]:
         """The observation (new arrays each time) and info after ``result``."""
         state = self._match.state
-        self._row = row = self._rows(state)
-        mask = mask_of(row)
+        self._row, mask = mask_of_row(self._rows(state))
         info = step_info(self.game, mask, state, result, self.json_info)
         return self._observe(state, mask), info
 

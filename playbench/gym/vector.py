@@ -37,7 +37,9 @@ from playbench.gym.env import (
     check_render_mode,
     learning_for,
     mask_of,
+    mask_of_row,
     mask_row,
+    rows_of,
     step_info,
 )
 from playbench.gym.observations import Observer
@@ -86,7 +88,7 @@ class PlaybenchVectorEnv(VectorEnv):
         self.single_observation_space = self._observer.space()
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self._legal = self.learning.legal_of(self.game)
+        self._rows_of = rows_of(size, self.learning.legal_of(self.game))
         self._rows = [mask_row(size, ())] * num_envs
         self._mask = np.zeros((num_envs, size), dtype=np.int8)
         self._plain = obs_type == "dict"
@@ -161,7 +163,7 @@ class PlaybenchVectorEnv(VectorEnv):
             if over or cut:
                 if same_step:
                     state = match.state
-                    ended = mask_of(mask_row(size, self._legal(state)))
+                    ended = mask_of_row(self._rows_of(state))[1]
                     finals.append((i, match, step_info(game, ended, state, result, json_info)))
                     self._start(i, None, None)
                     result = StepResult(ok=True)
@@ -191,9 +193,9 @@ class PlaybenchVectorEnv(VectorEnv):
     # -- what it hands out ------------------------------------------------------------------
     def _observations(self) -> Any:
         """Refresh every env's mask and observation row from its match."""
-        legal, size = self._legal, len(self._actions)
+        row_of = self._rows_of
         states = [match.state for match in self._matches]
-        self._rows = rows = [mask_row(size, legal(state)) for state in states]
+        self._rows = rows = [row_of(state) for state in states]
         self._mask = mask_of(b"".join(rows)).reshape(self.num_envs, -1)
         if self._plain:
             self.learning.encode_each(states, self._arrays, self._observer.arrays)

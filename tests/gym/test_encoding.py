@@ -19,7 +19,7 @@ from playbench.core.registry import get_game
 from playbench.games.cogcrawl.learning import MAP_GLYPHS, OTHER
 from playbench.games.delvewick.levels import LEVELS
 from playbench.gym import env_ids
-from playbench.gym.env import mask_rows
+from playbench.gym.env import mask_of_row, rows_of
 
 SLUGS = sorted(env_ids().values())
 DELVEWICK_GLYPHS = " #%.Oo*vGgXEM"
@@ -154,34 +154,56 @@ def test_arrays_read_off_the_state_are_what_the_view_shows(
 def test_every_observation_is_new_and_the_env_reads_what_the_module_encodes(
     seed: int, picks: list[int]
 ) -> None:
-    """Each observation's arrays are new (none shares memory with an earlier one) and are
-    the module's encoding of the match's state."""
+    """Each observation's arrays and mask are new (none shares memory with an earlier one),
+    the arrays are the module's encoding of the match's state, and each mask is read-only
+    for good and still holds, at the end, what it held when it was handed out."""
     for env_id, slug in env_ids().items():
         env = gymnasium.make(env_id)
         learning = env.unwrapped.learning
         described = learning.arrays(None)
         observation, info = env.reset(seed=seed)
         seen: list[np.ndarray] = []
+        masks: list[tuple[np.ndarray, list[int]]] = []
         for pick in picks:
             expected = learning.encode(env.unwrapped.match.state, described)
             for name, array in observation.items():
                 assert array.tolist() == expected[name].tolist(), (slug, name)
                 assert not any(np.shares_memory(array, old) for old in seen)
+            mask = info["action_mask"]
             with pytest.raises(ValueError, match="WRITEABLE"):
-                info["action_mask"].flags.writeable = True
-            seen += [*observation.values(), info["action_mask"]]
-            legal = info["action_mask"].nonzero()[0]
+                mask.flags.writeable = True
+            assert not any(np.shares_memory(mask, old) for old in seen)
+            seen += [*observation.values(), mask]
+            masks.append((mask, mask.tolist()))
+            legal = mask.nonzero()[0]
             if not len(legal):
                 break
             observation, _, _, _, info = env.step(int(legal[pick % len(legal)]))
+        assert [mask.tolist() for mask, _ in masks] == [held for _, held in masks]
 
 
-def test_mask_rows_are_new_bytes_of_each_legal_set_whether_a_tuple_comes_again_or_not() -> None:
-    """Each call's bytes are new: a tuple handed out again (known by identity, its row
-    copied), a list of the same indices, another set."""
-    again = (0, 2)
-    handed = iter([again, again, [0, 2], [3], (3,), again])
-    row_of = mask_rows(4, lambda state: next(handed))
-    rows = [row_of(None) for _ in range(6)]
-    assert rows == [b"\1\0\1\0"] * 3 + [b"\0\0\0\1"] * 2 + [b"\1\0\1\0"]
-    assert len({id(row) for row in rows}) == len(rows)
+def test_masks_are_new_bytes_of_each_legal_set_whether_it_comes_again_or_not() -> None:
+    """A set that comes again (as a tuple or a list) has its kept row, made again past
+    ``kept`` sets; each mask handed out is new bytes and a read-only array, sharing no
+    memory with any other."""
+    handed = iter([(0, 2), [0, 2], [3], (3,), [1], (0, 2), []])
+    row_of = rows_of(4, lambda state: next(handed), kept=2)
+    kept = [row_of(None) for _ in range(7)]
+    assert kept[1] is kept[0] and kept[3] is kept[2] and kept[5] is not kept[0]
+    pairs = [mask_of_row(row) for row in kept]
+    assert [row for row, _ in pairs] == [
+        b"\1\0\1\0",
+        b"\1\0\1\0",
+        b"\0\0\0\1",
+        b"\0\0\0\1",
+        b"\0\1\0\0",
+        b"\1\0\1\0",
+        bytes(4),
+    ]
+    assert [array.tolist() for _, array in pairs] == [list(row) for row, _ in pairs]
+    assert len({id(row) for row, _ in pairs}) == len(pairs)
+    for i, (_, array) in enumerate(pairs):
+        assert array.dtype == np.int8 and not array.flags.writeable
+        assert not any(np.shares_memory(array, other) for _, other in pairs[:i])
+        with pytest.raises(ValueError, match="WRITEABLE"):
+            array.flags.writeable = True

@@ -81,6 +81,8 @@ GATHERS_KEPT = 64
 _GATHERS: dict[tuple[int, bytes, tuple[int, ...]], np.ndarray] = {}
 #: the last batch's layouts and the gather of all their boards at once
 _BATCH: list[Any] = [None, None]
+#: the last level and board shape one state was encoded for, and their gather
+_LAST: list[Any] = [None, None, None]
 
 
 def _gather(level: Level, shape: tuple[int, ...]) -> np.ndarray:
@@ -130,8 +132,11 @@ def encode(state: State, described: Mapping[str, Array]) -> dict[str, Any]:
     cells outside the level), the counters from one new buffer of their bytes."""
     codes = _frombuffer(state.board.translate(CATEGORY_BYTES) + b"\0", UINT8)
     counters = bytearray(COUNTERS.pack(*_mole(state), *_stats(state)))
+    level, shape = state.level, described["board"].shape
+    if level is not _LAST[0] or shape != _LAST[1]:
+        _LAST[:] = level, shape, _gather(level, shape)
     return {
-        "board": codes[_gather(state.level, described["board"].shape)],
+        "board": codes[_LAST[2]],
         "mole": _frombuffer(counters, INT16, 2, 0),
         "stats": _frombuffer(counters, FLOAT32, 6, 4),
     }
@@ -156,10 +161,10 @@ def encode_all(states: list[State], out: dict[str, Any]) -> None:
     out["stats"][:] = [_stats(state) for state in states]
 
 
-def legal(state: State) -> list[int]:
+def legal(state: State) -> tuple[int, ...]:
     if state.status != PLAYING:
-        return []
-    return [*legal_dirs(state), WAIT]
+        return ()
+    return (*legal_dirs(state), WAIT)
 
 
 def status(state: State) -> str:
