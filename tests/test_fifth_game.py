@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -199,33 +200,40 @@ def test_the_doors_of_a_server(nim_server, tmp_path):
             result = await client.call_tool("act", {"match_id": match_id, "command": "take 2 3"})
             assert result.structured_content["score"] == 3
 
-    anyio.run(mcp_play)
+    def browse() -> None:
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(
+                executable_path=str(chromium_path()), args=CHROMIUM_ARGS
+            )
+            page = browser.new_page(base_url=nim_server)
+            page.goto("/")
+            expect(page.locator(f'[data-thumb="{SLUG}"] canvas')).to_have_count(1)
+            page.goto(f"/play/{SLUG}?seed=3")
+            board = page.get_by_test_id("board")
+            expect(board.get_by_test_id("picture-board")).to_have_count(1)
+            expect(page.get_by_test_id("score")).to_have_text("0")
+            board.focus()
+            page.keyboard.press("b")
+            expect(page.get_by_test_id("score")).to_have_text("1")
 
-    with sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=str(chromium_path()), args=CHROMIUM_ARGS)
-        page = browser.new_page(base_url=nim_server)
-        page.goto("/")
-        expect(page.locator(f'[data-thumb="{SLUG}"] canvas')).to_have_count(1)
-        page.goto(f"/play/{SLUG}?seed=3")
-        board = page.get_by_test_id("board")
-        expect(board.get_by_test_id("picture-board")).to_have_count(1)
-        expect(page.get_by_test_id("score")).to_have_text("0")
-        board.focus()
-        page.keyboard.press("b")
-        expect(page.get_by_test_id("score")).to_have_text("1")
+            runs = tmp_path / "runs"
+            playbench("run", SLUG, "--agent", "bot", "--seeds", "3", "--out", str(runs))
+            record = _runs(runs)[0]
+            steps = len((runs / record["replay"]).read_text().splitlines()) - 2
+            page.goto("/replay")
+            page.locator("#file").set_input_files(str(runs / record["replay"]))
+            expect(page.locator("#position")).to_have_text(f"0 / {steps}")
+            expect(board.get_by_test_id("picture-board")).to_have_count(1)
+            page.locator("#last").click()
+            expect(page.locator("#position")).to_have_text(f"{steps} / {steps}")
+            expect(page.get_by_test_id("score")).to_have_text(str(record["score"]))
+            browser.close()
 
-        runs = tmp_path / "runs"
-        playbench("run", SLUG, "--agent", "bot", "--seeds", "3", "--out", str(runs))
-        record = _runs(runs)[0]
-        steps = len((runs / record["replay"]).read_text().splitlines()) - 2
-        page.goto("/replay")
-        page.locator("#file").set_input_files(str(runs / record["replay"]))
-        expect(page.locator("#position")).to_have_text(f"0 / {steps}")
-        expect(board.get_by_test_id("picture-board")).to_have_count(1)
-        page.locator("#last").click()
-        expect(page.locator("#position")).to_have_text(f"{steps} / {steps}")
-        expect(page.get_by_test_id("score")).to_have_text(str(record["score"]))
-        browser.close()
+    # each in a thread of its own, so that neither meets an event loop a browser test run
+    # earlier in this process leaves running here (Playwright's sync API keeps one)
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(anyio.run, mcp_play).result()
+        pool.submit(browse).result()
 
 
 def test_gymnasium_checks_and_vectors_nim(nim_installed):

@@ -37,8 +37,11 @@ def one_worker_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
         yield base
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    """Chromium under Playwright, one for each test module. Not one for the whole run:
+    Playwright's sync API keeps an event loop running in this thread while it is open, and
+    a test of another folder run after these (``asyncio.run``, ``anyio.run``) would find it."""
     executable = chromium_path()
     if not executable.exists():
         message = f"no Chromium at {executable} (set {ENV_CHROMIUM}, or apt-get install chromium)"
