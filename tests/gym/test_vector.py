@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
 
+from playbench.games.delvewick.levels import LEVELS
 from playbench.gym import env_ids
 
 IDS = list(env_ids())
@@ -136,3 +137,28 @@ def test_a_value_outside_the_space_is_a_noop_in_the_vector_env_too() -> None:
     assert info["illegal"].tolist() == [True, False]
     assert info["reason"][0] == "action 7 is no index of Discrete(5)"
     assert reward.tolist() == [0.0, 0.0]
+
+
+def test_two_delvewick_vector_envs_of_different_board_shapes_step_in_turn() -> None:
+    """A vector env of level 1 alone (the board its own size) and one of every level (the
+    board the largest level's size) start on the same layout; stepped in turn, each hands
+    out its own matches' boards in its own shape."""
+    one_level = {"level": LEVELS[0].to_json()}
+    envs = [
+        gymnasium.make_vec("playbench/Delvewick-v0", num_envs=3, options=options)
+        for options in (one_level, None)
+    ]
+    seed = int(np.random.default_rng().integers(2**31))
+    infos = [env.reset(seed=seed)[1] for env in envs]
+    shapes = [(3, LEVELS[0].height, LEVELS[0].width), (3, 12, 28)]
+    rng = np.random.default_rng(seed)
+    for _ in range(6):
+        for k, env in enumerate(envs):
+            picks = [int(rng.choice(np.flatnonzero(mask))) for mask in infos[k]["action_mask"]]
+            batch, _, _, _, infos[k] = env.step(picks)
+            learning = env.unwrapped.learning
+            described = learning.arrays(env.unwrapped.options)
+            assert batch["board"].shape == shapes[k]
+            for i, match in enumerate(env.unwrapped.matches):
+                expected = learning.encode(match.state, described)["board"]
+                assert batch["board"][i].tolist() == expected.tolist()

@@ -79,10 +79,11 @@ GATHERS_KEPT = 64
 #: a level's layout (width, board) and a board shape -> where each cell of the shape
 #: reads the level's board
 _GATHERS: dict[tuple[int, bytes, tuple[int, ...]], np.ndarray] = {}
-#: the last batch's layouts and the gather of all their boards at once
-_BATCH: list[Any] = [None, None]
-#: the last level and board shape one state was encoded for, and their gather
-_LAST: list[Any] = [None, None, None]
+#: the last batch's layouts and the gather of all their boards at once, as one tuple (read
+#: once, so a thread that replaces it never hands another a gather of other layouts)
+_BATCH: list[tuple[Any, Any]] = [(None, None)]
+#: the last level and board shape one state was encoded for, and their gather (one tuple)
+_LAST: list[tuple[Any, Any, Any]] = [(None, None, None)]
 
 
 def _gather(level: Level, shape: tuple[int, ...]) -> np.ndarray:
@@ -133,10 +134,11 @@ def encode(state: State, described: Mapping[str, Array]) -> dict[str, Any]:
     codes = _frombuffer(state.board.translate(CATEGORY_BYTES) + b"\0", UINT8)
     counters = bytearray(COUNTERS.pack(*_mole(state), *_stats(state)))
     level, shape = state.level, described["board"].shape
-    if level is not _LAST[0] or shape != _LAST[1]:
-        _LAST[:] = level, shape, _gather(level, shape)
+    last = _LAST[0]
+    if level is not last[0] or shape != last[1]:
+        last = _LAST[0] = (level, shape, _gather(level, shape))
     return {
-        "board": codes[_LAST[2]],
+        "board": codes[last[2]],
         "mole": _frombuffer(counters, INT16, 2, 0),
         "stats": _frombuffer(counters, FLOAT32, 6, 4),
     }
@@ -145,18 +147,19 @@ def encode(state: State, described: Mapping[str, Array]) -> dict[str, Any]:
 def encode_all(states: list[State], out: dict[str, Any]) -> None:
     """Every board through one gather of all boards laid end to end."""
     board = out["board"]
-    layouts = [(state.level.width, state.level.board) for state in states]
-    if _BATCH[0] != layouts:
-        shape = board.shape[1:]
+    shape = board.shape[1:]
+    layouts = (shape, [(state.level.width, state.level.board) for state in states])
+    batch = _BATCH[0]
+    if batch[0] != layouts:
         gathers, offset = [], 0
         for state in states:
             level = state.level
             gathers.append(_gather(level, shape) + offset)
             offset += level.height * level.width + 1
-        _BATCH[:] = layouts, np.stack(gathers)
+        batch = _BATCH[0] = (layouts, np.stack(gathers))
     table = CATEGORY_BYTES
     joined = b"\0".join([state.board.translate(table) for state in states]) + b"\0"
-    board[...] = np.frombuffer(joined, dtype=np.uint8)[_BATCH[1]]
+    board[...] = np.frombuffer(joined, dtype=np.uint8)[batch[1]]
     out["mole"][:] = [_mole(state) for state in states]
     out["stats"][:] = [_stats(state) for state in states]
 
