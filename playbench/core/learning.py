@@ -14,7 +14,10 @@ an :class:`Array` and the door builds the space.
   (the ``arrays`` of the env's options), by name and sharing no memory with any earlier
   call's, from the state's public part only.
 - ``legal(state)``: the indices the rules take now, the mask's ones, as a list or a tuple
-  (by default from ``legal_actions``; a game may compute them faster from its state).
+  (by default from ``legal_actions``; a game may compute them faster from its state). A
+  tuple says the same few sets come again and again (Delvewick's directions, Chimestep's
+  by status), so a door keeps their mask rows; a list (Gem Swap's swaps, new each board)
+  has its row made afresh, which costs less than looking it up.
 - ``encode_all(states, out)``: fills row ``i`` of every array of ``out`` from ``states[i]``
   at once (by default ``encode`` row by row), for vector envs.
 - ``status(state)``: the status line of a picture (score, oil, lives, moves, depth).

@@ -87,28 +87,31 @@ ROWS_KEPT = 4096
 
 def rows_of(
     size: int, legal: Callable[[Any], Sequence[int]], kept: int = ROWS_KEPT
-) -> Callable[[Any], bytearray]:
-    """A game's mask row by state: the bytes of its legal indices, made once for each legal
-    set that comes again (up to ``kept`` sets) and kept unchanged, so a caller copies them
-    (``bytes(row)``, or a join of rows) before handing a mask out."""
+) -> Callable[[Any], bytes | bytearray]:
+    """A game's mask row by state: the bytes of its legal indices. A tuple of indices (a
+    set that comes again, see :mod:`playbench.core.learning`) has its row made once and
+    kept unchanged (up to ``kept`` sets), so a caller copies a row (``bytes(row)``, or a
+    join of rows) before handing a mask out; a list has new bytes made each call."""
     known: dict[tuple[int, ...], bytearray] = {}
 
-    def row(state: Any) -> bytearray:
+    def row(state: Any) -> bytes | bytearray:
         found = legal(state)
-        key = found if type(found) is tuple else tuple(found)
-        made = known.get(key)
+        if type(found) is not tuple:
+            return mask_row(size, found)
+        made = known.get(found)
         if made is None:
             if len(known) >= kept:
                 known.clear()
-            made = known[key] = bytearray(mask_row(size, key))
+            made = known[found] = bytearray(mask_row(size, found))
         return made
 
     return row
 
 
-def mask_of_row(row: bytearray) -> tuple[bytes, np.ndarray]:
-    """New bytes of a kept ``row`` and the read-only mask over them, sharing no memory with
-    any earlier mask (Gymnasium's checker asks that of every ``info``)."""
+def mask_of_row(row: bytes | bytearray) -> tuple[bytes, np.ndarray]:
+    """Bytes of ``row`` that no other mask holds (a kept row copied; new bytes as they are)
+    and the read-only mask over them (Gymnasium's checker wants no memory shared between
+    the ``info`` of two steps)."""
     made = bytes(row)
     return made, _frombuffer(made, INT8)
 
