@@ -100,3 +100,13 @@ def test_below_each_draws_exactly_what_below_draws(state, n, count):
 def test_below_each_needs_a_positive_bound():
     with pytest.raises(ValueError, match="positive bound, got 0"):
         Rng(1).below_each(0, 3)
+
+
+@given(st.integers(0, 2**64 - 1), st.integers(-2, 130))
+def test_next_each_draws_exactly_what_next_u64_draws(state, count):
+    """The same numbers and the same state after as ``count`` calls of next_u64, across
+    the lane widths the cache keeps (none, one, many), including states near 2**64 where
+    the lanes' sums carry."""
+    one, many = Rng(state), Rng(state)
+    assert many.next_each(count) == [one.next_u64() for _ in range(count)]
+    assert many.state == one.state

@@ -22,7 +22,8 @@ COLOR_LETTERS = "RGBYPOW"
 NUM_COLORS = len(COLOR_LETTERS)
 #: the "colour" of a colour bomb: matches nothing
 NO_COLOR = NUM_COLORS
-#: a cleared cell waiting to be filled (only while a step resolves)
+#: a cell with no gem: like a colour bomb it matches nothing (the board functions take it;
+#: a step's cleared cells are handed to :func:`collapse` as a list, not marked)
 EMPTY = 255
 MIN_LINE = 3
 
@@ -338,13 +339,18 @@ def legal_swap_numbers(colors: bytearray) -> list[int]:
     return sorted(numbers.to_bytes(2 * CELLS, "little").translate(None, _ZERO_BYTE))
 
 
+def swaps_of(numbers: Iterable[int]) -> list[Swap]:
+    """The swaps ``(a, b)``, ``a < b``, of these swap numbers, in their order."""
+    return list(map(SWAP_OF_NUMBER.__getitem__, numbers))
+
+
 def legal_swaps(colors: bytearray) -> list[Swap]:
     """Every swap that lines up 3+ or involves a colour bomb, as ``(a, b)`` with ``a < b``.
 
     In the stable order of the board: by the first cell, the swap to the right before
     the swap down.
     """
-    return list(map(SWAP_OF_NUMBER.__getitem__, legal_swap_numbers(colors)))
+    return swaps_of(legal_swap_numbers(colors))
 
 
 def swap_number(a: int, b: int) -> int:

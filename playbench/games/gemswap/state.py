@@ -24,11 +24,11 @@ from playbench.games.gemswap.board import (
     NUM_COLORS,
     PLAIN,
     ROW_BLASTER,
-    SWAP_OF_NUMBER,
     has_legal_swap,
     legal_swap_numbers,
     read_rows,
     rows_of,
+    swaps_of,
     token,
 )
 
@@ -84,7 +84,7 @@ class GemState:
 
     def legal_swaps(self) -> list[tuple[int, int]]:
         if self.swaps is None:
-            self.swaps = list(map(SWAP_OF_NUMBER.__getitem__, self.swap_numbers()))
+            self.swaps = swaps_of(self.swap_numbers())
         return self.swaps
 
     def but(self, *, selected: int | None, score: int | None = None) -> GemState:
