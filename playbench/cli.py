@@ -1,5 +1,5 @@
-"""The one command: ``playbench play | games | serve | run | bench | report | replay | verify
-| mcp | prune``."""
+"""The one command: ``playbench play | games | serve | run | bench | report | import | replay
+| verify | mcp | prune``."""
 
 from __future__ import annotations
 
@@ -296,7 +296,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from playbench.runner.report import write_report
 
-    written = write_report([Path(folder) for folder in args.folders], Path(args.out))
+    folders = [_bench_of(Path(folder), Path(args.out)) for folder in args.folders]
+    written = write_report(folders, Path(args.out))
     sys.stdout.write(f"{len(written)} files written to {args.out} (open {written[-2]})\n")
     return 0
 
@@ -334,6 +335,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
             f"{verdict.fingerprint}, as the server stored them\n"
         )
         return 0
+    if _is_inspect_log(Path(args.path)):
+        return _verify_inspect_log(Path(args.path))
     verdicts = verify_path(Path(args.path))
     bad = [verdict for verdict in verdicts if not verdict.ok]
     for verdict in bad:
@@ -343,6 +346,83 @@ def cmd_verify(args: argparse.Namespace) -> int:
         sys.stdout.write(f"{len(bad)} mismatch(es); {replays} replay(s) match\n")
         return 1
     sys.stdout.write(f"ok: {replays} replay(s) match their final score and fingerprint\n")
+    return 0
+
+
+# -- the Inspect door: an Inspect log read as run and bench folders (docs/inspect.md) ------
+
+
+def _is_inspect_log(path: Path) -> bool:
+    from playbench.runner.inspect_log import is_eval_log
+
+    return is_eval_log(path)
+
+
+def _bench_of(path: Path, out: Path) -> Path:
+    """A report's bench folder: the folder itself, or an Inspect log's, imported into
+    ``<out>/inspect/<log name>`` (where the report's replay links lead)."""
+    if not _is_inspect_log(path):
+        return path
+    import shutil
+
+    from playbench.runner.inspect_log import import_log
+
+    folder = out / "inspect" / path.stem
+    shutil.rmtree(folder, ignore_errors=True)
+    written = import_log(path, folder)
+    if written.bench is None:
+        raise PlaybenchError(f"{path} cannot be reported: {written.incomplete}")
+    return folder
+
+
+def _verify_inspect_log(path: Path) -> int:
+    from playbench.runner.inspect_log import verify_log
+
+    written = verify_log(path)
+    for problem in written.problems:
+        sys.stdout.write(f"MISMATCH {problem}\n")
+    for skipped in written.skipped:
+        sys.stdout.write(f"not scored: {skipped}\n")
+    episodes = sum(written.games.values())
+    if written.problems:
+        sys.stdout.write(f"{len(written.problems)} mismatch(es) in {path}\n")
+        return 1
+    sys.stdout.write(
+        f"ok: {episodes} episode(s) of {path} replay to their final score and fingerprint\n"
+    )
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from playbench.runner.inspect_log import import_log
+
+    if args.publish:
+        from playbench.runner.publish import player_key
+
+        player_key(args.player, args.player_key_env)
+    elif args.player:
+        raise PlaybenchError("--player names who publishes: it needs --publish URL")
+    written = import_log(Path(args.log), Path(args.out))
+    for skipped in written.skipped:
+        sys.stderr.write(f"playbench: not imported: {skipped}\n")
+    games = ", ".join(f"{slug} {count}" for slug, count in written.games.items())
+    sys.stdout.write(f"{sum(written.games.values())} episodes ({games}) written to {args.out}\n")
+    if written.bench is None:
+        sys.stdout.write(f"{written.incomplete}\n")
+        if args.publish:
+            raise PlaybenchError(f"only a whole bench is published: {written.incomplete}")
+        return 0
+    from rich.console import Console
+
+    from playbench.runner.bench import bench_table
+
+    out = Console(width=None if sys.stdout.isatty() else 160)
+    out.print(bench_table(written.bench))
+    if args.publish:
+        from playbench.runner.publish import publish
+
+        shown = publish(Path(args.out), args.publish, args.player, args.player_key_env)
+        out.print(f"published on {args.publish}/bench as {shown['id']}")
     return 0
 
 
@@ -599,9 +679,28 @@ def build_parser() -> argparse.ArgumentParser:
     report = commands.add_parser(
         "report", help="compare bench folders: an HTML page, PNG charts and report.md"
     )
-    report.add_argument("folders", nargs="+", metavar="DIR", help="bench folders")
+    report.add_argument(
+        "folders", nargs="+", metavar="DIR", help="bench folders or Inspect logs (.eval)"
+    )
     report.add_argument("--out", default="report", help="report folder (default ./report)")
     report.set_defaults(run=cmd_report)
+
+    imported = commands.add_parser(
+        "import",
+        help="an Inspect log (inspect eval playbench/...) as the run and bench folders of "
+        "playbench bench, every episode re-simulated",
+    )
+    imported.add_argument("log", help="an Inspect log file, e.g. logs/...playbench-suite....eval")
+    imported.add_argument("--out", required=True, help="a new bench folder")
+    shared = imported.add_argument_group("publish the result on a playbench server")
+    shared.add_argument("--publish", metavar="URL", help="the server, e.g. http://127.0.0.1:8000")
+    shared.add_argument("--player", help="a name registered there (POST /api/players)")
+    shared.add_argument(
+        "--player-key-env",
+        default="PLAYBENCH_PLAYER_KEY",
+        help="variable that holds the player's key (default PLAYBENCH_PLAYER_KEY)",
+    )
+    imported.set_defaults(run=cmd_import)
 
     replay = commands.add_parser("replay", help="play a replay file back in the terminal")
     replay.add_argument("file", help="a replay file, e.g. runs/.../replays/delvewick-0.jsonl")
@@ -609,7 +708,10 @@ def build_parser() -> argparse.ArgumentParser:
     replay.set_defaults(run=cmd_replay)
 
     verify = commands.add_parser("verify", help="re-simulate replays; exit 1 on a mismatch")
-    verify.add_argument("path", help="a replay file or a run folder; with --server, a session id")
+    verify.add_argument(
+        "path",
+        help="a replay file, a run folder or an Inspect log (.eval); with --server, a session id",
+    )
     verify.add_argument(
         "--server",
         help="fetch a finished ranked session's revealed seed, options and log from this "

@@ -1,0 +1,249 @@
+"""The seat as an Inspect solver: a sample's episode played turn by turn through the seat
+of ``playbench run --agent llm`` (:class:`playbench.agents.llm.Seat`: its prompts, reply
+schema, repair, retry and fallback), each call made with Inspect's model API, so every
+Inspect provider, limit, retry and concurrency setting applies.
+
+The conversation (``state.messages``) is the transcript of the episode: each turn's
+message (the board as the model saw it, its notes, what happened, the legal moves) and
+each reply, and an info event per turn says what was played and by whom. Inspect's
+``--message-limit`` and ``--token-limit`` count them; a limit, or a budget of the suite
+(``maxTurns``, ``maxTokens``) or its ``maxSteps``, ends the episode ``truncated`` and the
+store says which. A call that fails after Inspect's retries fails the sample (``inspect
+eval-retry`` plays it again), never handed silently to the fallback.
+
+The episode goes to the sample's store (:data:`~playbench.runner.inspect_log.STORE_KEY`)
+as it is played, for the scorer and for ``playbench import``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import asdict
+from typing import Any
+
+from inspect_ai.log import transcript
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageAssistant,
+    ChatMessageSystem,
+    ChatMessageUser,
+    Content,
+    ContentImage,
+    ContentText,
+    GenerateConfig,
+    ModelOutput,
+    ResponseSchema,
+    get_model,
+)
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import JSONSchema, LimitExceededError
+
+from playbench.agents.llm import Answer, Ask, Budget, BudgetSpent, Seat, SeatSettings, drive_async
+from playbench.core.errors import PlaybenchError
+from playbench.core.game import JSON
+from playbench.core.match import Match
+from playbench.core.registry import get_game
+from playbench.runner.episode import LocalTable
+from playbench.runner.inspect_log import STORE_KEY, episode_replay
+from playbench.runner.suite import HARNESS_FIELDS
+
+#: what cut an episode that reached its suite's action cap
+MAX_STEPS = "maxSteps"
+
+
+def seat_settings(base: SeatSettings, harness: JSON) -> SeatSettings:
+    """The task's seat settings with a suite game's harness settings applied (those the
+    seat takes: ``maxTokens``, ``memory``, ``reflect``, ...)."""
+    names = {field.name for field in dataclasses.fields(base)}
+    found = {HARNESS_FIELDS[key]: value for key, value in harness.items() if key in HARNESS_FIELDS}
+    return dataclasses.replace(base, **{key: value for key, value in found.items() if key in names})
+
+
+@solver
+def seat(
+    reply_format: str = "json_schema",
+    fallback: str = "bot",
+    memory: int = 1,
+    reflect: int = 0,
+    vision: bool = False,
+    max_tokens: int | None = None,
+) -> Solver:
+    """Play the sample's episode through playbench's seat, the model called through
+    Inspect (its ``--max-tokens`` unless ``max_tokens`` is given)."""
+    fields = {field.name: field.default for field in dataclasses.fields(SeatSettings)}
+    base = SeatSettings(
+        reply_format=reply_format,
+        fallback=fallback,
+        memory=memory,
+        reflect=reflect,
+        vision=vision,
+        max_tokens=max_tokens if max_tokens is not None else fields["max_tokens"],
+    )
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        await play(state, base, max_tokens)
+        return state
+
+    return solve
+
+
+async def play(state: TaskState, base: SeatSettings, max_tokens: int | None) -> None:
+    """Play ``state``'s episode to its end, a budget or a limit."""
+    meta = state.metadata
+    game = get_game(meta["game"])
+    settings = seat_settings(base, meta.get("harness") or {})
+    budget = Budget(max_turns=meta.get("maxTurns"), max_tokens=meta.get("maxTokens"))
+    player = Seat(game, settings, budget=budget)
+    player.reset(meta["seed"])
+    match = Match.start(game, meta["seed"], meta["options"] or None)
+    table = LocalTable(match, meta["maxSteps"])
+    model = get_model()
+    config = GenerateConfig(max_tokens=max_tokens) if max_tokens is not None else GenerateConfig()
+    episode = Episode(state, match, table, model.name)
+
+    async def call(ask: Ask) -> Answer:
+        return await ask_model(state, model, ask, config)
+
+    try:
+        while not table.over:
+            before = len(table.lines)
+            view = table.view()
+            try:
+                turn = await drive_async(player.turn(table), call)
+            except BudgetSpent as spent:
+                episode.truncated_by = spent.name
+                break
+            episode.turn(before, view, turn.note, player)
+        else:
+            if not match.over:
+                episode.truncated_by = MAX_STEPS
+    except LimitExceededError as limit:
+        episode.truncated_by = f"{limit.type}Limit"
+        raise
+    finally:
+        episode.store(asdict(player.counts))
+
+
+class Episode:
+    """The episode as it is played: its replay lines and turn notes, kept in the store."""
+
+    def __init__(self, state: TaskState, match: Match, table: LocalTable, model: str) -> None:
+        self.state = state
+        self.match = match
+        self.table = table
+        self.model = model
+        self.pending: list[JSON] = []
+        self.truncated_by: str | None = None
+        self.turns = 0
+
+    def turn(self, before: int, view: JSON, note: JSON | None, player: Seat) -> None:
+        """File one turn's note on the first line it applied, and say what it did."""
+        self.turns += 1
+        lines = self.table.lines
+        if note:
+            self.pending.append(note)
+        if self.pending and len(lines) > before:
+            lines[before].setdefault("turns", []).extend(self.pending)
+            self.pending = []
+        played = [line["action"] for line in lines[before:]]
+        who = (note or {}).get("played", "?")
+        transcript().info(
+            f"**Turn {self.turns}** · played by {who} · score {self.match.score}\n\n"
+            f"moves: `{_moves_text(self.match, played)}`",
+            source="playbench",
+        )
+        self.store(asdict(player.counts))
+
+    def store(self, counts: JSON) -> None:
+        self.state.store.set(
+            STORE_KEY,
+            {
+                "replay": episode_replay(
+                    self.match, self.table.lines, self.model, self.truncated_by
+                ),
+                "llm": counts,
+                "truncatedBy": None if self.match.over else self.truncated_by,
+            },
+        )
+
+
+def _moves_text(match: Match, actions: list[Any]) -> str:
+    if not actions:
+        return "(none applied)"
+    game = match.game
+    texts = []
+    for action in actions:
+        try:
+            texts.append(game.command_text(action))
+        except PlaybenchError:
+            texts.append(str(action))
+    return ", ".join(texts)
+
+
+async def ask_model(state: TaskState, model: Any, ask: Ask, config: GenerateConfig) -> Answer:
+    """One of the seat's calls through Inspect's model; the conversation gets what was
+    asked that it does not hold yet and the reply."""
+    messages = [_message(message) for message in ask.messages]
+    _log_asked(state, messages)
+    if ask.schema is not None:
+        name = (ask.response_format or {}).get("json_schema", {}).get("name", ask.purpose)
+        schema = ResponseSchema(
+            name=name, json_schema=JSONSchema.model_validate(ask.schema), strict=True
+        )
+        config = config.merge(GenerateConfig(response_schema=schema))
+    started = time.perf_counter()
+    output: ModelOutput = await model.generate(messages, config=config)
+    latency = time.perf_counter() - started
+    text = output.completion
+    state.messages.append(ChatMessageAssistant(content=text, model=model.name))
+    usage = output.usage
+    return Answer(
+        text=text,
+        prompt_tokens=usage.input_tokens if usage is not None else 0,
+        completion_tokens=usage.output_tokens if usage is not None else 0,
+        latency=latency,
+        cut=output.stop_reason == "max_tokens",
+    )
+
+
+def _log_asked(state: TaskState, messages: list[ChatMessage]) -> None:
+    """Append to the conversation the messages of a call after its last reply (the
+    turn's message, a retry's): the system prompt only once."""
+    fresh: list[ChatMessage] = []
+    for message in reversed(messages):
+        if isinstance(message, ChatMessageAssistant):
+            break
+        fresh.append(message)
+    fresh.reverse()
+    held_system = any(isinstance(message, ChatMessageSystem) for message in state.messages)
+    for message in fresh:
+        if isinstance(message, ChatMessageSystem):
+            if held_system:
+                continue
+            state.messages.insert(0, message)
+            held_system = True
+        else:
+            state.messages.append(message)
+
+
+def _message(message: JSON) -> ChatMessage:
+    """An OpenAI chat message as Inspect's."""
+    role, content = message["role"], message["content"]
+    if role == "system":
+        return ChatMessageSystem(content=content)
+    if role == "assistant":
+        return ChatMessageAssistant(content=content)
+    return ChatMessageUser(content=_content(content))
+
+
+def _content(content: str | list[JSON]) -> str | list[Content]:
+    if isinstance(content, str):
+        return content
+    parts: list[Content] = []
+    for part in content:
+        if part["type"] == "image_url":
+            parts.append(ContentImage(image=part["image_url"]["url"]))
+        else:
+            parts.append(ContentText(text=part["text"]))
+    return parts
