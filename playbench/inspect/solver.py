@@ -122,7 +122,10 @@ async def play(state: TaskState, base: SeatSettings, max_tokens: int | None) -> 
         episode.truncated_by = f"{limit.type}Limit"
         raise
     finally:
-        episode.store(asdict(player.counts))
+        counts = asdict(player.counts)
+        # a turn the limit cut before it was played is no turn of the episode
+        counts["turns"] = episode.turns
+        episode.store(counts)
 
 
 class Episode:

@@ -1,0 +1,60 @@
+"""Each game's task, found by Inspect's entry point, runs end to end through the
+``inspect eval`` command against the scripted OpenAI-compatible server, and its score is
+the progress of its replayed log."""
+
+from __future__ import annotations
+
+from inspect_ai.log import read_eval_log
+
+from playbench.core.match import Match
+from playbench.runner.inspect_log import STORE_KEY
+from tests.inspect.conftest import MODEL, first_legal, inspect_eval, logs
+
+TASKS = {
+    "playbench/delvewick": "delvewick",
+    "playbench/chimestep": "chimestep",
+    "playbench/gem_swap": "gem-swap",
+    "playbench/cogcrawl": "cogcrawl",
+}
+
+
+def test_every_game_task_runs_through_the_inspect_command(metadata, chat, tmp_path):
+    chat.add(*[first_legal] * 8)
+    done = inspect_eval(
+        metadata, tmp_path, *TASKS, "--model", MODEL, "-T", "seeds=3", "-T", "max_turns=2"
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = {}
+    for path in logs(tmp_path):
+        log = read_eval_log(str(path))
+        found[log.eval.task] = log
+    assert sorted(found) == sorted(TASKS)
+    assert len(chat.requests) == 8
+    for task, slug in TASKS.items():
+        log = found[task]
+        assert log.status == "success"
+        assert log.eval.model == MODEL
+        [sample] = log.samples
+        assert sample.id == f"{slug}-3"
+        assert sample.metadata["game"] == slug
+        episode = sample.store[STORE_KEY]
+        actions = [line["action"] for line in episode["replay"][1:-1]]
+        again = Match.replay(slug, 3, None, actions)
+        score = sample.scores["replay"]
+        assert score.value == again.game.progress(again.state)
+        assert score.metadata["score"] == again.score
+        assert score.metadata["fingerprint"] == again.fingerprint()
+        assert score.metadata["outcome"] == "truncated"
+        assert score.metadata["truncatedBy"] == "maxTurns"
+        assert (score.metadata["turns"], score.metadata["modelTurns"]) == (2, 2)
+        assert episode["llm"]["calls"] == 2
+        metrics = log.results.scores[0].metrics
+        assert metrics["mean"].value == score.value
+        assert metrics["mean_score"].value == again.score
+        assert metrics["model_share"].value == 1.0
+        # the transcript: the board as the model saw it, and the reply played
+        user = [message for message in sample.messages if message.role == "user"]
+        assert user[1].text.startswith("Turn 1. Score 0.")
+        assert "Legal moves now: " in user[1].text
+        replies = [message.text for message in sample.messages if message.role == "assistant"]
+        assert len(replies) == 2

@@ -1,0 +1,156 @@
+"""An Inspect log is one door's output and another's input: the same seeds and scripted
+replies give ``playbench bench --agent llm``'s scores; ``playbench verify`` and
+``playbench report`` take the log, ``playbench import`` writes the folders ``bench``
+writes and publishes them; a log changed after the run is refused with its step named."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from inspect_ai import eval as inspect_eval
+
+from playbench.cli import main
+from playbench.inspect.tasks import suite
+from playbench.runner.bench import check_bench, read_bench
+from playbench.runner.inspect_log import STORE_KEY
+from playbench.runner.store import RunDir
+from tests.agents.chat_server import serving
+from tests.arena import arena, enrol
+from tests.inspect.conftest import KEY, MODEL, first_legal
+
+SUITE = {
+    "name": "door-pair",
+    "description": "two games on two seeds, a few actions each",
+    "games": {
+        "gem-swap": {"seeds": "0-1", "options": {}, "maxSteps": 6, "harness": {}},
+        "cogcrawl": {"seeds": "0-1", "options": {}, "maxSteps": 4, "harness": {}},
+    },
+}
+EPISODES = [("gem-swap", 0), ("gem-swap", 1), ("cogcrawl", 0), ("cogcrawl", 1)]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory) -> Iterator[tuple[Path, Path]]:
+    """The suite played by Inspect's solver and by ``playbench bench``, both against the
+    scripted server answering every turn with its first legal move: (log, bench folder)."""
+    root = tmp_path_factory.mktemp("door")
+    suite_file = root / "door-pair.json"
+    suite_file.write_text(json.dumps(SUITE))
+    with serving([first_legal] * 200) as chat, pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SCRIPT_BASE_URL", chat.base_url)
+        patch.setenv("SCRIPT_API_KEY", KEY)
+        patch.setenv("OPENAI_API_KEY", KEY)
+        [log] = inspect_eval(
+            suite(suite=str(suite_file)), model=MODEL, log_dir=str(root / "logs"), display="none"
+        )
+        assert log.status == "success"
+        inspect_calls = len(chat.requests)
+        command = ["bench", "--agent", "llm", "--model", "script-model", "--suite"]
+        folder = root / "bench"
+        args = [*command, str(suite_file), "--base-url", chat.base_url, "--workers", "1"]
+        assert main([*args, "--out", str(folder)]) == 0
+        assert len(chat.requests) == 2 * inspect_calls
+    yield Path(log.location), folder
+
+
+def test_the_same_seeds_give_the_same_scores_as_playbench_bench(played):
+    log_path, folder = played
+    from inspect_ai.log import read_eval_log
+
+    log = read_eval_log(str(log_path))
+    samples = {sample.id: sample for sample in log.samples}
+    assert sorted(samples) == sorted(f"{slug}-{seed}" for slug, seed in EPISODES)
+    for slug, seed in EPISODES:
+        sample = samples[f"{slug}-{seed}"]
+        [record] = [r for r in RunDir(folder / slug).records() if r["seed"] == seed]
+        score = sample.scores["replay"]
+        assert score.value == record["progress"]
+        assert score.metadata["score"] == record["score"]
+        assert score.metadata["fingerprint"] == record["fingerprint"]
+        replay = (folder / slug / record["replay"]).read_text().splitlines()
+        bench_actions = [json.loads(line)["action"] for line in replay[1:-1]]
+        episode = sample.store[STORE_KEY]
+        assert [line["action"] for line in episode["replay"][1:-1]] == bench_actions
+        assert episode["llm"]["modelTurns"] == record["llm"]["modelTurns"]
+
+
+def test_an_inspect_log_is_verified_imported_and_reported_beside_a_bench(played, tmp_path, capsys):
+    log_path, folder = played
+    assert main(["verify", str(log_path)]) == 0
+    assert f"ok: 4 episode(s) of {log_path} replay" in capsys.readouterr().out
+    out = tmp_path / "imported"
+    assert main(["import", str(log_path), "--out", str(out)]) == 0
+    assert "4 episodes (gem-swap 2, cogcrawl 2) written" in capsys.readouterr().out
+    assert check_bench(out) == []
+    imported, benched = read_bench(out), read_bench(folder)
+    assert imported["suite"]["hash"] == benched["suite"]["hash"]
+    assert (imported["agent"], imported["model"]) == ("llm", MODEL)
+    assert imported["headline"]["meanProgress"] == benched["headline"]["meanProgress"]
+    assert main(["verify", str(out / "gem-swap")]) == 0
+    report = tmp_path / "report"
+    assert main(["report", str(log_path), str(folder), "--out", str(report)]) == 0
+    text = (report / "report.md").read_text()
+    assert f"llm {MODEL}" in text and "llm script-model" in text
+    assert "tie on Gem Swap on every seed" in text
+    assert (report / "paired-cogcrawl.png").is_file()
+
+
+def test_an_imported_inspect_log_is_published_and_resimulated_by_the_server(
+    played, tmp_path, monkeypatch
+):
+    log_path, _folder = played
+    with arena(tmp_path / "server") as server:
+        enrol(server, "Door Ada", monkeypatch)
+        out = tmp_path / "published"
+        args = ["import", str(log_path), "--out", str(out), "--publish", server]
+        assert main([*args, "--player", "Door Ada"]) == 0
+        [shown] = httpx.get(f"{server}/api/bench").json()["results"]
+        assert shown["player"] == "Door Ada"
+        assert shown["headline"] == read_bench(out)["headline"]
+        assert shown["suite"]["hash"] == read_bench(out)["suite"]["hash"]
+
+
+def tampered(log_path: Path, into: Path, sample: str, change) -> Path:
+    """A copy of the log with one sample's stored episode changed by ``change``."""
+    copy = into / log_path.name
+    name = f"samples/{sample}_epoch_1.json"
+    with zipfile.ZipFile(log_path) as source, zipfile.ZipFile(copy, "w") as target:
+        for item in source.infolist():
+            data = source.read(item)
+            if item.filename == name:
+                held = json.loads(data)
+                change(held["store"][STORE_KEY]["replay"])
+                data = json.dumps(held).encode()
+            target.writestr(item, data)
+    return copy
+
+
+def test_a_tampered_log_is_refused_with_the_step_named(played, tmp_path, capsys):
+    log_path, _folder = played
+
+    def score_up(replay):
+        replay[3]["score"] += 10
+
+    changed = tampered(log_path, tmp_path, "gem-swap-1", score_up)
+    assert main(["verify", str(changed)]) == 1
+    out = capsys.readouterr().out
+    assert f"MISMATCH {changed} sample gem-swap-1: step 3 scores" in out
+    assert main(["import", str(changed), "--out", str(tmp_path / "out")]) == 2
+    assert "sample gem-swap-1: step 3 scores" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+    def refused(replay):
+        replay[2]["action"] = {"type": "descend"}
+
+    (tmp_path / "second").mkdir()
+    changed = tampered(log_path, tmp_path / "second", "gem-swap-0", refused)
+    assert main(["verify", str(changed)]) == 1
+    out = capsys.readouterr().out
+    assert f"MISMATCH {changed} sample gem-swap-0: step 2: log entry 1" in out
+    assert main(["report", str(changed), "--out", str(tmp_path / "report")]) == 2
+    assert "sample gem-swap-0: step 2: log entry 1" in capsys.readouterr().err

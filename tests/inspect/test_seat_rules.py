@@ -1,0 +1,70 @@
+"""The solver plays the seat's rules through Inspect's model API, with ``mockllm/model``
+answering from a script: a refused move is retried once, then the fallback plays, and
+both are counted; Inspect's message limit ends an episode ``truncated``."""
+
+from __future__ import annotations
+
+from inspect_ai import eval as inspect_eval
+
+from playbench.core.match import Match
+from playbench.inspect.tasks import gem_swap
+from playbench.runner.inspect_log import STORE_KEY
+from tests.inspect.scripted import Script, first
+
+
+def run(tmp_path, task, script, **limits):
+    [log] = inspect_eval(
+        task,
+        model="mockllm/model",
+        model_args={"custom_outputs": script},
+        log_dir=str(tmp_path),
+        display="none",
+        **limits,
+    )
+    return log
+
+
+def test_an_illegal_move_is_retried_then_the_fallback_plays_and_both_are_counted(tmp_path):
+    script = Script("commands", ["swap 9 9 up"], ["swap 9 9 up"], ["swap 9 9 up"], first)
+    log = run(tmp_path, gem_swap(seeds="4", max_turns=2), script)
+    assert log.status == "success"
+    [sample] = log.samples
+    episode = sample.store[STORE_KEY]
+    counts = episode["llm"]
+    assert script.calls == 4
+    assert (counts["turns"], counts["modelTurns"], counts["calls"]) == (2, 1, 4)
+    assert (counts["retries"], counts["refused"], counts["fallbacks"]) == (2, 3, 1)
+    notes = [note for line in episode["replay"][1:-1] for note in line.get("turns", ())]
+    assert [note["played"] for note in notes] == ["bot", "model"]
+    assert [note.get("retried", False) for note in notes] == [True, True]
+    score = sample.scores["replay"]
+    assert (score.metadata["turns"], score.metadata["modelTurns"]) == (2, 1)
+    assert score.metadata["modelShare"] == 0.5
+    assert log.results.scores[0].metrics["model_share"].value == 0.5
+    actions = [line["action"] for line in episode["replay"][1:-1]]
+    assert score.value == Match.replay("gem-swap", 4, None, actions).game.progress(
+        Match.replay("gem-swap", 4, None, actions).state
+    )
+    # the retry prompt says why, in the conversation Inspect View shows
+    retry = [m.text for m in sample.messages if m.role == "user" and "not used" in m.text]
+    assert len(retry) == 2
+
+
+def test_the_message_limit_ends_an_episode_truncated(tmp_path):
+    log = run(tmp_path, gem_swap(seeds="2", max_turns=50), Script("commands"), message_limit=6)
+    [sample] = log.samples
+    assert sample.limit is not None and sample.limit.type == "message"
+    assert sample.error is None
+    score = sample.scores["replay"]
+    assert score.metadata["outcome"] == "truncated"
+    assert score.metadata["truncatedBy"] == "messageLimit"
+    # the sample's input, the system prompt, then a message and a reply per turn
+    assert len(sample.messages) == 6
+    episode = sample.store[STORE_KEY]
+    assert episode["llm"]["turns"] == 2
+    assert episode["replay"][-1]["end"]["truncatedBy"] == "messageLimit"
+    actions = [line["action"] for line in episode["replay"][1:-1]]
+    assert len(actions) == 2
+    again = Match.replay("gem-swap", 2, None, actions)
+    assert score.value == again.game.progress(again.state)
+    assert score.metadata["score"] == again.score
