@@ -4,11 +4,16 @@ the progress of its replayed log."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+
 from inspect_ai.log import read_eval_log
 
+import playbench.inspect
 from playbench.core.match import Match
 from playbench.runner.inspect_log import STORE_KEY
-from tests.inspect.conftest import MODEL, first_legal, inspect_eval, logs
+from tests.inspect.conftest import INSPECT, MODEL, ROOT, first_legal, inspect_eval, logs
 
 TASKS = {
     "playbench/delvewick": "delvewick",
@@ -58,3 +63,37 @@ def test_every_game_task_runs_through_the_inspect_command(metadata, chat, tmp_pa
         assert "Legal moves now: " in user[1].text
         replies = [message.text for message in sample.messages if message.role == "assistant"]
         assert len(replies) == 2
+
+
+def test_the_message_limit_flag_ends_a_sample_truncated(metadata, chat, tmp_path):
+    chat.add(*[first_legal] * 3)
+    args = ["playbench/gem_swap", "--model", MODEL, "-T", "seeds=1", "--message-limit", "6"]
+    done = inspect_eval(metadata, tmp_path, *args)
+    assert done.returncode == 0, done.stderr[-3000:]
+    [path] = logs(tmp_path)
+    [sample] = read_eval_log(str(path)).samples
+    assert (sample.limit.type, sample.limit.limit) == ("message", 6)
+    # the input, the system prompt, a message and a reply for each of two turns
+    assert len(chat.requests) == 2
+    score = sample.scores["replay"]
+    assert (score.metadata["outcome"], score.metadata["truncatedBy"]) == (
+        "truncated",
+        "messageLimit",
+    )
+    actions = [line["action"] for line in sample.store[STORE_KEY]["replay"][1:-1]]
+    again = Match.replay("gem-swap", 1, None, actions)
+    assert len(actions) == 2
+    assert score.value == again.game.progress(again.state)
+
+
+def test_inspect_lists_the_tasks_with_a_description(metadata):
+    folder = os.path.dirname(playbench.inspect.__file__)
+    env = {**os.environ, "PYTHONPATH": f"{metadata}{os.pathsep}{ROOT}"}
+    command = [str(INSPECT), "list", "tasks", "--json"]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, cwd=folder)
+    assert done.returncode == 0, done.stderr[-2000:]
+    listed = {entry["name"]: entry["attribs"]["description"] for entry in json.loads(done.stdout)}
+    assert sorted(listed) == ["chimestep", "cogcrawl", "delvewick", "gem_swap", "suite"]
+    assert listed["suite"] == "Every game of a published playbench suite (-T suite=models-v1|quick)"
+    games = [text for name, text in listed.items() if name != "suite"]
+    assert all(text.endswith("; scored by replay") for text in games)

@@ -15,9 +15,10 @@ import pytest
 from inspect_ai import eval as inspect_eval
 
 from playbench.cli import main
+from playbench.inspect.scorer import replay
 from playbench.inspect.tasks import suite
 from playbench.runner.bench import check_bench, read_bench
-from playbench.runner.inspect_log import STORE_KEY
+from playbench.runner.inspect_log import STORE_KEY, InspectLogError
 from playbench.runner.store import RunDir
 from tests.agents.chat_server import serving
 from tests.arena import arena, enrol
@@ -154,3 +155,15 @@ def test_a_tampered_log_is_refused_with_the_step_named(played, tmp_path, capsys)
     assert f"MISMATCH {changed} sample gem-swap-0: step 2: log entry 1" in out
     assert main(["report", str(changed), "--out", str(tmp_path / "report")]) == 2
     assert "sample gem-swap-0: step 2: log entry 1" in capsys.readouterr().err
+
+
+def test_rescoring_a_log_whose_actions_do_not_replay_is_an_error_not_a_result(played):
+    log_path, _folder = played
+    from inspect_ai import score
+    from inspect_ai.log import read_eval_log
+
+    log = read_eval_log(str(log_path))
+    [sample] = [sample for sample in log.samples if sample.id == "gem-swap-1"]
+    sample.store[STORE_KEY]["replay"][4]["action"] = {"type": "swap"}
+    with pytest.raises(InspectLogError, match=r"^step 4: log entry 3 \(\{'type': 'swap'\}\)"):
+        score(log, replay(), action="overwrite", display="none")
