@@ -34,7 +34,7 @@ import httpx
 from rich.console import Console
 
 from playbench.agents.llm import LlmSettings
-from playbench.agents.seat import REPLY_FORMATS, system_prompt, turn_prompt
+from playbench.agents.llm.prompts import REPLY_FORMATS, system_prompt, turn_prompt
 from playbench.core import all_games
 from playbench.core.match import Match
 from playbench.runner.episode import EpisodeSpec

@@ -24,6 +24,7 @@ def from_the_enum_or_prose(body):
 
 def test_the_script_reports_prompts_and_the_model_s_share_per_format():
     with serving([from_the_enum_or_prose] * 20) as chat:
+        chat.models = ["smollm2-135m-instruct"]
         command = [sys.executable, str(SCRIPT), "--base-url", chat.base_url, "--turns", "2"]
         command += ["--games", "delvewick"]
         env = {**os.environ, "PYTHONPATH": str(SCRIPT.parents[1])}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from playbench.agents.base import Agent, AgentError, Table, Turn
 from playbench.agents.bot import BotAgent
-from playbench.agents.llm import LlmAgent, LlmSettings
+from playbench.agents.llm import Budget, LlmAgent, LlmSettings
 from playbench.agents.random_agent import RandomAgent
 from playbench.core.game import Game
 
@@ -30,9 +30,16 @@ __all__ = [
 ]
 
 
-def make_agent(kind: str, game: Game, llm: LlmSettings | None = None) -> Agent:
+def make_agent(
+    kind: str,
+    game: Game,
+    llm: LlmSettings | None = None,
+    budget: Budget | None = None,
+    concurrency: int | None = None,
+) -> Agent:
     """An agent of ``kind`` for ``game``; :class:`AgentError` for an unknown kind, a game
-    without a bot, or ``llm`` without its settings."""
+    without a bot, or ``llm`` without its settings. ``budget`` and ``concurrency`` (the
+    calls in flight this process allows) apply to the model."""
     if kind == "random":
         return RandomAgent(game)
     if kind == "bot":
@@ -40,5 +47,7 @@ def make_agent(kind: str, game: Game, llm: LlmSettings | None = None) -> Agent:
     if kind == "llm":
         if llm is None:
             raise AgentError("the llm agent needs a model: pass --model")
-        return LlmAgent(game, llm)
+        if concurrency is None:
+            return LlmAgent(game, llm, budget)
+        return LlmAgent(game, llm, budget, concurrency)
     raise AgentError(f"unknown agent {kind!r}; agents: {', '.join(AGENTS)}")

@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Protocol
 
 from playbench.core.errors import PlaybenchError
 from playbench.core.game import JSON, Action, Game
-from playbench.core.match import StepResult
+from playbench.core.match import Match, StepResult
 
 
 class AgentError(PlaybenchError):
@@ -31,6 +31,10 @@ class Table(Protocol):
 
     @property
     def over(self) -> bool: ...
+
+    @property
+    def match(self) -> Match | None:
+        """The game in this process (for its pictures), or None for a remote table."""
 
     def view(self) -> JSON:
         """The game's view (the fields of :meth:`Match.view`)."""
@@ -73,6 +77,12 @@ class Agent(ABC):
     def stats(self) -> JSON | None:
         """Figures about this episode's play that a run reports (the model's calls and
         tokens), or None for an agent that has none."""
+        return None
+
+    def restore(self, memory: JSON) -> None:
+        """Continue an episode resumed from its replay with what the agent had after its
+        last recorded turn (``memory``, as its turn notes keep it); an agent that keeps
+        nothing across turns has nothing to restore."""
         return None
 
     def review(self, view: JSON) -> tuple[int, str]:

@@ -218,6 +218,11 @@ class RemoteTable:
         return bool(self.session.answer["gameOver"])
 
     @property
+    def match(self) -> None:
+        """A session's game is on the server: no state here to draw."""
+        return None
+
+    @property
     def turns(self) -> int:
         """The game turns played: commands the server accepted."""
         return sum(1 for _text, answer in self.sent if answer["ok"])

@@ -15,12 +15,9 @@ commands and is built from its spec, so a new game can be played by a model at o
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from playbench.core.fields import json_type
-
-if TYPE_CHECKING:
-    from playbench.core.game import Game
 
 #: the most bytes of a reply that are read
 MAX_REPLY_BYTES = 4096
@@ -34,8 +31,22 @@ COMMANDS = "commands"
 ACTIONS = "actions"
 
 
-class ReplyUnreadable(Exception):
+class ReplyError(Exception):
+    """A reply that cannot be played: the family of every reason one is not used."""
+
+
+class ReplyUnreadable(ReplyError):
     """A reply that is not exactly one JSON object; the message says why."""
+
+
+class SpecSource(Protocol):
+    """What a guide reads of its game (a :class:`~playbench.core.game.Game`): its name
+    and spec. A protocol, so this module needs nothing of ``game.py``, which makes the
+    default guide."""
+
+    name: str
+
+    def spec(self) -> Any: ...
 
 
 def read_object(text: str, cut: bool = False) -> dict[str, Any]:
@@ -90,7 +101,9 @@ class SeatGuide:
     #: asks for (Cogcrawl: ``bot``, its delver); None where the run chooses
     own_fallback: str | None = None
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Any) -> None:
+        #: the game (a :class:`SpecSource`; typed loosely so games' guides reach its
+        #: whole interface)
         self.game = game
 
     def rules(self) -> str:
@@ -116,3 +129,14 @@ class SeatGuide:
         safe to play (a move that ends the run is left out, and the rules say how to
         make it)."""
         return list(view["commands"])
+
+    def plan_moves(self, view: dict[str, Any]) -> list[Any]:
+        """Every move a plan may hold after its first, in the reply's form: the moves of
+        the game's grammar that can be legal later in this turn, not only now (an entry
+        refused when reached ends the turn). By default the legal moves."""
+        return self.moves(view)
+
+    def fell_back(self, view: dict[str, Any]) -> bool:
+        """Whether the game's own fallback played the turn that led to ``view`` (a game
+        that reads its replies itself may hand a turn to its scripted player)."""
+        return False

@@ -3,7 +3,10 @@
 A suite is a JSON object: ``name``, ``description`` and ``games``, which maps each game's
 slug to its ``seeds`` (as ``--seeds`` takes them), ``options``, ``maxSteps`` and
 ``harness`` (settings of the language model's harness, by the names a run's ``llm`` block
-records them, e.g. ``{"maxTokens": 512}``; other agents have no harness). The suites
+records them, e.g. ``{"maxTokens": 512}``; other agents have no harness), and may give
+``optionsBySeed`` (options of one episode, laid over ``options``: ``{"3": {"startLevel":
+3}}``) and a model's budgets per episode, ``maxTurns`` (model calls) and ``maxTokens``
+(prompt plus completion tokens), which end an episode ``truncated``. The suites
 shipped with playbench are ``playbench/runner/suites/<name>.json``; ``--suite`` takes one
 of their names or the path of a suite file.
 
@@ -30,6 +33,8 @@ from playbench.runner.seeds import parse_seeds
 SUITES = Path(str(resources.files("playbench") / "runner" / "suites"))
 DEFAULT_SUITE = "suite-v1"
 GAME_KEYS = ("seeds", "options", "maxSteps", "harness")
+#: the keys a game of a suite may add
+OPTIONAL_KEYS = ("optionsBySeed", "maxTurns", "maxTokens")
 
 
 class SuiteError(PlaybenchError):
@@ -59,6 +64,13 @@ class SuiteGame:
     options: JSON
     max_steps: int
     harness: JSON
+    options_by_seed: dict[int, JSON] = dataclasses.field(default_factory=dict)
+    max_turns: int | None = None
+    max_tokens: int | None = None
+
+    def options_of(self, seed: int) -> JSON:
+        """The options of the episode of ``seed``."""
+        return {**self.options, **self.options_by_seed.get(seed, {})}
 
     def llm_settings(self, llm: LlmSettings | None) -> LlmSettings | None:
         """The model's settings with this game's harness settings applied."""
@@ -128,8 +140,15 @@ def read_suite(data: Any, where: str = "the suite") -> Suite:
 
 def _game(slug: str, entry: Any, where: str) -> SuiteGame:
     game = get_game(slug)
-    if not isinstance(entry, dict) or set(entry) != set(GAME_KEYS):
-        raise SuiteError(f"{where}: {slug} must have exactly the keys {', '.join(GAME_KEYS)}")
+    if (
+        not isinstance(entry, dict)
+        or not set(GAME_KEYS) <= set(entry)
+        or not set(entry) <= {*GAME_KEYS, *OPTIONAL_KEYS}
+    ):
+        raise SuiteError(
+            f"{where}: {slug} must have the keys {', '.join(GAME_KEYS)} and may have "
+            f"{', '.join(OPTIONAL_KEYS)}"
+        )
     seeds = entry["seeds"]
     if not isinstance(seeds, str):
         raise SuiteError(f"{where}: the seeds of {slug} must be text such as 0-9")
@@ -146,6 +165,39 @@ def _game(slug: str, entry: Any, where: str) -> SuiteGame:
             f"known: {', '.join(HARNESS_FIELDS)}"
         )
     listed = parse_seeds(seeds)
+    budgets = {}
+    for key in ("maxTurns", "maxTokens"):
+        value = entry.get(key)
+        if value is not None and (type(value) is not int or value < 1):
+            raise SuiteError(f"{where}: the {key} of {slug} must be a whole number, at least 1")
+        budgets[key] = value
+    by_seed = _options_by_seed(slug, entry.get("optionsBySeed", {}), listed, where)
     # the game refuses bad options for any seed: one try checks them
     game.new(listed[0], options or None)
-    return SuiteGame(game.slug, listed, options, max_steps, harness)
+    for seed, extra in by_seed.items():
+        game.new(seed, {**options, **extra})
+    return SuiteGame(
+        game.slug,
+        listed,
+        options,
+        max_steps,
+        harness,
+        by_seed,
+        budgets["maxTurns"],
+        budgets["maxTokens"],
+    )
+
+
+def _options_by_seed(slug: str, data: Any, seeds: list[int], where: str) -> dict[int, JSON]:
+    if not isinstance(data, dict):
+        raise SuiteError(f"{where}: the optionsBySeed of {slug} must be a JSON object")
+    found: dict[int, JSON] = {}
+    for key, extra in data.items():
+        if not key.isdigit() or int(key) not in seeds:
+            raise SuiteError(
+                f"{where}: optionsBySeed of {slug} names {key!r}, which is no seed it plays"
+            )
+        if not isinstance(extra, dict):
+            raise SuiteError(f"{where}: optionsBySeed[{key!r}] of {slug} must be a JSON object")
+        found[int(key)] = extra
+    return found

@@ -31,6 +31,8 @@ class Reply:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     delay: float = 0.0
+    #: "length" when the reply stopped at the request's token limit
+    finish_reason: str = "stop"
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,11 @@ class ChatServer:
         #: when each chat request arrived (time.monotonic)
         self.arrivals: list[float] = []
         self.authorizations: list[str | None] = []
+        #: the model ids ``GET /v1/models`` lists (none: it lists an empty list)
+        self.models: list[str] = [MODEL]
+        #: chat requests being answered now, and the most at once
+        self.in_flight = 0
+        self.peak = 0
         self.lock = threading.Lock()
         self.stopping = threading.Event()
         self.http = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -100,7 +107,10 @@ class ChatServer:
                 if self.path.rstrip("/") == "/v1/models":
                     data = {
                         "object": "list",
-                        "data": [{"id": MODEL, "object": "model", "created": 0, "owned_by": "t"}],
+                        "data": [
+                            {"id": name, "object": "model", "created": 0, "owned_by": "t"}
+                            for name in server.models
+                        ],
                     }
                     self._send(200, data)
                 else:
@@ -112,6 +122,16 @@ class ChatServer:
                 if self.path.rstrip("/") != "/v1/chat/completions":
                     self._send(404, {"error": {"message": "no such route", "type": "not_found"}})
                     return
+                with server.lock:
+                    server.in_flight += 1
+                    server.peak = max(server.peak, server.in_flight)
+                try:
+                    self._answer(body)
+                finally:
+                    with server.lock:
+                        server.in_flight -= 1
+
+            def _answer(self, body: dict[str, Any]) -> None:
                 answer = server._next(body, self.headers.get("Authorization"))
                 if isinstance(answer, Status):
                     error = {"message": answer.message, "type": answer.error_type}
@@ -152,7 +172,7 @@ def completion(reply: Reply, model: str) -> dict[str, Any]:
             {
                 "index": 0,
                 "message": {"role": "assistant", "content": reply.content},
-                "finish_reason": "stop",
+                "finish_reason": reply.finish_reason,
             }
         ],
         "usage": {

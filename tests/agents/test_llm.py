@@ -10,7 +10,7 @@ import json
 import pytest
 
 from playbench.agents import AgentError, LlmAgent, LlmSettings
-from playbench.agents.llm import LlmCounts, check_endpoint
+from playbench.agents.llm import SeatCounts, check_endpoint
 from playbench.core.match import Match
 from playbench.runner.episode import LocalTable
 from tests.agents.chat_server import MODEL, Reply, Status, legal_commands, user_message
@@ -41,7 +41,7 @@ def counts(agent):
 
 def expect(**figures):
     """Every count of an episode: those given, zero elsewhere."""
-    data = {name: 0 for name in LlmCounts.__dataclass_fields__ if name != "seconds"}
+    data = {name: 0 for name in SeatCounts.__dataclass_fields__ if name != "seconds"}
     data.update(figures)
     return data
 
@@ -60,7 +60,7 @@ def test_a_valid_reply_plays_its_commands_and_counts_the_call(tally, chat):
     )
     (request,) = chat.requests
     assert request["model"] == MODEL and request["temperature"] == 0.0
-    assert request["max_tokens"] == 1024
+    assert request["max_tokens"] == 512
     system = request["messages"][0]
     assert system["role"] == "system" and "Walk a token to the goal." in system["content"]
     assert (
@@ -202,13 +202,27 @@ def test_whitespace_fences_prose_and_raw_line_breaks_are_repaired(tally, chat, w
     )
 
 
-def test_an_over_long_reply_is_cut_at_4096_bytes_and_fails_to_parse(tally, chat):
-    long = json.dumps({"commands": ["step 1"], "say": "x" * 5000})
-    chat.add(Reply(long, 10, 2000), reply("step 1", tokens=(10, 5)))
+def test_an_over_long_reply_is_read_whole_then_cut_to_4096_bytes_and_played(tally, chat):
+    long = json.dumps({"commands": ["step 1"], "say": "x" * 5000, "notes": "keep"})
+    assert len(long.encode()) > 4096
+    chat.add(Reply(long, 10, 2000))
     agent, table = agent_for(tally, chat), table_for(tally)
     turn = agent.turn(table)
-    assert len(turn.note["replies"][0].encode()) == 4096
-    assert "must end with '}'" in chat.requests[1]["messages"][3]["content"]
+    assert turn.note["played"] == "model" and turn.note["cut"] is True
+    assert len(turn.note["say"]) == 140
+    assert counts(agent)["cut"] == 1 and counts(agent)["parseFailures"] == 0
+    assert agent.seat.notes == "keep"
+    assert table.match.state.pos == 1
+
+
+def test_an_over_long_reply_that_does_not_read_names_its_length(tally, chat):
+    broken = '{"commands": ["step 1"], "say": "' + "x" * 5000 + '" "oops"}'
+    chat.add(Reply(broken, 10, 2000), reply("step 1", tokens=(10, 5)))
+    agent, table = agent_for(tally, chat), table_for(tally)
+    agent.turn(table)
+    retry = chat.requests[1]["messages"][3]["content"]
+    assert f"(the reply is {len(broken)} bytes; at most 4096)" in retry
+    assert "has no" not in retry
     assert counts(agent)["parseFailures"] == 1 and counts(agent)["completionTokens"] == 2005
     assert table.match.state.pos == 1
 
@@ -323,7 +337,7 @@ def test_over_cap_and_non_string_commands_are_dropped_and_reported(tally, chat):
     # ten entries are read: one is no text, so nine steps are tried; the goal (8) ends it
     assert len(turn.results) == 8 and table.match.over
     assert user_message(chat.requests[0]) != ""
-    assert agent.history[-1].endswith(
+    assert agent.seat.history[-1].endswith(
         "dropped after the game ended: 'step 1'; entry 1 dropped: not a text; "
         "2 move(s) past the cap of 10 dropped unread"
     )
@@ -357,6 +371,16 @@ def test_an_unreachable_endpoint_is_a_clear_error(monkeypatch):
         check_endpoint(settings)
 
 
+def test_a_model_the_endpoint_does_not_list_is_refused_before_any_call(chat):
+    with pytest.raises(AgentError) as caught:
+        check_endpoint(LlmSettings(model="gpt-4o-mini", base_url=chat.base_url))
+    assert str(caught.value) == (
+        f"the endpoint {chat.base_url} does not serve the model 'gpt-4o-mini': it serves "
+        f"{MODEL} (pass one with --model)"
+    )
+    assert chat.pings == [] and chat.requests == []
+
+
 def test_an_unknown_model_names_the_fix(chat):
     chat.ping = Status(
         404,
@@ -364,11 +388,12 @@ def test_an_unknown_model_names_the_fix(chat):
         error_code="model_not_found",
         error_type="invalid_request_error",
     )
+    chat.models = []
     with pytest.raises(AgentError) as caught:
         check_endpoint(LlmSettings(model="nope", base_url=chat.base_url))
     assert str(caught.value) == (
         f"the endpoint {chat.base_url} has no model 'nope' (404 model_not_found): pass "
-        f"--model with one it serves (it serves {MODEL})"
+        "--model with one it serves"
     )
 
 

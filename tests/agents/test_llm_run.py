@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from playbench.cli import main
-from tests.agents.chat_server import MODEL, Reply, Status, legal_commands
+from tests.agents.chat_server import MODEL, Reply, legal_commands
 from tests.agents.conftest import KEY
 
 
@@ -106,13 +106,12 @@ def test_steps_count_game_turns_not_failed_replies(tally, chat, tmp_path):
 
 
 def test_an_unknown_model_exits_2_in_one_line(tally, chat, tmp_path, capsys):
-    chat.ping = Status(404, "no such model", error_code="model_not_found")
     folder = tmp_path / "out"
     command = ["run", "tally", "--agent", "llm", "--model", "nope", "--base-url", chat.base_url]
     assert main([*command, "--out", str(folder)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "has no model 'nope' (404 model_not_found)" in err
-    assert not folder.exists() and chat.requests == []
+    assert err.count("\n") == 1 and "does not serve the model 'nope': it serves script" in err
+    assert not folder.exists() and chat.requests == [] and chat.pings == []
 
 
 def test_the_start_up_check_asks_as_the_first_turn_does(tally, chat, tmp_path):

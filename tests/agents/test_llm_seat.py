@@ -57,7 +57,14 @@ def test_the_legal_moves_are_the_reply_s_action_objects_without_up_on_level_1(ch
     ]
     schema = chat.requests[0]["response_format"]["json_schema"]["schema"]["properties"]
     branches = schema["actions"]["items"]["anyOf"]
-    assert [{k: v["enum"][0] for k, v in b["properties"].items()} for b in branches] == moves
+    offered = [{k: v["enum"] for k, v in b["properties"].items()} for b in branches]
+    # the legal moves first, then every other action of the grammar a plan may hold
+    assert offered[: len(moves)] == [{k: [v] for k, v in move.items()} for move in moves]
+    rest = offered[len(moves) :]
+    assert {"do": ["up"]} not in rest and {"do": ["down"]} in rest
+    assert {"do": ["kick"], "dir": ["sw"]} in rest and {"do": ["wear"], "item": ["b"]} in rest
+    (travel,) = [entry for entry in rest if entry["do"] == ["travel"]]
+    assert travel["y"] == list(range(11, 17)) and 0 < len(travel["x"]) < 80
     prompt = user_message(chat.requests[0])
     assert "Map rows y=11 to y=16; x counts from 0 at the left edge:\n --------\n" in prompt
 

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from playbench.agents.bot import BotAgent
-from playbench.agents.seat import system_prompt, turn_prompt
+from playbench.agents.llm.prompts import system_prompt, turn_prompt
 from playbench.core import all_games
 from playbench.core.match import Match
 from playbench.core.seat import MAX_NOTES

@@ -9,14 +9,8 @@ import jsonschema
 import pytest
 
 from playbench.agents.bot import BotAgent
-from playbench.agents.seat import (
-    NOTES_SCHEMA,
-    REVIEW_SCHEMA,
-    ReplyUnusable,
-    read_reply,
-    reply_moves,
-    response_format,
-)
+from playbench.agents.llm.prompts import NOTES_SCHEMA, REVIEW_SCHEMA, response_format
+from playbench.agents.llm.reply import ReplyUnusable, read_reply, reply_moves
 from playbench.core import all_games, get_game
 from playbench.core.match import Match
 from playbench.core.seat import ReplyUnreadable

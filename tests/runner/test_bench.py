@@ -71,7 +71,15 @@ def test_a_suite_file_by_path_and_its_hash_follow_its_contents(tmp_path):
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda d: d["games"]["gem-swap"].pop("harness"), "exactly the keys"),
+        (lambda d: d["games"]["gem-swap"].pop("harness"), "must have the keys"),
+        (lambda d: d["games"]["gem-swap"].update(maxturns=3), "may have optionsBySeed"),
+        (lambda d: d["games"]["gem-swap"].update(maxTurns=0), "maxTurns of gem-swap"),
+        (lambda d: d["games"]["gem-swap"].update(maxTokens=1.5), "maxTokens of gem-swap"),
+        (lambda d: d["games"]["gem-swap"].update(optionsBySeed={"7": {}}), "no seed it plays"),
+        (
+            lambda d: d["games"]["delvewick"].update(optionsBySeed={"1": {"startLevel": 9}}),
+            "startLevel",
+        ),
         (lambda d: d["games"]["gem-swap"].update(harness={"model": "x"}), "unknown harness"),
         (lambda d: d["games"]["gem-swap"].update(maxSteps=0), "maxSteps"),
         (lambda d: d["games"]["gem-swap"].update(seeds=[0, 1]), "seeds"),

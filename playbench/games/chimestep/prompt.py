@@ -1,6 +1,7 @@
 """What a language-model seat is told about Chimestep: the play rules, short, one example
 reply, the text board, and as moves the legal commands with longer ticks beside ``tick``
-and without the hops off the rim (the second such hop in a row costs a life)."""
+and without the hops off the rim (the second such hop in a row costs a life); a plan's
+later moves may be any hop, tick, ``toll`` or ``start``."""
 
 from __future__ import annotations
 
@@ -51,3 +52,6 @@ class ChimestepSeat(SeatGuide):
             if command == "tick":
                 moves.extend(LONG_TICKS)
         return moves
+
+    def plan_moves(self, view: dict[str, Any]) -> list[Any]:
+        return [*(f"hop {name}" for name in DIRECTIONS), "tick", *LONG_TICKS, "toll", "start"]

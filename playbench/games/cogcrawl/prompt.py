@@ -2,7 +2,10 @@
 reply, a compact screen made from the observation (messages, the explored part of the
 map, status, pack, monsters, what the last reply did), and as moves the legal action
 objects of the reply, with a travel to the down stairs once they are seen and without
-``up`` on level 1 (which leaves the dungeon and ends the run)."""
+``up`` on level 1 (which leaves the dungeon and ends the run). A plan's later actions may
+be any action of the grammar at this board: a move, kick or chat in any direction, a
+travel to any seen cell, each pack letter with each item verb, and the verbs without
+arguments (``up`` only below level 1)."""
 
 from __future__ import annotations
 
@@ -11,7 +14,18 @@ from typing import Any
 
 from playbench.core.seat import ACTIONS, SeatGuide
 from playbench.games.cogcrawl.glyphs import STAIRS_DOWN
-from playbench.games.cogcrawl.protocol import RAW_KEY, TRAVEL, UP
+from playbench.games.cogcrawl.protocol import (
+    DIR_VERBS,
+    DIRECTIONS,
+    DOWN,
+    ITEM_VERBS,
+    PICKUP,
+    RAW_KEY,
+    SEARCH,
+    TRAVEL,
+    UP,
+    WAIT,
+)
 
 RULES = """\
 A dungeon of 10 levels; the Cogheart lies on level 10. You are the cog @. Score comes \
@@ -90,6 +104,28 @@ class CogcrawlSeat(SeatGuide):
         if stairs is not None and stairs != here:
             moves.append({"do": TRAVEL, "x": stairs[0], "y": stairs[1]})
         return moves
+
+    def plan_moves(self, view: dict[str, Any]) -> list[Any]:
+        seen = view["observation"]
+        plan: list[Any] = [
+            {"do": verb, "dir": direction} for verb in sorted(DIR_VERBS) for direction in DIRECTIONS
+        ]
+        cells = [(x, y) for y, row in enumerate(seen["map"]) for x, c in enumerate(row) if c != " "]
+        if cells:
+            xs = sorted({x for x, _y in cells})
+            ys = sorted({y for _x, y in cells})
+            plan.append({"do": TRAVEL, "x": xs, "y": ys})
+        letters = [entry["letter"] for entry in seen["pack"]]
+        plan.extend(
+            {"do": verb, "item": letter} for verb in sorted(ITEM_VERBS) for letter in letters
+        )
+        plan.extend({"do": verb} for verb in (DOWN, PICKUP, SEARCH, WAIT))
+        if seen["status"]["dl"] > 1:
+            plan.append({"do": UP})
+        return plan
+
+    def fell_back(self, view: dict[str, Any]) -> bool:
+        return bool(view["observation"]["fallback"])
 
 
 def _runs(executed: list[dict[str, str]]) -> str:

@@ -1,11 +1,15 @@
 """What a language-model seat is told about Delvewick: the play rules, short, and one
-example reply; the board is the text render and the moves its legal commands."""
+example reply; the board is the text render and the moves its legal commands (a plan's
+later moves may be any of the five commands)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from playbench.core.seat import SeatGuide
+
+#: every command of the grammar: a plan may hold any of them after its first
+COMMANDS = ("up", "down", "left", "right", "wait")
 
 RULES = """\
 You are the mole M digging through an underground level framed by bedrock #. Each \
@@ -32,3 +36,6 @@ class DelvewickSeat(SeatGuide):
 
     def example(self) -> dict[str, Any]:
         return {"commands": ["right", "right", "down"], "notes": "gem two right, then down"}
+
+    def plan_moves(self, view: dict[str, Any]) -> list[Any]:
+        return list(COMMANDS)

@@ -1,12 +1,13 @@
 """What a language-model seat is told about Gem Swap: the play rules, short, one example
 reply, the text board, and as moves the legal swaps only (``hint`` costs points and
-``moves`` only counts them)."""
+``moves`` only counts them); a plan's later swaps may be any swap on the board."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from playbench.core.seat import SeatGuide
+from playbench.games.gemswap.commands import NORMAL_SWAPS
 
 RULES = """\
 An 8x8 match-3 board. Columns are A-H left to right, rows 1-8 top to bottom (A1 top \
@@ -31,3 +32,6 @@ class GemSwapSeat(SeatGuide):
 
     def moves(self, view: dict[str, Any]) -> list[Any]:
         return [command for command in view["commands"] if command.startswith("swap ")]
+
+    def plan_moves(self, view: dict[str, Any]) -> list[Any]:
+        return list(NORMAL_SWAPS)
