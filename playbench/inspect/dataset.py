@@ -3,9 +3,10 @@
 A game's own task plays a suite made for it (``inspect-<slug>``: the seeds, options and
 limits its task arguments give), so an Inspect result reads back as a bench folder
 like any other; ``playbench/suite`` plays a published suite as it is. Each sample's
-metadata says what its episode is and what bounds it: ``game``, ``seed``, ``options``,
-``maxSteps`` (actions), ``maxTurns`` (model calls) and ``maxTokens`` (prompt plus
-completion tokens), and the game's ``harness`` settings from the suite.
+metadata says what its episode is and what bounds it: ``game``, ``seed``, ``options``
+(the suite's, with its ``optionsBySeed`` for the seed), ``maxSteps`` (actions),
+``maxTurns`` (model calls) and ``maxTokens`` (prompt plus completion tokens), and the
+game's ``harness`` settings from the suite.
 """
 
 from __future__ import annotations
@@ -19,15 +20,13 @@ from playbench.core.errors import PlaybenchError
 from playbench.core.game import JSON
 from playbench.core.registry import get_game
 from playbench.runner.seeds import parse_seeds
-from playbench.runner.suite import GAME_KEYS, Suite, read_suite
+from playbench.runner.suite import Suite, read_suite
 
 #: the model turns an episode of a game's own task may take by default, the bound the
 #: models suite sets
 DEFAULT_MAX_TURNS = 300
 #: the actions an episode of a game's own task may take by default
 DEFAULT_MAX_STEPS = 100_000
-#: the budgets a suite's game entry may set (absent: unbounded)
-BUDGETS = ("maxTurns", "maxTokens")
 
 
 class TaskArgumentError(PlaybenchError, ValueError):
@@ -75,8 +74,8 @@ def budgets_of(max_turns: Any, max_tokens: Any) -> JSON:
 
 
 def game_suite(slug: str, seeds: Any, options: Any, max_steps: Any, budgets: JSON) -> Suite:
-    """The suite a game's own task plays: one game, on the seeds and options given (with
-    its budgets where suite files take them)."""
+    """The suite a game's own task plays: one game, on the seeds and options given, with
+    its budgets."""
     game = get_game(slug)
     text = seeds_text(seeds)
     entry: JSON = {
@@ -85,8 +84,7 @@ def game_suite(slug: str, seeds: Any, options: Any, max_steps: Any, budgets: JSO
         "maxSteps": _count("max_steps", max_steps),
         "harness": {},
     }
-    if all(name in GAME_KEYS for name in BUDGETS):
-        entry.update({name: value for name, value in budgets.items() if value is not None})
+    entry.update({name: value for name, value in budgets.items() if value is not None})
     data = {
         "name": f"inspect-{game.slug}",
         "description": f"{game.name} on seeds {text}, as the task playbench/{slug} plays it",
@@ -98,7 +96,7 @@ def game_suite(slug: str, seeds: Any, options: Any, max_steps: Any, budgets: JSO
 def suite_budgets(suite: Suite) -> dict[str, JSON]:
     """Each game's budgets as its suite sets them."""
     return {
-        entry.game: {name: suite.data["games"][entry.game].get(name) for name in BUDGETS}
+        entry.game: {"maxTurns": entry.max_turns, "maxTokens": entry.max_tokens}
         for entry in suite.games
     }
 
@@ -116,7 +114,7 @@ def samples(suite: Suite, budgets: dict[str, JSON]) -> MemoryDataset:
                     metadata={
                         "game": game.slug,
                         "seed": seed,
-                        "options": entry.options,
+                        "options": entry.options_of(seed),
                         "maxSteps": entry.max_steps,
                         **budgets.get(entry.game, {}),
                         "harness": entry.harness,

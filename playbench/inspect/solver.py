@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from dataclasses import asdict
 from typing import Any
 
 from inspect_ai.log import transcript
@@ -108,13 +107,14 @@ async def play(state: TaskState, base: SeatSettings, max_tokens: int | None) -> 
     try:
         while not table.over:
             before = len(table.lines)
-            view = table.view()
             try:
                 turn = await drive_async(player.turn(table), call)
             except BudgetSpent as spent:
-                episode.truncated_by = spent.name
+                # what the unfinished turn played stays in the replay; it is no turn
+                episode.truncated_by = spent.budget
+                episode.file(before, spent.turn.note)
                 break
-            episode.turn(before, view, turn.note, player)
+            episode.turn(before, turn.note, player)
         else:
             if not match.over:
                 episode.truncated_by = MAX_STEPS
@@ -122,8 +122,8 @@ async def play(state: TaskState, base: SeatSettings, max_tokens: int | None) -> 
         episode.truncated_by = f"{limit.type}Limit"
         raise
     finally:
-        counts = asdict(player.counts)
-        # a turn the limit cut before it was played is no turn of the episode
+        counts = player.counts.as_json()
+        # a turn a budget or a limit cut before it was played is no turn of the episode
         counts["turns"] = episode.turns
         episode.store(counts)
 
@@ -140,15 +140,20 @@ class Episode:
         self.truncated_by: str | None = None
         self.turns = 0
 
-    def turn(self, before: int, view: JSON, note: JSON | None, player: Seat) -> None:
-        """File one turn's note on the first line it applied, and say what it did."""
-        self.turns += 1
+    def file(self, before: int, note: JSON | None) -> None:
+        """File a turn's note on the first line it applied (or the next turn's)."""
         lines = self.table.lines
         if note:
             self.pending.append(note)
         if self.pending and len(lines) > before:
             lines[before].setdefault("turns", []).extend(self.pending)
             self.pending = []
+
+    def turn(self, before: int, note: JSON | None, player: Seat) -> None:
+        """One turn played: its note filed, what it did said, the store brought up to it."""
+        self.turns += 1
+        self.file(before, note)
+        lines = self.table.lines
         played = [line["action"] for line in lines[before:]]
         who = (note or {}).get("played", "?")
         transcript().info(
@@ -156,7 +161,7 @@ class Episode:
             f"moves: `{_moves_text(self.match, played)}`",
             source="playbench",
         )
-        self.store(asdict(player.counts))
+        self.store(player.counts.as_json())
 
     def store(self, counts: JSON) -> None:
         self.state.store.set(

@@ -26,7 +26,7 @@ def run(tmp_path, task, script, **limits):
 
 def test_an_illegal_move_is_retried_then_the_fallback_plays_and_both_are_counted(tmp_path):
     script = Script("commands", ["swap 9 9 up"], ["swap 9 9 up"], ["swap 9 9 up"], first)
-    log = run(tmp_path, gem_swap(seeds="4", max_turns=2), script)
+    log = run(tmp_path, gem_swap(seeds="4", max_turns=4), script)
     assert log.status == "success"
     [sample] = log.samples
     episode = sample.store[STORE_KEY]
@@ -42,12 +42,12 @@ def test_an_illegal_move_is_retried_then_the_fallback_plays_and_both_are_counted
     assert score.metadata["modelShare"] == 0.5
     assert log.results.scores[0].metrics["model_share"].value == 0.5
     actions = [line["action"] for line in episode["replay"][1:-1]]
-    assert score.value == Match.replay("gem-swap", 4, None, actions).game.progress(
-        Match.replay("gem-swap", 4, None, actions).state
-    )
+    again = Match.replay("gem-swap", 4, None, actions)
+    assert score.value == again.game.progress(again.state)
     # the retry prompt says why, in the conversation Inspect View shows
-    retry = [m.text for m in sample.messages if m.role == "user" and "not used" in m.text]
-    assert len(retry) == 2
+    retries = [m.text for m in sample.messages if m.role == "user" and "one retry" in m.text]
+    assert len(retries) == 2
+    assert retries[0].startswith("That reply was not used: the first move 'swap 9 9 up' was")
 
 
 def test_the_message_limit_ends_an_episode_truncated(tmp_path):
