@@ -91,15 +91,20 @@ async def play(state: TaskState, base: SeatSettings, max_tokens: int | None) -> 
     """Play ``state``'s episode to its end, a budget or a limit."""
     meta = state.metadata
     game = get_game(meta["game"])
+    model = get_model()
+    if max_tokens is None and model.config.max_tokens is not None:
+        # Inspect's --max-tokens: the limit a reply stopped by it is told
+        base = dataclasses.replace(base, max_tokens=model.config.max_tokens)
     settings = seat_settings(base, meta.get("harness") or {})
     budget = Budget(max_turns=meta.get("maxTurns"), max_tokens=meta.get("maxTokens"))
     player = Seat(game, settings, budget=budget)
     player.reset(meta["seed"])
     match = Match.start(game, meta["seed"], meta["options"] or None)
     table = LocalTable(match, meta["maxSteps"])
-    model = get_model()
-    config = GenerateConfig(max_tokens=max_tokens) if max_tokens is not None else GenerateConfig()
-    episode = Episode(state, match, table, model.name)
+    # a reply's token limit set here or by the suite's harness, else Inspect's own
+    fixed = max_tokens is not None or "maxTokens" in (meta.get("harness") or {})
+    config = GenerateConfig(max_tokens=settings.max_tokens) if fixed else GenerateConfig()
+    episode = Episode(state, match, table, str(model))
 
     async def call(ask: Ask) -> Answer:
         return await ask_model(state, model, ask, config)
@@ -194,11 +199,8 @@ async def ask_model(state: TaskState, model: Any, ask: Ask, config: GenerateConf
     asked that it does not hold yet and the reply."""
     messages = [_message(message) for message in ask.messages]
     _log_asked(state, messages)
-    if ask.schema is not None:
-        name = (ask.response_format or {}).get("json_schema", {}).get("name", ask.purpose)
-        schema = ResponseSchema(
-            name=name, json_schema=JSONSchema.model_validate(ask.schema), strict=True
-        )
+    schema = _response_schema(ask)
+    if schema is not None:
         config = config.merge(GenerateConfig(response_schema=schema))
     started = time.perf_counter()
     output: ModelOutput = await model.generate(messages, config=config)
@@ -213,6 +215,19 @@ async def ask_model(state: TaskState, model: Any, ask: Ask, config: GenerateConf
         latency=latency,
         cut=output.stop_reason == "max_tokens",
     )
+
+
+def _response_schema(ask: Ask) -> ResponseSchema | None:
+    """The reply's schema as Inspect asks any provider for it, when the seat's reply
+    format carries one (``json_schema``); ``text`` and ``json_object`` ask by the prompt
+    alone, as Inspect's model API has no form for any JSON object."""
+    fmt = ask.response_format
+    if fmt is None or ask.schema is None:
+        return None
+    if fmt.get("type") != "json_schema" and "schema" not in fmt:
+        return None
+    name = fmt.get("json_schema", {}).get("name", ask.purpose)
+    return ResponseSchema(name=name, json_schema=JSONSchema.model_validate(ask.schema), strict=True)
 
 
 def _log_asked(state: TaskState, messages: list[ChatMessage]) -> None:

@@ -32,9 +32,12 @@ class Script:
         self.key = key
         self.entries = list(entries)
         self.calls = 0
+        #: each call's messages and generate config, as the model got them
+        self.asked: list[tuple[list[ChatMessage], Any]] = []
 
     def __call__(self, messages: list[ChatMessage], tools: Any, choice: Any, config: Any) -> Any:
         index, self.calls = self.calls, self.calls + 1
+        self.asked.append((messages, config))
         entry = self.entries[index] if index < len(self.entries) else first
         moves = entry(legal_moves(messages)) if callable(entry) else entry
         output = ModelOutput.from_content("mockllm/model", json.dumps({self.key: moves}))

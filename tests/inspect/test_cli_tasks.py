@@ -43,6 +43,7 @@ def test_every_game_task_runs_through_the_inspect_command(metadata, chat, tmp_pa
         assert sample.id == f"{slug}-3"
         assert sample.metadata["game"] == slug
         episode = sample.store[STORE_KEY]
+        assert episode["replay"][0]["model"] == MODEL
         actions = [line["action"] for line in episode["replay"][1:-1]]
         again = Match.replay(slug, 3, None, actions)
         score = sample.scores["replay"]

@@ -68,3 +68,22 @@ def test_the_message_limit_ends_an_episode_truncated(tmp_path):
     again = Match.replay("gem-swap", 2, None, actions)
     assert score.value == again.game.progress(again.state)
     assert score.metadata["score"] == again.score
+
+
+def test_the_reply_schema_and_the_picture_reach_the_model_as_the_seat_asks(tmp_path):
+    script = Script("commands")
+    log = run(tmp_path, gem_swap(seeds="1", max_turns=1, vision=True), script)
+    assert log.status == "success"
+    [(messages, config)] = script.asked
+    assert config.response_schema.name == "seat_reply"
+    moves = config.response_schema.json_schema.properties["commands"]
+    assert moves.type == "array"
+    user = messages[-1]
+    assert [part.type for part in user.content] == ["text", "image"]
+    assert user.content[1].image.startswith("data:image/png;base64,")
+
+    script = Script("commands")
+    run(tmp_path / "text", gem_swap(seeds="1", max_turns=1, reply_format="text"), script)
+    [(messages, config)] = script.asked
+    assert config.response_schema is None
+    assert isinstance(messages[-1].content, str)
