@@ -8,8 +8,9 @@ them), ``llm`` (the seat's counts, as a run's ``runs.jsonl`` reports them) and
 
 :func:`check_episode` rebuilds the episode from the sample's seed and options and its
 action log with :meth:`Match.replay` (the scorer's check); :func:`write_folders` writes a
-log's episodes as one run folder per game, with ``bench.json`` once every seed of the
-task's suite was played, and re-simulates every replay line by line with
+log's episodes as one run folder per game (``run.json``, ``runs.jsonl``, ``replays/``,
+``summary.json``), with ``bench.json`` once every seed of the task's suite was played,
+and re-simulates every replay line by line with
 :func:`~playbench.runner.replay.verify_path`; :func:`import_log` (``playbench import``)
 keeps the folders only when every episode replays to what the log records.
 """
@@ -33,8 +34,9 @@ from playbench.runner.bench import BENCH, bench_figures
 from playbench.runner.episode import REPLAYS
 from playbench.runner.outcome import outcome_of
 from playbench.runner.replay import dump_lines, header, replay_name, verify_path, write_atomic
-from playbench.runner.store import CONFIG, RUNS
+from playbench.runner.store import CONFIG, RUNS, SUMMARY
 from playbench.runner.suite import read_suite
+from playbench.runner.summary import summarize
 
 #: the key of a sample's store that holds its episode
 STORE_KEY = "playbench"
@@ -240,6 +242,9 @@ def write_folders(log: Any, where: Path, folder: Path) -> Written:
             write_atomic(run / record["replay"], dump_lines(replay))
             records.append(record)
         write_atomic(run / RUNS, dump_lines(records))
+        summary = summarize(records)
+        summary["harness"] = config["harness"]
+        write_atomic(run / SUMMARY, _json_bytes(summary))
         written.games[entry.game] = len(records)
         written.problems += [
             f"{where} sample {_sample_of(verdict.path)}: {verdict.problem}"

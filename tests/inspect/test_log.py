@@ -93,6 +93,11 @@ def test_an_inspect_log_is_verified_imported_and_reported_beside_a_bench(played,
     assert (imported["agent"], imported["model"]) == ("llm", MODEL)
     assert imported["headline"]["meanProgress"] == benched["headline"]["meanProgress"]
     assert main(["verify", str(out / "gem-swap")]) == 0
+    for slug in ("gem-swap", "cogcrawl"):
+        ours = json.loads((out / slug / "summary.json").read_text())
+        theirs = json.loads((folder / slug / "summary.json").read_text())
+        keys = ("episodes", "meanScore", "meanProgress", "ci95", "outcomes")
+        assert {key: ours[key] for key in keys} == {key: theirs[key] for key in keys}
     report = tmp_path / "report"
     assert main(["report", str(log_path), str(folder), "--out", str(report)]) == 0
     text = (report / "report.md").read_text()
