@@ -69,7 +69,7 @@ def replay() -> Scorer:
             explanation=(
                 f"{checked.match.game.name} seed {checked.match.seed}: {len(held['replay']) - 2} "
                 f"actions replayed to score {checked.score} ({checked.outcome}"
-                + (f" by {end['truncatedBy']}" if end.get("truncatedBy") else "")
+                + (f" by {end['budget']}" if end.get("budget") else "")
                 + f"); the model played {model_turns} of {turns} turns"
             ),
             metadata={
@@ -79,7 +79,7 @@ def replay() -> Scorer:
                 "modelTurns": model_turns,
                 "modelShare": model_turns / turns if turns else 0.0,
                 "fingerprint": checked.fingerprint,
-                "truncatedBy": end.get("truncatedBy"),
+                "budget": end.get("budget"),
             },
         )
 

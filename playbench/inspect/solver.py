@@ -7,9 +7,11 @@ The conversation (``state.messages``) is the transcript of the episode: each tur
 message (the board as the model saw it, its notes, what happened, the legal moves) and
 each reply, and an info event per turn says what was played and by whom. Inspect's
 ``--message-limit`` and ``--token-limit`` count them; a limit, or a budget of the suite
-(``maxTurns``, ``maxTokens``) or its ``maxSteps``, ends the episode ``truncated`` and the
-store says which. A call that fails after Inspect's retries fails the sample (``inspect
-eval-retry`` plays it again), never handed silently to the fallback.
+(``maxTurns``, ``maxTokens``), ends the episode ``truncated`` and ``budget`` names it, as
+in a run's records (``messageLimit``, ``tokenLimit``, ... for Inspect's limits); its
+``maxSteps`` ends it ``truncated`` unnamed, as in a run. A call that fails after
+Inspect's retries fails the sample (``inspect eval-retry`` plays it again), never handed
+silently to the fallback.
 
 The episode goes to the sample's store (:data:`~playbench.runner.inspect_log.STORE_KEY`)
 as it is played, for the scorer and for ``playbench import``.
@@ -46,9 +48,6 @@ from playbench.core.registry import get_game
 from playbench.runner.episode import LocalTable
 from playbench.runner.inspect_log import STORE_KEY, episode_replay
 from playbench.runner.suite import HARNESS_FIELDS
-
-#: what cut an episode that reached its suite's action cap
-MAX_STEPS = "maxSteps"
 
 
 def seat_settings(base: SeatSettings, harness: JSON) -> SeatSettings:
@@ -115,22 +114,17 @@ async def play(state: TaskState, base: SeatSettings, max_tokens: int | None) -> 
             try:
                 turn = await drive_async(player.turn(table), call)
             except BudgetSpent as spent:
-                # what the unfinished turn played stays in the replay; it is no turn
-                episode.truncated_by = spent.budget
+                # what the unfinished turn played stays in the replay
+                episode.budget = spent.budget
                 episode.file(before, spent.turn.note)
                 break
             episode.turn(before, turn.note, player)
-        else:
-            if not match.over:
-                episode.truncated_by = MAX_STEPS
     except LimitExceededError as limit:
-        episode.truncated_by = f"{limit.type}Limit"
+        # Inspect's limit ends the episode as a budget would: named, its lines kept
+        episode.budget = f"{limit.type}Limit"
         raise
     finally:
-        counts = player.counts.as_json()
-        # a turn a budget or a limit cut before it was played is no turn of the episode
-        counts["turns"] = episode.turns
-        episode.store(counts)
+        episode.store(player.counts.as_json())
 
 
 class Episode:
@@ -142,7 +136,8 @@ class Episode:
         self.table = table
         self.model = model
         self.pending: list[JSON] = []
-        self.truncated_by: str | None = None
+        #: the budget or Inspect limit that ended the episode, else None
+        self.budget: str | None = None
         self.turns = 0
 
     def file(self, before: int, note: JSON | None) -> None:
@@ -172,11 +167,9 @@ class Episode:
         self.state.store.set(
             STORE_KEY,
             {
-                "replay": episode_replay(
-                    self.match, self.table.lines, self.model, self.truncated_by
-                ),
+                "replay": episode_replay(self.match, self.table.lines, self.model, self.budget),
                 "llm": counts,
-                "truncatedBy": None if self.match.over else self.truncated_by,
+                "budget": self.budget,
             },
         )
 

@@ -4,7 +4,7 @@ replay, and written as the run and bench folders ``playbench bench`` writes.
 A sample's store holds its episode under :data:`STORE_KEY`: ``replay`` (the replay
 file's lines, header first and end last, as :mod:`playbench.runner.replay` describes
 them), ``llm`` (the seat's counts, as a run's ``runs.jsonl`` reports them) and
-``truncatedBy`` (the budget or Inspect limit that cut the episode, else None).
+``budget`` (the budget or Inspect limit that ended the episode, else None).
 
 :func:`check_episode` rebuilds the episode from the sample's seed and options and its
 action log with :meth:`Match.replay` (the scorer's check); :func:`write_folders` writes a
@@ -35,7 +35,7 @@ from playbench.runner.episode import REPLAYS
 from playbench.runner.outcome import outcome_of
 from playbench.runner.replay import dump_lines, header, replay_name, verify_path, write_atomic
 from playbench.runner.store import CONFIG, RUNS, SUMMARY
-from playbench.runner.suite import read_suite
+from playbench.runner.suite import SuiteGame, read_suite
 from playbench.runner.summary import summarize
 
 #: the key of a sample's store that holds its episode
@@ -73,7 +73,7 @@ class Checked:
 
 
 def episode_replay(
-    match: Match, lines: list[JSON], model: str | None, truncated_by: str | None
+    match: Match, lines: list[JSON], model: str | None, budget: str | None
 ) -> list[JSON]:
     """The replay file's lines of an episode played on ``match`` (its header, ``lines``
     and its end)."""
@@ -87,8 +87,8 @@ def episode_replay(
         "outcome": outcome,
         "progress": game.progress(match.state),
     }
-    if truncated_by is not None and not match.over:
-        end["truncatedBy"] = truncated_by
+    if budget is not None:
+        end["budget"] = budget
     return [header(game.slug, seed, match.options, AGENT, model), *lines, {"end": end}]
 
 
@@ -235,7 +235,7 @@ def write_folders(log: Any, where: Path, folder: Path) -> Written:
             continue
         run = folder / entry.game
         (run / REPLAYS).mkdir(parents=True, exist_ok=True)
-        config = _config(spec, suite.describe(), entry.game, entry.options, entry.max_steps)
+        config = _config(spec, suite.describe(), entry)
         write_atomic(run / CONFIG, _json_bytes(config))
         records = []
         for replay, record in sorted(episodes, key=lambda pair: pair[1]["seed"]):
@@ -308,20 +308,21 @@ def _record(sample: Any, episode: JSON, checked: Checked, model: str) -> JSON:
         "fingerprint": checked.fingerprint,
         "replay": f"{REPLAYS}/{replay_name(match.game.slug, seed)}",
     }
-    if episode.get("truncatedBy") is not None and not match.over:
-        record["truncatedBy"] = episode["truncatedBy"]
+    if episode.get("budget") is not None:
+        record["budget"] = episode["budget"]
     if isinstance(episode.get("llm"), dict):
         record["llm"] = episode["llm"]
     record["inspect"] = {"sample": sample.id, "epoch": sample.epoch}
     return record
 
 
-def _config(spec: Any, suite: JSON, slug: str, options: JSON, max_steps: int) -> JSON:
+def _config(spec: Any, suite: JSON, entry: SuiteGame) -> JSON:
     """The run folder's ``run.json``: what ``playbench bench`` records, and the log."""
     args = spec.task_args or {}
-    guide = get_game(slug).seat_guide()
+    guide = get_game(entry.game).seat_guide()
+    budget = {"maxTurns": entry.max_turns, "maxTokens": entry.max_tokens}
     return {
-        "game": slug,
+        "game": entry.game,
         "agent": AGENT,
         "model": spec.model,
         "llm": {"model": spec.model, "door": DOOR},
@@ -332,8 +333,9 @@ def _config(spec: Any, suite: JSON, slug: str, options: JSON, max_steps: int) ->
             "reflect": args.get("reflect"),
             "vision": args.get("vision"),
         },
-        "options": options,
-        "maxSteps": max_steps,
+        "options": entry.options,
+        "maxSteps": entry.max_steps,
+        "budget": {key: value for key, value in budget.items() if value is not None},
         "server": None,
         "player": None,
         "ranked": False,

@@ -51,13 +51,14 @@ def test_every_game_task_runs_through_the_inspect_command(metadata, chat, tmp_pa
         assert score.metadata["score"] == again.score
         assert score.metadata["fingerprint"] == again.fingerprint()
         assert score.metadata["outcome"] == "truncated"
-        assert score.metadata["truncatedBy"] == "maxTurns"
-        assert (score.metadata["turns"], score.metadata["modelTurns"]) == (2, 2)
+        assert score.metadata["budget"] == "maxTurns"
+        # the seat counts the third turn, begun when the budget had no call left
+        assert (score.metadata["turns"], score.metadata["modelTurns"]) == (3, 2)
         assert episode["llm"]["calls"] == 2
         metrics = log.results.scores[0].metrics
         assert metrics["mean"].value == score.value
         assert metrics["mean_score"].value == again.score
-        assert metrics["model_share"].value == 1.0
+        assert metrics["model_share"].value == 2 / 3
         # the transcript: the board as the model saw it, and the reply played
         user = [message for message in sample.messages if message.role == "user"]
         assert user[1].text.startswith("Turn 1. Score 0.")
@@ -77,7 +78,7 @@ def test_the_message_limit_flag_ends_a_sample_truncated(metadata, chat, tmp_path
     # the input, the system prompt, a message and a reply for each of two turns
     assert len(chat.requests) == 2
     score = sample.scores["replay"]
-    assert (score.metadata["outcome"], score.metadata["truncatedBy"]) == (
+    assert (score.metadata["outcome"], score.metadata["budget"]) == (
         "truncated",
         "messageLimit",
     )

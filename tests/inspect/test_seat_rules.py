@@ -32,15 +32,16 @@ def test_an_illegal_move_is_retried_then_the_fallback_plays_and_both_are_counted
     episode = sample.store[STORE_KEY]
     counts = episode["llm"]
     assert script.calls == 4
-    assert (counts["turns"], counts["modelTurns"], counts["calls"]) == (2, 1, 4)
+    # the seat counts a third turn, begun when the budget had no call left
+    assert (counts["turns"], counts["modelTurns"], counts["calls"]) == (3, 1, 4)
     assert (counts["retries"], counts["refused"], counts["fallbacks"]) == (2, 3, 1)
     notes = [note for line in episode["replay"][1:-1] for note in line.get("turns", ())]
     assert [note["played"] for note in notes] == ["bot", "model"]
     assert [note.get("retried", False) for note in notes] == [True, True]
     score = sample.scores["replay"]
-    assert (score.metadata["turns"], score.metadata["modelTurns"]) == (2, 1)
-    assert score.metadata["modelShare"] == 0.5
-    assert log.results.scores[0].metrics["model_share"].value == 0.5
+    assert (score.metadata["turns"], score.metadata["modelTurns"]) == (3, 1)
+    assert score.metadata["modelShare"] == 1 / 3
+    assert log.results.scores[0].metrics["model_share"].value == 1 / 3
     actions = [line["action"] for line in episode["replay"][1:-1]]
     again = Match.replay("gem-swap", 4, None, actions)
     assert score.value == again.game.progress(again.state)
@@ -51,18 +52,21 @@ def test_an_illegal_move_is_retried_then_the_fallback_plays_and_both_are_counted
 
 
 def test_the_message_limit_ends_an_episode_truncated(tmp_path):
-    log = run(tmp_path, gem_swap(seeds="2", max_turns=50), Script("commands"), message_limit=6)
+    script = Script("commands")
+    log = run(tmp_path, gem_swap(seeds="2", max_turns=50), script, message_limit=6)
     [sample] = log.samples
     assert sample.limit is not None and sample.limit.type == "message"
     assert sample.error is None
     score = sample.scores["replay"]
     assert score.metadata["outcome"] == "truncated"
-    assert score.metadata["truncatedBy"] == "messageLimit"
+    assert score.metadata["budget"] == "messageLimit"
     # the sample's input, the system prompt, then a message and a reply per turn
     assert len(sample.messages) == 6
     episode = sample.store[STORE_KEY]
-    assert episode["llm"]["turns"] == 2
-    assert episode["replay"][-1]["end"]["truncatedBy"] == "messageLimit"
+    # the third turn began and asked for its call (the seat counts both), which the limit
+    # stopped before the model got it
+    assert (episode["llm"]["turns"], episode["llm"]["calls"], script.calls) == (3, 3, 2)
+    assert episode["replay"][-1]["end"]["budget"] == "messageLimit"
     actions = [line["action"] for line in episode["replay"][1:-1]]
     assert len(actions) == 2
     again = Match.replay("gem-swap", 2, None, actions)
