@@ -28,7 +28,7 @@ SUITE = {
     "name": "door-pair",
     "description": "two games on two seeds, a few actions each",
     "games": {
-        "gem-swap": {"seeds": "0-1", "options": {}, "maxSteps": 6, "harness": {}},
+        "gem-swap": {"seeds": "0-1", "options": {}, "maxSteps": 6, "harness": {}, "maxTurns": 4},
         "cogcrawl": {"seeds": "0-1", "options": {}, "maxSteps": 4, "harness": {}},
     },
 }
@@ -78,6 +78,27 @@ def test_the_same_seeds_give_the_same_scores_as_playbench_bench(played):
         episode = sample.store[STORE_KEY]
         assert [line["action"] for line in episode["replay"][1:-1]] == bench_actions
         assert episode["llm"]["modelTurns"] == record["llm"]["modelTurns"]
+
+
+def test_an_imported_log_holds_the_records_playbench_bench_writes(played, tmp_path):
+    log_path, folder = played
+    out = tmp_path / "imported"
+    assert main(["import", str(log_path), "--out", str(out)]) == 0
+    same = ("game", "seed", "options", "agent", "score", "progress", "steps", "outcome")
+    for slug in ("gem-swap", "cogcrawl"):
+        ours, theirs = RunDir(out / slug).records(), RunDir(folder / slug).records()
+        assert len(ours) == len(theirs) == 2
+        for mine, other in zip(ours, theirs, strict=True):
+            for key in (*same, "fingerprint", "replay", "budget"):
+                assert mine.get(key) == other.get(key), (slug, key)
+            counts = {key: value for key, value in mine["llm"].items() if key != "seconds"}
+            assert counts == {key: other["llm"][key] for key in counts}
+        config = json.loads((out / slug / "run.json").read_text())
+        held = json.loads((folder / slug / "run.json").read_text())
+        for key in ("game", "agent", "options", "maxSteps", "budget", "suite"):
+            assert config[key] == held[key], (slug, key)
+    # the suite's maxTurns ended each Gem Swap episode, named as the runner names it
+    assert [r["budget"] for r in RunDir(out / "gem-swap").records()] == ["maxTurns"] * 2
 
 
 def test_an_inspect_log_is_verified_imported_and_reported_beside_a_bench(played, tmp_path, capsys):

@@ -91,3 +91,15 @@ def test_the_reply_schema_and_the_picture_reach_the_model_as_the_seat_asks(tmp_p
     [(messages, config)] = script.asked
     assert config.response_schema is None
     assert isinstance(messages[-1].content, str)
+
+
+def test_reflection_rewrites_the_notes_the_next_turn_shows(tmp_path):
+    script = Script("commands")
+    log = run(tmp_path, gem_swap(seeds="1", max_turns=4, reflect=1), script)
+    [sample] = log.samples
+    counts = sample.store[STORE_KEY]["llm"]
+    assert (counts["calls"], counts["reflections"], counts["modelTurns"]) == (4, 2, 2)
+    purposes = [config.response_schema.name for _messages, config in script.asked]
+    assert purposes == ["seat_reply", "notes", "seat_reply", "notes"]
+    second_turn = script.asked[2][0][-1].text
+    assert 'Your notes: "notes after 1 turn calls"' in second_turn
