@@ -512,10 +512,19 @@ def cmd_import(args: argparse.Namespace) -> int:
         return 0
     from rich.console import Console
 
-    from playbench.runner.bench import bench_table
+    from playbench.runner.bench import bench_table, model_problems
 
     out = Console(width=None if sys.stdout.isatty() else 160)
     out.print(bench_table(written.bench))
+    invalid, flagged = model_problems(written.bench)
+    for line in [*invalid, *flagged]:
+        sys.stderr.write(f"playbench: {line}\n")
+    if invalid:
+        sys.stderr.write(
+            "playbench: this is no result of the model's; it is not published and "
+            "playbench report shows it as invalid\n"
+        )
+        return 1
     if args.publish:
         from playbench.runner.publish import publish
 

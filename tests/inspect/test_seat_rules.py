@@ -103,3 +103,17 @@ def test_reflection_rewrites_the_notes_the_next_turn_shows(tmp_path):
     assert purposes == ["seat_reply", "notes", "seat_reply", "notes"]
     second_turn = script.asked[2][0][-1].text
     assert 'Your notes: "notes after 1 turn calls"' in second_turn
+
+
+def test_a_log_the_model_never_played_imports_as_no_result_of_the_models(tmp_path, capsys):
+    from playbench.cli import main
+
+    script = Script("commands", *[["swap 9 9 up"]] * 4)
+    log = run(tmp_path, gem_swap(seeds="0-1", max_turns=2), script)
+    assert log.results.scores[0].metrics["model_share"].value == 0.0
+    out = tmp_path / "imported"
+    assert main(["import", log.location, "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "gem-swap: the model played none of its 4 turns" in err
+    assert "this is no result of the model's; it is not published" in err
+    assert (out / "bench.json").is_file()
