@@ -8,7 +8,7 @@ import json
 import os
 import subprocess
 
-from inspect_ai.log import read_eval_log
+from inspect_ai.log import read_eval_log, resolve_sample_attachments
 
 import playbench.inspect
 from playbench.core.match import Match
@@ -65,6 +65,12 @@ def test_every_game_task_runs_through_the_inspect_command(metadata, chat, tmp_pa
         assert "Legal moves now: " in user[1].text
         replies = [message.text for message in sample.messages if message.role == "assistant"]
         assert len(replies) == 2
+        events = resolve_sample_attachments(sample).events
+        said = [e.data for e in events if e.event == "info" and e.source == "playbench"]
+        assert [text.split(" · score")[0] for text in said] == [
+            "**Turn 1** · played by model",
+            "**Turn 2** · played by model",
+        ]
 
 
 def test_the_message_limit_flag_ends_a_sample_truncated(metadata, chat, tmp_path):
