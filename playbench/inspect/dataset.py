@@ -19,7 +19,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from playbench.core.errors import PlaybenchError
 from playbench.core.game import JSON
 from playbench.core.registry import get_game
-from playbench.runner.seeds import parse_seeds
+from playbench.runner.seeds import SeedError, parse_seeds
 from playbench.runner.suite import Suite, read_suite
 
 #: the model turns an episode of a game's own task may take by default, the bound the
@@ -39,7 +39,10 @@ def seeds_text(seeds: Any) -> str:
         return str(seeds)
     if not isinstance(seeds, str):
         raise TaskArgumentError(f"seeds must be text such as 0-9 or 1,5,9, got {seeds!r}")
-    parse_seeds(seeds)
+    try:
+        parse_seeds(seeds)
+    except SeedError as error:
+        raise TaskArgumentError(str(error).replace("--seeds", "seeds")) from None
     return seeds
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from inspect_ai.log import transcript
@@ -40,11 +41,16 @@ from inspect_ai.model import (
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import JSONSchema, LimitExceededError
 
+from playbench.agents.base import AgentError
 from playbench.agents.llm import Answer, Ask, Budget, BudgetSpent, Seat, SeatSettings, drive_async
+from playbench.agents.llm.prompts import REPLY_FORMATS
+from playbench.agents.llm.settings import FALLBACKS, MAX_MEMORY, check_fallback
+from playbench.agents.picture import check_vision
 from playbench.core.errors import PlaybenchError
-from playbench.core.game import JSON
+from playbench.core.game import JSON, Game
 from playbench.core.match import Match
 from playbench.core.registry import get_game
+from playbench.inspect.dataset import TaskArgumentError
 from playbench.runner.episode import LocalTable
 from playbench.runner.inspect_log import STORE_KEY, episode_replay
 from playbench.runner.suite import HARNESS_FIELDS
@@ -58,6 +64,47 @@ def seat_settings(base: SeatSettings, harness: JSON) -> SeatSettings:
     return dataclasses.replace(base, **{key: value for key, value in found.items() if key in names})
 
 
+def checked_settings(
+    reply_format: str,
+    fallback: str,
+    memory: int,
+    reflect: int,
+    vision: bool,
+    max_tokens: int | None = None,
+    games: Sequence[Game] = (),
+) -> SeatSettings:
+    """The seat's settings from task arguments; :class:`TaskArgumentError` naming the
+    argument a run cannot use (for any of ``games``: a ``wait`` fallback, a picture)."""
+    if reply_format not in REPLY_FORMATS:
+        raise TaskArgumentError(
+            f"reply_format must be one of {', '.join(REPLY_FORMATS)}, got {reply_format!r}"
+        )
+    if fallback not in FALLBACKS:
+        raise TaskArgumentError(f"fallback must be one of {', '.join(FALLBACKS)}, got {fallback!r}")
+    if type(memory) is not int or not 0 <= memory <= MAX_MEMORY:
+        raise TaskArgumentError(f"memory must be 0 to {MAX_MEMORY} turns, got {memory!r}")
+    if type(reflect) is not int or reflect < 0:
+        raise TaskArgumentError(f"reflect must be 0 (off) or more turns, got {reflect!r}")
+    if max_tokens is not None and (type(max_tokens) is not int or max_tokens < 1):
+        raise TaskArgumentError(f"max_tokens must be at least 1, got {max_tokens!r}")
+    settings = SeatSettings(
+        reply_format=reply_format,
+        fallback=fallback,
+        memory=memory,
+        reflect=reflect,
+        vision=bool(vision),
+        **({} if max_tokens is None else {"max_tokens": max_tokens}),
+    )
+    for game in games:
+        try:
+            check_fallback(settings, game.seat_guide())
+            if settings.vision:
+                check_vision(game, remote=False)
+        except AgentError as error:
+            raise TaskArgumentError(str(error).replace("--", "")) from None
+    return settings
+
+
 @solver
 def seat(
     reply_format: str = "json_schema",
@@ -69,15 +116,7 @@ def seat(
 ) -> Solver:
     """Play the sample's episode through playbench's seat, the model called through
     Inspect (its ``--max-tokens`` unless ``max_tokens`` is given)."""
-    fields = {field.name: field.default for field in dataclasses.fields(SeatSettings)}
-    base = SeatSettings(
-        reply_format=reply_format,
-        fallback=fallback,
-        memory=memory,
-        reflect=reflect,
-        vision=vision,
-        max_tokens=max_tokens if max_tokens is not None else fields["max_tokens"],
-    )
+    base = checked_settings(reply_format, fallback, memory, reflect, vision, max_tokens)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         await play(state, base, max_tokens)

@@ -26,7 +26,7 @@ from playbench.inspect.dataset import (
     suite_budgets,
 )
 from playbench.inspect.scorer import replay
-from playbench.inspect.solver import seat
+from playbench.inspect.solver import checked_settings, seat
 from playbench.runner.inspect_log import SUITE_KEY
 from playbench.runner.suite import Suite, load_suite, shipped_suites
 
@@ -44,6 +44,15 @@ def _task(
     reflect: int,
     vision: bool,
 ) -> Task:
+    # every argument checked before the first sample, for every game the task plays
+    checked_settings(
+        reply_format,
+        fallback,
+        memory,
+        reflect,
+        vision,
+        games=[get_game(e.game) for e in suite.games],
+    )
     return Task(
         dataset=samples(suite, budgets),
         solver=seat(
