@@ -86,7 +86,11 @@ def test_an_imported_log_holds_the_records_playbench_bench_writes(played, tmp_pa
     assert main(["import", str(log_path), "--out", str(out)]) == 0
     same = ("game", "seed", "options", "agent", "score", "progress", "steps", "outcome")
     for slug in ("gem-swap", "cogcrawl"):
-        ours, theirs = RunDir(out / slug).records(), RunDir(folder / slug).records()
+        # in seed order: episodes played at once reach runs.jsonl as they end
+        ours, theirs = (
+            sorted(RunDir(where / slug).records(), key=lambda record: record["seed"])
+            for where in (out, folder)
+        )
         assert len(ours) == len(theirs) == 2
         for mine, other in zip(ours, theirs, strict=True):
             for key in (*same, "fingerprint", "replay", "budget"):
