@@ -1,6 +1,7 @@
 """Each game's task, found by Inspect's entry point, runs end to end through the
-``inspect eval`` command against the scripted OpenAI-compatible server, and its score is
-the progress of its replayed log."""
+``inspect eval`` command against the scripted OpenAI-compatible server: its score is the
+progress of its replayed log, and ``playbench run --agent llm`` of the same seed with the
+same replies plays the same actions to the same score."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ import subprocess
 from inspect_ai.log import read_eval_log, resolve_sample_attachments
 
 import playbench.inspect
+from playbench.cli import main
 from playbench.core.match import Match
 from playbench.runner.inspect_log import STORE_KEY
+from playbench.runner.store import RunDir
 from tests.inspect.conftest import INSPECT, MODEL, ROOT, first_legal, inspect_eval, logs
 
 TASKS = {
@@ -24,7 +27,7 @@ TASKS = {
 
 
 def test_every_game_task_runs_through_the_inspect_command(metadata, chat, tmp_path):
-    chat.add(*[first_legal] * 8)
+    chat.add(*[first_legal] * 16)
     done = inspect_eval(
         metadata, tmp_path, *TASKS, "--model", MODEL, "-T", "seeds=3", "-T", "max_turns=2"
     )
@@ -71,6 +74,24 @@ def test_every_game_task_runs_through_the_inspect_command(metadata, chat, tmp_pa
             "**Turn 1** · played by model",
             "**Turn 2** · played by model",
         ]
+    for task, slug in TASKS.items():
+        assert_as_playbench_run(found[task].samples[0], slug, chat.base_url, tmp_path)
+
+
+def assert_as_playbench_run(sample, slug: str, base_url: str, tmp_path) -> None:
+    """``playbench run`` of the sample's seed with the same replies scores as it does."""
+    out = tmp_path / f"run-{slug}"
+    command = ["run", slug, "--agent", "llm", "--model", "script-model", "--seeds", "3"]
+    command += ["--max-turns", "2", "--base-url", base_url, "--out", str(out)]
+    assert main(command) == 0
+    [record] = RunDir(out).records()
+    score = sample.scores["replay"]
+    assert (score.value, score.metadata["score"]) == (record["progress"], record["score"])
+    assert score.metadata["fingerprint"] == record["fingerprint"]
+    assert score.metadata["budget"] == record["budget"] == "maxTurns"
+    replay = (out / record["replay"]).read_text().splitlines()
+    ran = [json.loads(line)["action"] for line in replay[1:-1]]
+    assert [line["action"] for line in sample.store[STORE_KEY]["replay"][1:-1]] == ran
 
 
 def test_the_message_limit_flag_ends_a_sample_truncated(metadata, chat, tmp_path):
