@@ -327,6 +327,7 @@ def execute_all(
     for plan in plans:
         plan.folder.open(plan.config)
     base = ledger_reading()
+    LEDGER.over = lambda: _over_budget(prices, base)
     labels = ", ".join(f"{plan.request.spec.game}" for plan in plans)
     agent = plans[0].request.spec.agent
     columns: list[ProgressColumn] = [
@@ -356,6 +357,7 @@ def execute_all(
                     last = f"failed: {result.message}"
                 progress.update(bar, advance=1, last=last)
                 if _over_budget(prices, base):
+                    LEDGER.stop.set()
                     stopped = True
                     break
         except KeyboardInterrupt:
@@ -365,6 +367,8 @@ def execute_all(
             close = getattr(results, "close", None)
             if close is not None:
                 close()
+            LEDGER.over = None
+            stopped = stopped or _over_budget(prices, base)
     for game, plan in by_game.items():
         report = reports[game]
         report.stopped_at_cost = stopped
@@ -382,10 +386,7 @@ def _over_budget(prices: Prices, base: tuple[int, int, int]) -> bool:
         return False
     _calls, prompt, completion = spent(base)
     cost = prices.cost(prompt, completion)
-    if cost is None or cost < prices.max_cost:
-        return False
-    LEDGER.stop.set()
-    return True
+    return cost is not None and cost >= prices.max_cost
 
 
 def results_table(summary: dict) -> Table:
