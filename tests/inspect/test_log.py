@@ -16,11 +16,11 @@ from inspect_ai import eval as inspect_eval
 
 from playbench.cli import main
 from playbench.inspect.scorer import replay
-from playbench.inspect.tasks import suite
+from playbench.inspect.tasks import gem_swap, suite
 from playbench.runner.bench import check_bench, read_bench
 from playbench.runner.inspect_log import STORE_KEY, InspectLogError
 from playbench.runner.store import RunDir
-from tests.agents.chat_server import serving
+from tests.agents.chat_server import Status, serving
 from tests.arena import arena, enrol
 from tests.inspect.conftest import KEY, MODEL, first_legal
 
@@ -197,3 +197,25 @@ def test_rescoring_a_log_whose_actions_do_not_replay_is_an_error_not_a_result(pl
     sample.store[STORE_KEY]["replay"][4]["action"] = {"type": "swap"}
     with pytest.raises(InspectLogError, match=r"^step 4: log entry 3 \(\{'type': 'swap'\}\)"):
         score(log, replay(), action="overwrite", display="none")
+
+
+def test_a_failed_call_fails_the_sample_and_eval_retry_plays_it_again(chat, tmp_path, capsys):
+    from inspect_ai import eval_retry
+
+    chat.add(Status(400, "scripted refusal"), *[first_legal] * 2)
+    logs = str(tmp_path / "logs")
+    [failed] = inspect_eval(
+        gem_swap(seeds="0", max_turns=2), model=MODEL, log_dir=logs, display="none"
+    )
+    assert failed.status == "error"
+    [sample] = failed.samples
+    assert "scripted refusal" in sample.error.message
+    assert main(["import", failed.location, "--out", str(tmp_path / "none")]) == 2
+    err = capsys.readouterr().err
+    assert "holds no scored episode" in err and "sample gem-swap-0: it errored" in err
+    [again] = eval_retry(failed, log_dir=logs, display="none")
+    assert again.status == "success"
+    assert len(chat.requests) == 3
+    assert main(["import", again.location, "--out", str(tmp_path / "imported")]) == 0
+    [record] = RunDir(tmp_path / "imported" / "gem-swap").records()
+    assert (record["seed"], record["budget"], record["llm"]["modelTurns"]) == (0, "maxTurns", 2)
