@@ -35,7 +35,7 @@ from playbench.runner.episode import REPLAYS
 from playbench.runner.outcome import outcome_of
 from playbench.runner.replay import dump_lines, header, replay_name, verify_path, write_atomic
 from playbench.runner.store import CONFIG, RUNS, SUMMARY
-from playbench.runner.suite import SuiteGame, read_suite
+from playbench.runner.suite import Suite, SuiteGame, read_suite
 from playbench.runner.summary import summarize
 
 #: the key of a sample's store that holds its episode
@@ -223,7 +223,7 @@ def write_folders(log: Any, where: Path, folder: Path) -> Written:
         except InspectLogError as error:
             written.problems.append(f"{name}: {error}")
             continue
-        problem = _score_problem(score, checked)
+        problem = _suite_problem(suite, metadata) or _score_problem(score, checked)
         if problem:
             written.problems.append(f"{name}: {problem}")
             continue
@@ -276,6 +276,18 @@ def _first_line(text: str) -> str:
 def _sample_of(path: Path) -> str:
     """The sample id of a replay's path (``<game>-<seed>.jsonl``), or the path."""
     return path.stem if path.suffix == ".jsonl" else str(path)
+
+
+def _suite_problem(suite: Suite, metadata: JSON) -> str:
+    """What makes a sample no episode of the task's suite (its game, seed or options)."""
+    entry = next((entry for entry in suite.games if entry.game == metadata["game"]), None)
+    if entry is None:
+        return f"its game {metadata['game']!r} is not one of the suite {suite.name}'s"
+    if metadata["seed"] not in entry.seeds:
+        return f"its seed {metadata['seed']} is not one the suite lists for {entry.game}"
+    if metadata["options"] != entry.options_of(metadata["seed"]):
+        return f"its options {metadata['options']!r} are not the suite's for its seed"
+    return ""
 
 
 def _score_problem(score: Any, checked: Checked) -> str:

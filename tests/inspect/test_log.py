@@ -18,7 +18,7 @@ from playbench.cli import main
 from playbench.inspect.scorer import replay
 from playbench.inspect.tasks import gem_swap, suite
 from playbench.runner.bench import check_bench, read_bench
-from playbench.runner.inspect_log import STORE_KEY, InspectLogError
+from playbench.runner.inspect_log import STORE_KEY, SUITE_KEY, InspectLogError
 from playbench.runner.store import RunDir
 from tests.agents.chat_server import Status, serving
 from tests.arena import arena, enrol
@@ -146,19 +146,27 @@ def test_an_imported_inspect_log_is_published_and_resimulated_by_the_server(
         assert shown["suite"]["hash"] == read_bench(out)["suite"]["hash"]
 
 
-def tampered(log_path: Path, into: Path, sample: str, change) -> Path:
-    """A copy of the log with one sample's stored episode changed by ``change``."""
+def changed_member(log_path: Path, into: Path, name: str, change) -> Path:
+    """A copy of the log with its JSON member ``name`` changed in place by ``change``."""
     copy = into / log_path.name
-    name = f"samples/{sample}_epoch_1.json"
     with zipfile.ZipFile(log_path) as source, zipfile.ZipFile(copy, "w") as target:
         for item in source.infolist():
             data = source.read(item)
             if item.filename == name:
                 held = json.loads(data)
-                change(held["store"][STORE_KEY]["replay"])
+                change(held)
                 data = json.dumps(held).encode()
             target.writestr(item, data)
     return copy
+
+
+def tampered(log_path: Path, into: Path, sample: str, change) -> Path:
+    """A copy of the log with one sample's stored replay changed by ``change``."""
+
+    def replay(held):
+        change(held["store"][STORE_KEY]["replay"])
+
+    return changed_member(log_path, into, f"samples/{sample}_epoch_1.json", replay)
 
 
 def test_a_tampered_log_is_refused_with_the_step_named(played, tmp_path, capsys):
@@ -185,6 +193,16 @@ def test_a_tampered_log_is_refused_with_the_step_named(played, tmp_path, capsys)
     assert f"MISMATCH {changed} sample gem-swap-0: step 2: log entry 1" in out
     assert main(["report", str(changed), "--out", str(tmp_path / "report")]) == 2
     assert "sample gem-swap-0: step 2: log entry 1" in capsys.readouterr().err
+
+    def fewer_games(header):
+        del header["eval"]["metadata"][SUITE_KEY]["games"]["cogcrawl"]
+
+    (tmp_path / "third").mkdir()
+    changed = changed_member(log_path, tmp_path / "third", "header.json", fewer_games)
+    assert main(["verify", str(changed)]) == 1
+    out = capsys.readouterr().out
+    said = "sample cogcrawl-1: its game 'cogcrawl' is not one of the suite door-pair's"
+    assert f"MISMATCH {changed} {said}" in out
 
 
 def test_rescoring_a_log_whose_actions_do_not_replay_is_an_error_not_a_result(played):
