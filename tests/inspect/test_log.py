@@ -9,10 +9,12 @@ import json
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from inspect_ai import eval as inspect_eval
+from inspect_ai.model import get_model
 
 from playbench.cli import main
 from playbench.inspect.scorer import replay
@@ -35,6 +37,12 @@ SUITE = {
 EPISODES = [("gem-swap", 0), ("gem-swap", 1), ("cogcrawl", 0), ("cogcrawl", 1)]
 
 
+def scripted_model(base_url: str) -> Any:
+    """The scripted server's model, made afresh: Inspect keeps the models it made by
+    name, and another test's server is gone."""
+    return get_model(MODEL, base_url=base_url, api_key=KEY, memoize=False)
+
+
 @pytest.fixture(scope="module")
 def played(tmp_path_factory) -> Iterator[tuple[Path, Path]]:
     """The suite played by Inspect's solver and by ``playbench bench``, both against the
@@ -47,7 +55,10 @@ def played(tmp_path_factory) -> Iterator[tuple[Path, Path]]:
         patch.setenv("SCRIPT_API_KEY", KEY)
         patch.setenv("OPENAI_API_KEY", KEY)
         [log] = inspect_eval(
-            suite(suite=str(suite_file)), model=MODEL, log_dir=str(root / "logs"), display="none"
+            suite(suite=str(suite_file)),
+            model=scripted_model(chat.base_url),
+            log_dir=str(root / "logs"),
+            display="none",
         )
         assert log.status == "success"
         inspect_calls = len(chat.requests)
@@ -205,8 +216,10 @@ def test_a_tampered_log_is_refused_with_the_step_named(played, tmp_path, capsys)
     assert f"MISMATCH {changed} {said}" in out
 
 
-def test_rescoring_a_log_whose_actions_do_not_replay_is_an_error_not_a_result(played):
+def test_rescoring_a_log_whose_actions_do_not_replay_is_an_error_not_a_result(played, monkeypatch):
     log_path, _folder = played
+    # Inspect makes the log's model to score it (the scorer never calls it)
+    monkeypatch.setenv("SCRIPT_API_KEY", KEY)
     from inspect_ai import score
     from inspect_ai.log import read_eval_log
 
@@ -222,8 +235,9 @@ def test_a_failed_call_fails_the_sample_and_eval_retry_plays_it_again(chat, tmp_
 
     chat.add(Status(400, "scripted refusal"), *[first_legal] * 2)
     logs = str(tmp_path / "logs")
+    model = scripted_model(chat.base_url)
     [failed] = inspect_eval(
-        gem_swap(seeds="0", max_turns=2), model=MODEL, log_dir=logs, display="none"
+        gem_swap(seeds="0", max_turns=2), model=model, log_dir=logs, display="none"
     )
     assert failed.status == "error"
     [sample] = failed.samples
