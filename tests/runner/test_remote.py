@@ -129,7 +129,7 @@ def test_a_rate_limited_server_is_waited_for(tmp_path, monkeypatch):
         far = play(EpisodeSpec("gem-swap", "random", server=url, player="slow"), Task(4))
     assert far.record["remote"]["player"] == "slow"
     near = play(EpisodeSpec("gem-swap", "random"), Task(4))
-    assert far.record["steps"] == near.record["steps"] == 39
+    assert far.record["steps"] == near.record["steps"] == 30
     assert far.record["fingerprint"] == near.record["fingerprint"]
     assert waits and all(after is not None and int(after) >= 1 for after in waits)
 
