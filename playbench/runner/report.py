@@ -30,7 +30,7 @@ from playbench.core.errors import PlaybenchError
 from playbench.core.game import JSON
 from playbench.core.registry import get_game
 from playbench.runner import charts
-from playbench.runner.bench import BENCH, read_bench
+from playbench.runner.bench import BENCH, model_problems, read_bench
 from playbench.runner.charts import Estimate
 from playbench.runner.replay import write_atomic
 from playbench.runner.stats import Interval, paired_interval
@@ -94,6 +94,11 @@ def load_entries(folders: list[Path]) -> list[Entry]:
     entries = []
     for folder in folders:
         bench = read_bench(folder)
+        invalid, _flagged = model_problems(bench)
+        if invalid:
+            raise ReportError(
+                f"{folder} is no result of the model's, so it is not compared: {invalid[0]}"
+            )
         entry = Entry(_label(bench), folder, bench)
         for slug, figures in bench["games"].items():
             rows = RunDir(folder / figures["folder"]).records()
