@@ -218,25 +218,29 @@ def test_replay_opens_a_run_file(page: Page, tmp_path: Path) -> None:
 
 def test_finished_game_shows_its_player_on_the_leaderboard(page: Page, api: httpx.Client) -> None:
     page.goto("/play/gem-swap")
-    anonymous = session_id(page)
-    expect(page.locator("#session-note")).to_contain_text("Ranked game: the seed stays hidden")
+    practice = session_id(page)
+    expect(page.locator("#session-note")).to_contain_text("Practice on seed")
     page.locator("#player").fill("Ada from the browser")
     page.locator("#player-register").click()
     expect(page.locator("#player-note")).to_contain_text("Registered Ada from the browser")
     key = page.evaluate("localStorage.getItem('playbench:player-key')")
     assert key and page.locator("#player-key").input_value() == key
-    # registering starts a new ranked game under the name; the note says whose it is
+    # a ranked game starts when asked, under the name; the note says whose it is
+    page.get_by_test_id("play-ranked").click()
     expect(page.locator("#session-note")).to_contain_text("Ranked game as Ada from the browser:")
     sid = session_id(page)
-    assert sid != anonymous and record(api, anonymous)["player"] is None
+    assert sid != practice and record(api, practice)["ranked"] is False
     assert record(api, sid)["player"] == "Ada from the browser"
     while not (stored := record(api, sid))["gameOver"]:
         swap = next(c for c in stored["commands"] if c.startswith("swap"))
         page.locator("#command").fill(swap)
         page.locator("#command").press("Enter")
         wait_moves(page, stored["moves"] + 1)
+    expect(page.get_by_test_id("game-over")).to_be_in_viewport()
+    expect(page.get_by_test_id("over-score")).to_have_text(str(stored["score"]))
     page.locator("#rating").fill("9")
     page.locator("#review").fill("clicked my way through")
+    expect(page.locator("#finish-send")).to_be_in_viewport()
     page.locator("#finish-send").click()
     expect(page.locator("#rank")).to_have_text(f"Finished with {stored['score']}: rank #1.")
     page.goto("/leaderboard/gem-swap")
@@ -247,14 +251,23 @@ def test_finished_game_shows_its_player_on_the_leaderboard(page: Page, api: http
     expect(row.locator(f'a[href="/replay/{sid}"]')).to_have_count(1)
     standing = page.get_by_test_id("players-row").filter(has_text="Ada from the browser")
     expect(standing.locator(".games-cell")).to_have_text("1")
-    expect(standing.locator(".rank-cell")).to_have_text("(4 more)")
+    expect(standing.locator(".rank-cell")).to_have_text("unranked 4 more games")
     expect(standing.locator(".mean-cell")).to_have_text(f"{stored['score']:.1f}")
-    # the key kept in the browser names the next game too; a wrong key is refused
+    # the lede says what the board holds once
+    lede = page.locator(".lede").inner_text()
+    assert lede.count("seed the server drew") == 1, lede
+    # the tab's practice game is resumed; the key kept in the browser names the next game
+    # too; a wrong key is refused
     page.goto("/play/gem-swap")
+    expect(page.get_by_test_id("board")).to_have_attribute("data-session", practice)
+    page.get_by_test_id("play-practice").click()
+    expect(page.locator("#session-note")).to_contain_text("as Ada from the browser: not ranked")
     other = session_id(page)
-    assert other != sid and record(api, other)["player"] == "Ada from the browser"
+    assert other not in (sid, practice)
+    assert record(api, other)["player"] == "Ada from the browser"
     page.locator("#player-key").fill("not the key")
-    page.locator("#player-form button[type=submit]").click()
+    page.locator("#player-save").click()
+    page.get_by_test_id("play-ranked").click()
     expect(page.locator("#problem")).to_contain_text("not 'Ada from the browser''s key")
 
 

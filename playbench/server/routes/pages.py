@@ -96,10 +96,8 @@ def _card(game: Game) -> str:
 
 
 def _controls_json(game: Game) -> str:
-    """The game's keys and idle clock (the terminal's table), for the page's script."""
-    controls = controls_of(game)
-    body = {"keys": dict(controls.keys), "idle": controls.idle}
-    return json.dumps(body).replace("<", "\\u003c")
+    """The game's keys, clock, pad and panels (the terminal's table), for the page's script."""
+    return json.dumps(controls_of(game).browser()).replace("<", "\\u003c")
 
 
 def _example(game: Game) -> str:
