@@ -101,9 +101,17 @@ class InitCreate(Strict):
     options: Options | None = Field(None, description="game options (layouts, start level)")
 
 
+#: what the stateless answers' fingerprint is for
+FINGERPRINT = (
+    "a hash of the whole state after this step (hidden parts included): replaying a "
+    "finished session's log from its seed and options ends on the fingerprint finish gave"
+)
+
+
 class InitPublic(BaseModel):
     seed: int
     state: str = Field(description="sealed state: send it back with the next action")
+    fingerprint: str = Field(description=FINGERPRINT)
     observation: JSONObject
     legalActions: list[Any]
     spec: JSONObject
@@ -120,6 +128,7 @@ class ActionPublic(BaseModel):
     ok: bool
     reason: str | None = Field(None, description="why the action was refused (ok false)")
     state: str | None = None
+    fingerprint: str | None = Field(None, description=FINGERPRINT)
     observation: JSONObject | None = None
     legalActions: list[Any]
     score: int | None = None

@@ -301,3 +301,14 @@ def test_a_refused_agent_check_is_answered_again_with_the_fresh_puzzle(page: Pag
         raise AssertionError(f"{answers=} {page.locator('#messages').inner_text()!r}") from error
     assert len(answers) == 2 and answers[0] == "-1" and answers[1] != "-1"
     expect(page.locator("#problem")).to_be_hidden()
+
+
+def test_a_game_api_page_wears_the_arena_style_with_its_header_once(page: Page) -> None:
+    page.goto("/docs/api/cogcrawl")
+    expect(page.locator('link[rel="stylesheet"][href="/assets/css/arena.css"]')).to_have_count(1)
+    expect(page.locator("header.top")).to_be_visible()
+    expect(page.get_by_role("link", name="playbench arena")).to_have_count(1)
+    expect(page.locator("h1")).to_have_text("Cogcrawl API")
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background == "rgb(15, 12, 24)", background
+    expect(page.locator('main.doc a[href="/play/cogcrawl"]')).to_have_count(1)

@@ -98,6 +98,7 @@ def _start(services: Services, game: Game, seed: int | None, options: Any) -> Re
         {
             "seed": seed,
             "state": services.sealer.seal(game.slug, match.to_json()),
+            "fingerprint": match.fingerprint(),
             "spec": services.spec_text(game),
             **match.view(START_FIELDS),
         }
@@ -151,6 +152,7 @@ def step_sealed(sealer: Sealer, game: Game, sealed: object, action: Any) -> JSON
     payload: JSON = {"ok": True} if result.ok else {"ok": False, "reason": result.reason}
     if result.ok or result.advanced:
         payload["state"] = sealer.seal(game.slug, match.to_json())
+        payload["fingerprint"] = match.fingerprint()
         payload["reward"] = result.reward
         payload["events"] = result.events
         if result.notice:

@@ -67,6 +67,13 @@ def _page(template: str, status_code: int = 200, **slots: str) -> HTMLResponse:
     return HTMLResponse(frame.replace(BODY_MARK, body, 1), status_code=status_code)
 
 
+def framed(title: str, body: str) -> HTMLResponse:
+    """A page of HTML ``body`` (escaped already) in the arena's frame and stylesheet."""
+    slots = {"title": escape(title)}
+    frame = SLOT.sub(lambda found: slots.get(found.group(1), ""), _template(FRAME))
+    return HTMLResponse(frame.replace(BODY_MARK, body, 1))
+
+
 def _not_found(what: str) -> HTMLResponse:
     return _page("missing.html", 404, title=escape(TITLE), message=escape(what))
 
