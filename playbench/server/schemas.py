@@ -140,6 +140,36 @@ class ActionPublic(BaseModel):
     )
 
 
+#: a replay's frames: the most actions one request replays, and frames it answers
+MAX_REPLAY_ACTIONS = 20_000
+MAX_FRAMES = 200
+
+
+class FramesCreate(Strict):
+    seed: StrictInt = Field(ge=0, le=MAX_SEED)
+    options: Options | None = Field(None, description="game options (layouts, start level)")
+    actions: list[Any] = Field(
+        max_length=MAX_REPLAY_ACTIONS, description="the replay's actions, in order"
+    )
+    start: StrictInt = Field(0, ge=0, description="the first frame wanted (0: the start)")
+    count: StrictInt = Field(MAX_FRAMES, ge=1, le=MAX_FRAMES, description="frames wanted")
+
+
+class FramePublic(BaseModel):
+    step: int = Field(description="actions applied: 0 is the start")
+    observation: JSONObject
+    score: int
+    gameOver: bool
+    ok: bool = Field(description="false for a refused action the rules still counted")
+    reason: str = ""
+    events: list[JSONObject]
+
+
+class FramesPublic(BaseModel):
+    total: int = Field(description="the replay's actions")
+    frames: list[FramePublic]
+
+
 # -- the session API ------------------------------------------------------------------
 class AgentAnswer(Strict):
     agent_check: Text | None = Field(None, description="puzzle token (or X-Agent-Check)")

@@ -212,7 +212,8 @@ def test_replay_opens_a_run_file(page: Page, tmp_path: Path) -> None:
     page.locator("#last").click()
     wait_moves(page, 5)
     expect(page.get_by_test_id("score")).to_have_text(str(match.score))
-    expect(page.locator("#heading")).to_have_text("Replay: delvewick · bot")
+    expect(page.locator("#heading")).to_have_text("Replay: Delvewick · bot")
+    expect(page).to_have_title("Replay: Delvewick · bot · playbench arena")
     expect(page.locator("#problem")).to_be_hidden()
 
 
@@ -312,3 +313,40 @@ def test_a_game_api_page_wears_the_arena_style_with_its_header_once(page: Page) 
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
     assert background == "rgb(15, 12, 24)", background
     expect(page.locator('main.doc a[href="/play/cogcrawl"]')).to_have_count(1)
+
+
+#: a Cogcrawl practice game of this many searches, replayed
+LONG_REPLAY = 500
+
+
+def test_replay_jumps_to_the_last_of_500_steps_in_one_request(
+    page: Page, api: httpx.Client
+) -> None:
+    agent = Player(api, "cogcrawl", seed=7)  # type: ignore[arg-type]
+    for _ in range(LONG_REPLAY // 100):
+        assert agent.act(*["search"] * 100).status_code == 200
+    expected = Match.start("cogcrawl", 7)
+    for _ in range(LONG_REPLAY):
+        expected.command("search")
+    page.goto(f"/replay/{agent.last['sessionId']}")
+    expect(page.locator("#position")).to_have_text(f"0 / {LONG_REPLAY}")
+    expect(page).to_have_title(re.compile(r"^Replay: Cogcrawl · "))
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.get_by_test_id("replay-last").click()
+    wait_moves(page, LONG_REPLAY)
+    expect(page.locator("#position")).to_have_text(f"{LONG_REPLAY} / {LONG_REPLAY}")
+    expect(page.get_by_test_id("score")).to_have_text(str(expected.score))
+    assert len(requests) == 1 and requests[0].endswith("/api/games/cogcrawl/frames"), requests
+    # a step back inside the window fetched needs no request at all
+    page.get_by_test_id("replay-prev").click()
+    wait_moves(page, LONG_REPLAY - 1)
+    assert len(requests) == 1, requests
+
+
+def test_an_empty_replay_page_offers_a_file_and_no_controls(page: Page) -> None:
+    page.goto("/replay")
+    expect(page.locator("#empty-note")).to_contain_text("No replay open yet")
+    expect(page.get_by_test_id("score")).to_have_text("–")
+    for control in ("#first", "#prev", "#play", "#next", "#last", "#scrubber"):
+        expect(page.locator(control)).to_be_disabled()
