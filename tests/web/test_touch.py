@@ -117,3 +117,19 @@ def test_cogcrawl_gold_picked_up_and_food_eaten_from_the_pack_by_taps(phone: Pag
     wait_moves(phone, 3)
     expect(phone.get_by_test_id("panel")).to_be_hidden()
     expect(phone.locator("#messages")).to_contain_text("food ration")
+
+
+def test_cogcrawl_and_gem_swap_pages_carry_a_legend(phone: Page) -> None:
+    phone.goto("/play/cogcrawl?seed=3")
+    wait_moves(phone, 0)
+    legend = phone.locator("#legend .legend-item")
+    expect(legend).to_have_count(14)
+    expect(legend.first).to_have_text("you, the cog")
+    expect(phone.locator("#legend")).to_contain_text("stairs down")
+    expect(legend.locator("canvas")).to_have_count(14)
+    phone.goto("/play/gem-swap?seed=3")
+    wait_moves(phone, 0)
+    specials = phone.locator("#legend .legend-item")
+    expect(specials).to_have_count(4)
+    expect(specials.locator("svg")).to_have_count(4)
+    expect(specials.nth(3)).to_contain_text("color bomb")
