@@ -52,7 +52,7 @@ def test_gem_swap_hints_the_clicks_and_rests_its_buttons_once_over(
     page.goto("/play/gem-swap?seed=11")
     wait_moves(page, 0)
     sid = session_id(page)
-    expect(page.locator("#guide")).to_contain_text("Click a gem, then a neighbouring gem")
+    expect(page.locator("#guide")).to_contain_text("Tap or click a gem, then a neighbouring gem")
     keys = page.locator("#keys").inner_text()
     assert "h hint" in keys and ": Enter type a command" in keys and "seat reply" not in keys
     board = page.get_by_test_id("board").bounding_box()
