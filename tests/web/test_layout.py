@@ -104,7 +104,7 @@ def _swagger(page: Page, _: Sessions) -> None:
 
 def _api_page(page: Page, _: Sessions) -> None:
     page.goto("/docs/api/cogcrawl")
-    expect(page.locator('nav.back a[href="/"]')).to_be_visible()
+    expect(page.locator('header.top a.brand[href="/"]')).to_be_visible()
 
 
 def _bench(page: Page, _: Sessions) -> None:

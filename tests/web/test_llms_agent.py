@@ -6,17 +6,15 @@ may be a 4xx."""
 
 from __future__ import annotations
 
+import random
 import re
 import time
 from typing import Any
 
 import httpx
 
-#: each act sends the first legal command this many times (a refusal stops the batch)
-REPEATS = 20
-#: the tick a clocked game's page names, sent after each command
-TICKS = "tick 10"
-#: acts before the test gives up on a game ending (each game ends within ~60 by this play)
+#: acts before the test gives up on a game ending (each game ends within ~60 by this play:
+#: a full batch of legal commands drawn at random, a refusal stopping the batch)
 MAX_ACTS = 400
 
 
@@ -36,6 +34,12 @@ class Text:
         found = re.search(r"Requests per client address: ([\d.]+) a second", self.text)
         assert found, "/llms.txt gives no rate per client address"
         return float(found.group(1))
+
+    def batch(self) -> int:
+        """The most commands one act takes, as the session API's lines say."""
+        found = re.search(r"a batch \{.*?\} of up to (\d+)", self.text)
+        assert found, "/llms.txt gives no batch size"
+        return int(found.group(1))
 
     def games(self) -> list[tuple[str, str]]:
         """(slug, Markdown page) of each game the Games section links."""
@@ -80,7 +84,8 @@ def test_an_agent_from_llms_txt_alone_plays_finishes_and_verifies_four_ranked_ga
         made = http.post(register, json={"name": "llms reader"}).json()
         key = {"X-Player-Key": made["key"]}
         for slug, page in games:
-            clocked = "`tick [N]`" in http.get(page).text
+            assert "## Commands (session API)" in http.get(page).text
+            draw = random.Random(slug)
             view = http.post(
                 new.replace("{slug}", slug), json={"player": made["name"]}, headers=key
             ).json()
@@ -90,7 +95,7 @@ def test_an_agent_from_llms_txt_alone_plays_finishes_and_verifies_four_ranked_ga
             for _ in range(MAX_ACTS):
                 if view["gameOver"]:
                     break
-                batch = [view["commands"][0]] * REPEATS + ([TICKS] if clocked else [])
+                batch = [draw.choice(view["commands"]) for _ in range(llms.batch())]
                 check = {"X-Agent-Check": puzzle["token"], "X-Agent-Answer": answer(puzzle)}
                 view = http.post(
                     act.replace("{slug}", slug),

@@ -123,11 +123,11 @@ def game_page(slug: str, request: Request) -> HTMLResponse:
     body = (
         f"<h1>{escape(game.name)} API</h1>"
         f'<p class="lede"><span class="genre">{escape(game.genre)}</span> &middot; slug '
-        f"<code>{escape(game.slug)}</code> &middot; "
-        f'<a href="/play/{escape(game.slug)}">play it</a> &middot; '
-        f'<a href="/docs/api/{escape(game.slug)}.md">as Markdown</a> &middot; '
-        '<a href="/llms.txt">what every game shares (llms.txt)</a> &middot; '
-        '<a href="/docs">every route</a></p>'
+        f"<code>{escape(game.slug)}</code></p>"
+        f'<nav class="doc-links"><a href="/play/{escape(game.slug)}">play it</a>'
+        f'<a href="/docs/api/{escape(game.slug)}.md">as Markdown</a>'
+        '<a href="/llms.txt">what every game shares (llms.txt)</a>'
+        '<a href="/docs">every route</a></nav>'
         f"<p>{escape(spec['description'])}</p>"
         f"<h2>Goal</h2><p>{escape(spec['goal'])}</p>"
         f"<h2>Scoring</h2><p>{escape(spec['scoring'])}</p>"
