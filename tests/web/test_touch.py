@@ -133,3 +133,37 @@ def test_cogcrawl_and_gem_swap_pages_carry_a_legend(phone: Page) -> None:
     expect(specials).to_have_count(4)
     expect(specials.locator("svg")).to_have_count(4)
     expect(specials.nth(3)).to_contain_text("color bomb")
+
+
+def swipe(phone: Page, dx: int, dy: int) -> None:
+    """A finger drawn across the board: touch pointer events, down then up ``dx, dy`` on."""
+    phone.get_by_test_id("board").evaluate(
+        """(board, [dx, dy]) => {
+            const box = board.getBoundingClientRect();
+            const [x, y] = [box.left + box.width / 2, box.top + box.height / 2];
+            const at = (type, px, py) => board.dispatchEvent(new PointerEvent(type, {
+                bubbles: true, pointerType: "touch", isPrimary: true, clientX: px, clientY: py,
+            }));
+            at("pointerdown", x, y);
+            at("pointerup", x + dx, y + dy);
+        }""",
+        [dx, dy],
+    )
+
+
+def test_delvewick_moves_by_swipes_on_the_board(phone: Page) -> None:
+    expected = Match.start("delvewick", 7)
+    for command in ("down", "right"):
+        expected.command(command)
+    phone.goto("/play/delvewick?seed=7")
+    wait_moves(phone, 0)
+    swipe(phone, 0, 80)
+    wait_moves(phone, 1)
+    swipe(phone, 80, 5)
+    wait_moves(phone, 2)
+    # a short touch is no swipe: the next swipe is the third move, not the fourth
+    swipe(phone, 6, 4)
+    swipe(phone, -80, 0)
+    wait_moves(phone, 3)
+    expected.command("left")
+    expect(phone.get_by_test_id("score")).to_have_text(str(expected.score))

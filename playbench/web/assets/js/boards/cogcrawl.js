@@ -59,9 +59,9 @@ function seenBounds(rows, margin) {
 }
 
 // the play board: the explored part of the map with a margin, cells of at most this size
-const LARGEST_CELL = 30;
+const LARGEST_CELL = 40;
 const SMALLEST_CELL = 8;
-const MARGIN = 3;
+const MARGIN = 2;
 
 export function drawCogcrawl(host, observation, { size = 0, crop = false } = {}) {
   const rows = observation.map;
