@@ -103,8 +103,9 @@ class InitCreate(Strict):
 
 #: what the stateless answers' fingerprint is for
 FINGERPRINT = (
-    "a hash of the whole state after this step (hidden parts included): replaying a "
-    "finished session's log from its seed and options ends on the fingerprint finish gave"
+    "a hash of the whole state (hidden parts included), on init and on the step that ends "
+    "the game: replaying a finished session's log from its seed and options ends on the "
+    "fingerprint finish gave"
 )
 
 

@@ -55,3 +55,19 @@ def test_more_frames_than_one_answer_holds_is_refused_by_name(client) -> None:
     reply = client.post("/api/games/delvewick/frames", json=body)
     assert reply.status_code == 422
     assert "count" in reply.json()["error"]
+
+
+def test_the_stateless_answers_carry_the_fingerprint_at_init_and_at_the_end(client) -> None:
+    """Delvewick on seed 7 is over after 40 waits: the last answer's fingerprint is the
+    kernel's, as is init's; the steps between carry none (it costs a share of a step)."""
+    match = Match.start("delvewick", 7)
+    start = client.get("/api/games/delvewick/init?seed=7").json()
+    assert start["fingerprint"] == match.fingerprint()
+    step = start
+    for count in range(1, 41):
+        step = client.post(
+            "/api/games/delvewick/action", json={"state": step["state"], "action": {"type": "wait"}}
+        ).json()
+        match.command("wait")
+        assert ("fingerprint" in step) == (count == 40), count
+    assert step["gameOver"] and step["fingerprint"] == match.fingerprint()

@@ -177,11 +177,13 @@ def _llms(root: str, games: list[Game], specs: dict[str, Any], settings: Setting
         f"- GET {root}/api/games/{{slug}}/init?seed=N (or POST {{seed, options}}): "
         "{seed, state, fingerprint, observation, legalActions, spec, score, gameOver}",
         f"- POST {root}/api/games/{{slug}}/action with {{state, action}}: carry the sealed "
-        "state forward; an accepted action answers {ok: true, state, fingerprint, reward, "
-        "events, observation, score, gameOver, legalActions}; an illegal action is "
+        "state forward; an accepted action answers {ok: true, state, reward, events, "
+        "observation, score, gameOver, legalActions}, and fingerprint too on the step that "
+        "ends the game; an illegal action is "
         f"{{ok: false, reason, legalActions}} (HTTP 200); {REFUSAL_WITH_STATE}",
-        "- fingerprint: a hash of the whole state (hidden parts included) after that step. "
-        "Two runs with the same seed, options and actions end on the same fingerprint.",
+        "- fingerprint (on init and on the step that ends the game): a hash of the whole "
+        "state, hidden parts included. Two runs with the same seed, options and actions end "
+        "on the same fingerprint.",
         "",
         "## Session API (a stored game played by text commands)",
         "- Ranked or practice: new with NO seed and NO options is ranked (the server draws "

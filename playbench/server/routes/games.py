@@ -163,7 +163,10 @@ def step_sealed(sealer: Sealer, game: Game, sealed: object, action: Any) -> JSON
     payload: JSON = {"ok": True} if result.ok else {"ok": False, "reason": result.reason}
     if result.ok or result.advanced:
         payload["state"] = sealer.seal(game.slug, match.to_json())
-        payload["fingerprint"] = match.fingerprint()
+        if match.over:
+            # the end of a game, where a replay is compared (kept off every other step:
+            # the hash costs a fifth to two fifths of a step, benchmarks/RESULTS.md)
+            payload["fingerprint"] = match.fingerprint()
         payload["reward"] = result.reward
         payload["events"] = result.events
         if result.notice:
