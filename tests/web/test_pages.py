@@ -270,6 +270,10 @@ def test_finished_game_shows_its_player_on_the_leaderboard(page: Page, api: http
     page.locator("#player-save").click()
     page.get_by_test_id("play-ranked").click()
     expect(page.locator("#problem")).to_contain_text("not 'Ada from the browser''s key")
+    # practice under a refused key is played anonymously, and the page says why
+    page.get_by_test_id("play-practice").click()
+    expect(page.locator("#problem")).to_contain_text("this practice game is played anonymously")
+    expect(page.locator("#mode-note")).to_contain_text(re.compile(r"^Practice on seed \d+: not"))
 
 
 def test_api_docs_render_offline(page: Page) -> None:

@@ -558,12 +558,23 @@ async function openRanked() {
   }
 }
 
+// A practice game under the kept name; when the server refuses the name's key, the
+// practice game is played anonymously and the page says why.
 async function startPractice(seed) {
+  const chosen = seed === undefined ? Math.floor(Math.random() * PRACTICE_SEEDS) : seed;
+  let refused = "";
+  let made = null;
   try {
-    const chosen = seed === undefined ? Math.floor(Math.random() * PRACTICE_SEEDS) : seed;
-    const made = await Session.create(slug, { seed: chosen, ...owner() });
+    try {
+      made = await Session.create(slug, { seed: chosen, ...owner() });
+    } catch (error) {
+      if (!owner().player || ![401, 403, 404].includes(error.status)) throw error;
+      refused = error.message;
+      made = await Session.create(slug, { seed: chosen });
+    }
     sessionStorage.setItem(PRACTICE, made.token);
     use(made);
+    if (refused) showProblem(`${refused}: this practice game is played anonymously`);
   } catch (error) {
     showProblem(`could not start a game: ${error.message}`);
   }
