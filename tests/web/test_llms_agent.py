@@ -9,9 +9,13 @@ from __future__ import annotations
 import random
 import re
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
+import pytest
+
+from tests.web.serving import serving
 
 #: acts before the test gives up on a game ending (each game ends within ~60 by this play:
 #: a full batch of legal commands drawn at random, a refusal stopping the batch)
@@ -53,12 +57,18 @@ def answer(puzzle: dict[str, Any]) -> str:
     return str(a + b * c)
 
 
+@pytest.fixture(scope="module")
+def own_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server of its own: its ranked games would take leaderboard places the other
+    browser tests' finished games expect."""
+    with serving(tmp_path_factory.mktemp("llms-agent-data"), 1) as base:
+        yield base
+
+
 def test_an_agent_from_llms_txt_alone_plays_finishes_and_verifies_four_ranked_games(
-    one_worker_server: str,
+    own_server: str,
 ) -> None:
-    # a server of its own among the browser tests: its ranked games would take the
-    # leaderboard places another test's finished game expects
-    server = one_worker_server
+    server = own_server
     refused: list[str] = []
     sent: list[float] = []
     gap = [0.0]
