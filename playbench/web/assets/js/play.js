@@ -56,7 +56,14 @@ let lastWords = "";
 // held, and sent the moment play begins
 let held = null;
 
-const seedParam = new URLSearchParams(location.search).get("seed");
+const params = new URLSearchParams(location.search);
+const seedParam = params.get("seed");
+// an episode of a suite played by a person (/bench/play/{suite}): its options, and where
+// its finished session is recorded
+const optionsParam = params.get("options");
+const suiteEpisode = params.get("suite") && params.get("hash") && params.get("episode") !== null
+  ? { store: `playbench:suite:${params.get("suite")}:${params.get("hash")}`, suite: params.get("suite"), episode: params.get("episode") }
+  : null;
 
 function canTick() {
   return session && !session.view.gameOver && session.view.commands.some((c) => c === "tick" || c.startsWith("tick "));
@@ -473,6 +480,14 @@ $("finish-form").addEventListener("submit", async (event) => {
     const links = document.createElement("p");
     links.innerHTML = `<a class="button" href="/leaderboard/${slug}">Leaderboard</a> <a class="button" href="/replay/${done.sessionId}">Replay</a>`;
     box.append(rank, links);
+    if (suiteEpisode && !session.view.ranked) {
+      const kept = JSON.parse(localStorage.getItem(suiteEpisode.store) || "{}");
+      kept[suiteEpisode.episode] = done.sessionId;
+      localStorage.setItem(suiteEpisode.store, JSON.stringify(kept));
+      const back = Object.assign(document.createElement("a"), { className: "button primary", href: `/bench/play/${suiteEpisode.suite}`, textContent: "Next episode of the suite" });
+      back.dataset.testid = "suite-next";
+      links.append(" ", back);
+    }
     forgetRanked(session.token);
     if (sessionStorage.getItem(PRACTICE) === session.token) sessionStorage.removeItem(PRACTICE);
     session.view = { ...session.view, finished: true, seed: done.seed };
@@ -560,17 +575,17 @@ async function openRanked() {
 
 // A practice game under the kept name; when the server refuses the name's key, the
 // practice game is played anonymously and the page says why.
-async function startPractice(seed) {
+async function startPractice(seed, options) {
   const chosen = seed === undefined ? Math.floor(Math.random() * PRACTICE_SEEDS) : seed;
   let refused = "";
   let made = null;
   try {
     try {
-      made = await Session.create(slug, { seed: chosen, ...owner() });
+      made = await Session.create(slug, { seed: chosen, options, ...owner() });
     } catch (error) {
       if (!owner().player || ![401, 403, 404].includes(error.status)) throw error;
       refused = error.message;
-      made = await Session.create(slug, { seed: chosen });
+      made = await Session.create(slug, { seed: chosen, options });
     }
     sessionStorage.setItem(PRACTICE, made.token);
     use(made);
@@ -617,7 +632,14 @@ async function resumeRanked() {
 
 async function opened() {
   if (seedParam !== null) {
-    await startPractice(Number(seedParam));
+    let options;
+    try {
+      options = optionsParam ? JSON.parse(optionsParam) : undefined;
+    } catch {
+      showProblem(`the address's options are not JSON: ${optionsParam}`);
+      return;
+    }
+    await startPractice(Number(seedParam), options);
     return;
   }
   const ranked = await openRanked();
