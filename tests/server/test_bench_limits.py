@@ -268,3 +268,22 @@ def test_listing_the_bench_reads_as_much_for_a_result_of_many_files(listing):
     assert shelf_for(folder.parents[1]).rescan() == 0  # read again off the request path
     many = READS.during(listed)
     assert many == few > 0
+
+
+BASELINE = Path(__file__).parents[2] / "docs" / "bench" / "bot"
+
+
+def test_a_re_simulation_past_its_cpu_budget_is_stopped_and_refused(tmp_path):
+    # the bot's suite-v1 result: about 2.5 s of CPU to re-simulate, against a budget of 1 s
+    shelf = BenchShelf(tmp_path / "bench", ShelfLimits(cpu_seconds=1))
+    body = archive(BASELINE)
+    start = checks()
+    with pytest.raises(PublishRefused) as caught:
+        shelf.publish(body, "Ada")
+    expected = "its re-simulation needs over 1 s of CPU, the shelf's limit (nothing was kept)"
+    assert (caught.value.status, str(caught.value)) == (413, expected)
+    assert checks() == start + 1
+    with pytest.raises(PublishRefused) as again:
+        shelf.publish(body, "Ada")
+    assert str(again.value) == expected and checks() == start + 1
+    assert {path.name for path in shelf.root.iterdir()} == {".archives"}
