@@ -27,6 +27,7 @@ from sqlalchemy import (
     Engine,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -42,11 +43,13 @@ from sqlalchemy import (
     inspect,
     select,
     text,
+    type_coerce,
     update,
 )
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 
 from playbench.server.metrics import COMMIT_BATCH
+from playbench.server.names import look_key
 
 T = TypeVar("T")
 
@@ -149,7 +152,9 @@ spent_puzzles = Table(
 )
 
 
-#: registered player names: the name as shown, its normalised key (unique), the key's hash
+#: registered player names: the name as shown, its normalised key (unique), the key's
+#: hash, and its confusable skeleton (unique: :func:`playbench.server.names.look_key`;
+#: null for a name registered before, whose look-alike was there first)
 players = Table(
     "players",
     metadata,
@@ -157,7 +162,9 @@ players = Table(
     Column("name", JsonText, nullable=False),
     Column("key_hash", String(TOKEN_HASH_CHARS), nullable=False),
     Column("created_at", Float, nullable=False),
+    Column("look_key", JsonText, nullable=True),
 )
+PLAYERS_LOOK_INDEX = Index("players_look_key", players.c.look_key, unique=True)
 
 
 #: token buckets shared by every process on the database (see :mod:`playbench.server.quota`)
@@ -419,6 +426,8 @@ def create_tables(engine: Engine, tables: list[Table] | None = None) -> None:
         try:
             metadata.create_all(engine, tables=tables)
             _add_missing_columns(engine)
+            if tables is None or players in tables:
+                _fill_look_keys(engine)
             return
         except (IntegrityError, OperationalError, ProgrammingError):
             if attempt == SCHEMA_ATTEMPTS:
@@ -441,6 +450,7 @@ ADDED_COLUMNS = {
     ),
     ("actions", "events"): ("TEXT", None),
     ("rate_buckets", "granted"): ("FLOAT", None),
+    ("players", "look_key"): ("TEXT", None),
 }
 
 
@@ -458,6 +468,31 @@ def _add_missing_columns(engine: Engine) -> None:
                 conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {kind}"))
                 if fill is not None:
                     conn.execute(text(fill))
+
+
+def _fill_look_keys(engine: Engine) -> None:
+    """Give the players registered before skeletons were kept theirs (oldest first: of
+    two look-alikes the later keeps none), and the unique index over them."""
+    with engine.begin() as conn:
+        PLAYERS_LOOK_INDEX.create(conn, checkfirst=True)
+        stored = type_coerce(players.c.name_key, Text)  # as stored, JSON or plain
+        rows = conn.execute(
+            select(stored.label("stored"), players.c.name)
+            .where(players.c.look_key.is_(None))
+            .order_by(players.c.created_at)
+        ).all()
+        if not rows:
+            return
+        taken = set(
+            conn.execute(select(players.c.look_key).where(players.c.look_key.is_not(None)))
+            .scalars()
+            .all()
+        )
+        for row in rows:
+            key = look_key(row.name)
+            if key not in taken:
+                taken.add(key)
+                conn.execute(update(players).where(stored == row.stored).values(look_key=key))
 
 
 def _row(row: Any) -> SessionRow:
@@ -758,8 +793,14 @@ class Storage:
 
     # -- players -----------------------------------------------------------------------
     def create_player(self, name: str, name_key: str, key_hash: str) -> bool:
-        """Register a player; False when the name key is taken."""
-        values = {"name_key": name_key, "name": name, "key_hash": key_hash}
+        """Register a player; False when the name key or its look (its confusable
+        skeleton) is taken."""
+        values = {
+            "name_key": name_key,
+            "name": name,
+            "key_hash": key_hash,
+            "look_key": look_key(name),
+        }
         add = insert(players).values(created_at=time.time(), **values)
         try:
             self.write(lambda conn: conn.execute(add))
