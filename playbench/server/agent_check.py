@@ -20,7 +20,7 @@ import secrets
 import time
 from datetime import UTC, datetime
 
-from playbench.server.storage import Storage, token_hash
+from playbench.server.store import Storage, token_hash
 
 NONCE_BYTES = 12
 TAG_BYTES = 16

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from confusable_homoglyphs import categories, confusables
 
-from playbench.server.storage import PlayerRow, Storage, token_hash
+from playbench.server.store import PlayerRow, Storage, token_hash
 
 KEY_BYTES = 32
 KEY_HEADER = "X-Player-Key"

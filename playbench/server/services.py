@@ -18,7 +18,7 @@ from playbench.server.guards import Rate
 from playbench.server.quota import LIMITS_SUFFIX, SharedBuckets, limits_engine
 from playbench.server.sealing import Sealer, load_or_create_key
 from playbench.server.settings import DATABASE_FILE, KEY_FILE, Settings
-from playbench.server.storage import PruneReport, Storage
+from playbench.server.store import PruneReport, Storage
 
 PRIVATE_FOLDER = 0o700
 PRIVATE_FILE = 0o600

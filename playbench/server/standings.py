@@ -23,7 +23,7 @@ import math
 from datetime import UTC, datetime
 
 from playbench.core.game import JSON
-from playbench.server.storage import PlayerGames
+from playbench.server.store import PlayerGames
 
 #: ranked games a player needs before the table ranks them
 MIN_GAMES = 5

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from playbench.core import canonical_json, get_game
 from playbench.server import create_app, sessions
 from playbench.server.guards import Rate
-from playbench.server.storage import StepRecord, Storage, VersionConflict
+from playbench.server.store import StepRecord, Storage, VersionConflict
 from tests.server.helpers import Player, answer_headers
 
 pytestmark = pytest.mark.databases("sqlite", "postgresql")

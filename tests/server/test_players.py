@@ -11,7 +11,8 @@ from sqlalchemy import create_engine, select
 
 from playbench.server import Settings, create_app, names
 from playbench.server.guards import Rate
-from playbench.server.storage import Storage, players
+from playbench.server.store import Storage
+from playbench.server.store.schema import players
 from tests.server.helpers import Player, answer_headers, register
 from tests.server.test_sessions import WINNING, drawn_seeds
 

@@ -9,7 +9,7 @@ import random
 import statistics
 
 from playbench.server import standings
-from playbench.server.storage import PlayerGames
+from playbench.server.store import PlayerGames
 
 SEEDS = range(20)
 
