@@ -17,6 +17,7 @@ byte limit, a finish the rules refuse and a request that lost a race to another 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 from dataclasses import dataclass
@@ -25,12 +26,14 @@ from playbench.core.errors import CommandError, PlaybenchError
 from playbench.core.game import JSON, Game, canonical_json
 from playbench.core.match import Match, StepResult
 from playbench.core.rng import draw_seed
-from playbench.server import players
+from playbench.server import agent_check, players
 from playbench.server.services import Services
 from playbench.server.store import (
     LogEntry,
     PlayerRow,
+    PuzzleSpent,
     SessionRow,
+    SpentPuzzle,
     StepRecord,
     VersionConflict,
     token_hash,
@@ -181,16 +184,24 @@ class ActReport:
     results: list[JSON]
 
 
-def act(services: Services, game: Game, row: SessionRow, texts: list[str]) -> ActReport:
-    """Apply commands in order, each in its own transaction, stopping at the first refusal.
+def act(
+    services: Services,
+    game: Game,
+    row: SessionRow,
+    texts: list[str],
+    spend: SpentPuzzle | None = None,
+) -> ActReport:
+    """Apply commands in order, each in its own transaction, stopping at the first refusal;
+    the puzzle that admitted them (``spend``) is marked used with the first.
 
     Raises :class:`BatchConflict` when another request moved the session on first;
-    commands applied before that stay applied, and the error names them.
+    commands applied before that stay applied, and the error names them; and
+    :class:`agent_check.AgentCheckFailed` when the puzzle had been used (nothing stored).
     """
     storage = services.storage
     match = load(game, row)
     state_text = row.state
-    version = row.version
+    version, moves, accepted = row.version, row.moves, row.accepted
     results: list[JSON] = []
     for text in texts:
         result = match.command(text)
@@ -210,14 +221,29 @@ def act(services: Services, game: Game, row: SessionRow, texts: list[str]) -> Ac
             events=result.events,
         )
         try:
-            version = storage.record_step(row, version, record)
+            version = storage.record_step(row, version, record, spend if not results else None)
+        except PuzzleSpent:
+            raise agent_check.AgentCheckFailed(agent_check.USED) from None
         except VersionConflict:
             applied = [done["command"] for done in results]
             raise BatchConflict(applied, len(texts)) from None
+        moves += result.advanced
+        accepted += result.ok
         results.append({"command": text, **result.to_json()})
         if not result.ok:
             break
-    return ActReport(row=storage.reload(row.id), match=match, results=results)
+    # the row as the last step stored it (each step's UPDATE required the version before
+    # it, so nothing else changed it meanwhile): no read back
+    stored = dataclasses.replace(
+        row,
+        version=version,
+        state=state_text,
+        score=match.score,
+        over=match.over,
+        moves=moves,
+        accepted=accepted,
+    )
+    return ActReport(row=stored, match=match, results=results)
 
 
 def finishing_player(

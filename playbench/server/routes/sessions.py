@@ -57,16 +57,22 @@ def _session(services: Services, game: Game, token: str | None) -> SessionRow:
     return row
 
 
+def _answer(
+    headers: tuple[str | None, str | None], body: AgentAnswer
+) -> tuple[str | None, str | None]:
+    token = headers[0] if headers[0] is not None else body.agent_check
+    answer = headers[1] if headers[1] is not None else body.agent_answer
+    return token, answer
+
+
 def _check(
     services: Services,
     row: SessionRow,
     headers: tuple[str | None, str | None],
     body: AgentAnswer,
 ) -> None:
-    token = headers[0] if headers[0] is not None else body.agent_check
-    answer = headers[1] if headers[1] is not None else body.agent_answer
     try:
-        services.signer.verify(services.storage, row.id, token, answer)
+        services.signer.verify(services.storage, row.id, *_answer(headers, body))
     except agent_check.AgentCheckFailed as error:
         raise ApiError(403, str(error), puzzle=True) from None
 
@@ -117,8 +123,12 @@ def act(
     row = _session(services, game, token)
     texts = body.texts()
     sessions.check_act(game, row, texts)
-    _check(services, row, headers, body)
-    report = sessions.act(services, game, row, texts)
+    try:
+        # the puzzle is spent in the first command's own transaction: one commit an act
+        spend = services.signer.check(services.storage, row.id, *_answer(headers, body))
+        report = sessions.act(services, game, row, texts, spend)
+    except agent_check.AgentCheckFailed as error:
+        raise ApiError(403, str(error), puzzle=True) from None
     view = sessions.view(services, game, report.row, report.match)
     return json_response({**view, "results": report.results})
 

@@ -13,6 +13,18 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+@dataclass(frozen=True, slots=True)
+class SpentPuzzle:
+    """A checked agent-check puzzle, marked used (by its token's hash) until it expires."""
+
+    token_hash: str
+    expires_at: float
+
+
+class PuzzleSpent(Exception):
+    """The puzzle was spent before: the work it was to admit was not stored."""
+
+
 class VersionConflict(Exception):
     """Another request changed the session first."""
 

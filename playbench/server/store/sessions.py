@@ -26,12 +26,15 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from playbench.server.store.base import StoreBase
+from playbench.server.store.puzzles import spend_once
 from playbench.server.store.records import (
     LogEntry,
     PlayerGames,
     PlayerRow,
     PruneReport,
+    PuzzleSpent,
     SessionRow,
+    SpentPuzzle,
     StepRecord,
     VersionConflict,
 )
@@ -134,10 +137,18 @@ class SessionStore(StoreBase):
             raise LookupError(f"session {session_id} is missing from the database")
         return row
 
-    def record_step(self, session: SessionRow, version: int, record: StepRecord) -> int:
-        """Append one action to the log and store the state after it; the new version.
+    def record_step(
+        self,
+        session: SessionRow,
+        version: int,
+        record: StepRecord,
+        spend: SpentPuzzle | None = None,
+    ) -> int:
+        """Append one action to the log and store the state after it, with the puzzle that
+        admitted it marked used (``spend``) in the same transaction; the new version.
 
-        Raises :class:`VersionConflict` when the session is no longer at ``version``.
+        Raises :class:`VersionConflict` when the session is no longer at ``version`` and
+        :class:`PuzzleSpent` when ``spend`` was used before (nothing is stored then).
         """
         now = time.time()
         moves = sessions.c.moves + 1 if record.advanced else sessions.c.moves
@@ -168,6 +179,8 @@ class SessionStore(StoreBase):
         }
 
         def step(conn: Connection) -> None:
+            if spend is not None and not spend_once(conn, spend):
+                raise PuzzleSpent(session.id)
             if conn.execute(change).rowcount != 1:
                 raise VersionConflict(session.id)
             conn.execute(insert(actions).values(entry))
