@@ -211,8 +211,21 @@ def _sqlite_begin_immediate(conn: Connection) -> None:
     conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
+#: pooled connections of a reading engine: as many as the request threads that may read
+#: at once (Starlette's thread pool holds 40), so that no request waits for a connection
+#: and none is opened (with its pragmas) and closed again per request; a PostgreSQL
+#: server's connections are shared by every worker, so its pool is smaller
+SQLITE_POOL = (40, 8)
+SERVER_POOL = (20, 20)
+
+
 def make_engine(url: str) -> Engine:
-    engine = create_engine(url)
+    sqlite = url.startswith("sqlite")
+    size, overflow = SQLITE_POOL if sqlite else SERVER_POOL
+    if sqlite and (":memory:" in url or url.rstrip("/") == "sqlite:"):
+        engine = create_engine(url)  # one in-memory database: SQLAlchemy's own pool
+    else:
+        engine = create_engine(url, pool_size=size, max_overflow=overflow)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
