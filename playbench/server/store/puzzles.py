@@ -22,7 +22,9 @@ def spend_once(conn: Connection, spend: SpentPuzzle) -> bool:
     dialect = conn.dialect.name
     if dialect in ("sqlite", "postgresql"):
         once = (sqlite_insert if dialect == "sqlite" else postgresql_insert)(spent_puzzles)
-        return conn.execute(once.values(values).on_conflict_do_nothing()).rowcount == 1
+        skipped = once.values(values).on_conflict_do_nothing()
+        # the row it wrote, if any (psycopg gives no rowcount for ON CONFLICT DO NOTHING)
+        return conn.execute(skipped.returning(spent_puzzles.c.token_hash)).first() is not None
     try:
         with conn.begin_nested():
             conn.execute(insert(spent_puzzles).values(values))
