@@ -308,8 +308,12 @@ class PlayerStanding(BaseModel):
     player: str
     games: int = Field(description="ranked games played, finished or abandoned")
     mean: float
-    low: float = Field(description="the 95% interval of the mean: its lower bound ranks")
+    low: float = Field(description="the player's own 95% interval of the mean")
     high: float
+    bound: float = Field(
+        description="what ranks: a lower bound on the mean widened by sqrt(2 ln P) for a "
+        "pool of P players, its spread never below the pool's"
+    )
     best: int
     lastPlayed: str
 

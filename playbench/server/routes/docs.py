@@ -251,9 +251,10 @@ def _llms(root: str, games: list[Game], specs: dict[str, Any], settings: Setting
         "- Errors are JSON {error} with a 4xx status; on the session routes they carry agentCheck.",
         "",
         "## Leaderboard",
-        f"- GET {root}/api/leaderboard/{{slug}}: players (ranked by the lower bound of the "
-        "95% interval of their mean over all their ranked games, from minGames games on) and "
-        "entries (the best single finished ranked games)",
+        f"- GET {root}/api/leaderboard/{{slug}}: players (ranked by bound, a lower bound on "
+        "their mean over all their ranked games widened for the pool's size, from minGames "
+        "games on; low and high their own 95% interval) and entries (the best single "
+        "finished ranked games)",
         "",
         "## Games",
     ]
