@@ -27,7 +27,7 @@ from playbench.runner.outcome import outcome_of
 from playbench.runner.replay import header, replay_name, write_atomic
 from playbench.runner.store import RunDir
 from playbench.runner.suite import Suite
-from playbench.server.storage import PlayerRow, SessionRow, Storage
+from playbench.server.store import PlayerRow, SessionRow, Storage
 
 #: the agent name a person's bench result carries
 HUMAN = "human"
