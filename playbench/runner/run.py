@@ -178,7 +178,6 @@ def prepare(request: RunRequest) -> Plan:
         "harness": llm.harness(game.seat_guide()) if llm is not None else None,
         "options": spec.options or {},
         "maxSteps": spec.max_steps,
-        "budget": spec.budget,
         "server": spec.server,
         "player": spec.player,
         "ranked": request.ranked is not None,
@@ -186,6 +185,8 @@ def prepare(request: RunRequest) -> Plan:
     }
     if request.suite is not None:
         config["suite"] = request.suite
+    if spec.budget:
+        config["budget"] = spec.budget
     if request.options_by_seed:
         config["optionsBySeed"] = {str(seed): o for seed, o in request.options_by_seed.items()}
     done = folder.check(config)

@@ -156,6 +156,11 @@ def test_a_bench_the_model_never_played_exits_1_and_is_not_the_models(
     err = capsys.readouterr().err
     assert "tally: the model played none of its" in err and "no result of the model's" in err
     assert read_bench(folder)["games"]["tally"]["llm"]["modelTurns"] == 0
+    # the report ranks nothing of it
+    assert main(["report", str(folder), "--out", str(tmp_path / "report")]) == 2
+    err = capsys.readouterr().err
+    assert "is no result of the model's, so it is not compared" in err
+    assert not (tmp_path / "report").exists()
 
 
 def test_a_plan_may_hold_a_move_only_its_first_move_makes_legal(chat, tmp_path, capsys):
