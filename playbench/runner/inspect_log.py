@@ -333,7 +333,7 @@ def _config(spec: Any, suite: JSON, entry: SuiteGame) -> JSON:
     args = spec.task_args or {}
     guide = get_game(entry.game).seat_guide()
     budget = {"maxTurns": entry.max_turns, "maxTokens": entry.max_tokens}
-    return {
+    config: JSON = {
         "game": entry.game,
         "agent": AGENT,
         "model": spec.model,
@@ -347,7 +347,6 @@ def _config(spec: Any, suite: JSON, entry: SuiteGame) -> JSON:
         },
         "options": entry.options,
         "maxSteps": entry.max_steps,
-        "budget": {key: value for key, value in budget.items() if value is not None},
         "server": None,
         "player": None,
         "ranked": False,
@@ -361,6 +360,13 @@ def _config(spec: Any, suite: JSON, entry: SuiteGame) -> JSON:
             "taskArgs": args,
         },
     }
+    # as playbench run records them: only when the suite sets them
+    set_budget = {key: value for key, value in budget.items() if value is not None}
+    if set_budget:
+        config["budget"] = set_budget
+    if entry.options_by_seed:
+        config["optionsBySeed"] = {str(seed): o for seed, o in entry.options_by_seed.items()}
+    return config
 
 
 def _json_bytes(data: JSON) -> bytes:
