@@ -313,25 +313,46 @@ def _llm_settings(args: argparse.Namespace) -> Any:
     return LlmSettings(**given)
 
 
-def cmd_bench(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
-    from playbench.runner.bench import (
-        BenchRequest,
-        bench_table,
-        execute_bench,
-        model_problems,
-        prepare_bench,
-    )
-    from playbench.runner.episode import EpisodeSpec
-    from playbench.runner.suite import load_suite
-
+def _check_publish(args: argparse.Namespace) -> None:
+    """``--publish`` and ``--player`` checked before anything is played or written."""
     if args.publish:
         from playbench.runner.publish import player_key
 
         player_key(args.player, args.player_key_env)
     elif args.player:
         raise PlaybenchError("--player names who publishes: it needs --publish URL")
+
+
+def _publish_the_models(args: argparse.Namespace, bench: Any, folder: Path, out: Any) -> bool:
+    """Say what keeps a bench from being the model's result, and publish it with
+    ``--publish`` when nothing does; True when it is no result of the model's."""
+    from playbench.runner.bench import model_problems
+
+    invalid, flagged = model_problems(bench)
+    for line in [*invalid, *flagged]:
+        sys.stderr.write(f"playbench: {line}\n")
+    if invalid:
+        sys.stderr.write(
+            "playbench: this is no result of the model's; it is not published and "
+            "playbench report shows it as invalid\n"
+        )
+        return True
+    if args.publish:
+        from playbench.runner.publish import publish
+
+        shown = publish(folder, args.publish, args.player, args.player_key_env)
+        out.print(f"published on {args.publish}/bench as {shown['id']}")
+    return False
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from playbench.runner.bench import BenchRequest, bench_table, execute_bench, prepare_bench
+    from playbench.runner.episode import EpisodeSpec
+    from playbench.runner.suite import load_suite
+
+    _check_publish(args)
     suite = load_suite(args.suite)
     llm = _llm_settings(args)
     if args.estimate:
@@ -369,23 +390,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     )
     report = execute_bench(plan, Console(stderr=True), prices)
     out = Console(width=None if sys.stdout.isatty() else 160)
-    invalid: list[str] = []
+    invalid = False
     if report.bench is not None:
         out.print(bench_table(report.bench))
         out.print(f"bench.json written to {plan.folder}")
-        invalid, flagged = model_problems(report.bench)
-        for line in [*invalid, *flagged]:
-            sys.stderr.write(f"playbench: {line}\n")
-        if invalid:
-            sys.stderr.write(
-                "playbench: this is no result of the model's; it is not published and "
-                "playbench report shows it as invalid\n"
-            )
-        elif args.publish:
-            from playbench.runner.publish import publish
-
-            shown = publish(plan.folder, args.publish, args.player, args.player_key_env)
-            out.print(f"published on {args.publish}/bench as {shown['id']}")
+        invalid = _publish_the_models(args, report.bench, plan.folder, out)
     if _tell_unwritten(report.failures, report.interrupted, report.stopped_at_cost):
         return 130 if report.interrupted else 1
     return 1 if report.failures or invalid else 0
@@ -498,12 +507,7 @@ def _verify_inspect_log(path: Path) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     from playbench.runner.inspect_log import import_log
 
-    if args.publish:
-        from playbench.runner.publish import player_key
-
-        player_key(args.player, args.player_key_env)
-    elif args.player:
-        raise PlaybenchError("--player names who publishes: it needs --publish URL")
+    _check_publish(args)
     written = import_log(Path(args.log), Path(args.out))
     for skipped in written.skipped:
         sys.stderr.write(f"playbench: not imported: {skipped}\n")
@@ -516,25 +520,11 @@ def cmd_import(args: argparse.Namespace) -> int:
         return 0
     from rich.console import Console
 
-    from playbench.runner.bench import bench_table, model_problems
+    from playbench.runner.bench import bench_table
 
     out = Console(width=None if sys.stdout.isatty() else 160)
     out.print(bench_table(written.bench))
-    invalid, flagged = model_problems(written.bench)
-    for line in [*invalid, *flagged]:
-        sys.stderr.write(f"playbench: {line}\n")
-    if invalid:
-        sys.stderr.write(
-            "playbench: this is no result of the model's; it is not published and "
-            "playbench report shows it as invalid\n"
-        )
-        return 1
-    if args.publish:
-        from playbench.runner.publish import publish
-
-        shown = publish(Path(args.out), args.publish, args.player, args.player_key_env)
-        out.print(f"published on {args.publish}/bench as {shown['id']}")
-    return 0
+    return 1 if _publish_the_models(args, written.bench, Path(args.out), out) else 0
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
@@ -611,6 +601,18 @@ def _add_cost_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-cost",
         type=float,
         help="stop cleanly once this many dollars are spent (episodes in flight resume)",
+    )
+
+
+def _add_publish_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags that publish a bench on a server, the same for ``bench`` and ``import``."""
+    publish = parser.add_argument_group("publish the result on a playbench server")
+    publish.add_argument("--publish", metavar="URL", help="the server, e.g. http://127.0.0.1:8000")
+    publish.add_argument("--player", help="a name registered there (POST /api/players)")
+    publish.add_argument(
+        "--player-key-env",
+        default="PLAYBENCH_PLAYER_KEY",
+        help="variable that holds the player's key (default PLAYBENCH_PLAYER_KEY)",
     )
 
 
@@ -807,14 +809,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--out", help="bench folder (default runs/bench-<suite>-<agent>-<UTC time>)")
     _add_backend_arguments(bench)
-    publish = bench.add_argument_group("publish the result on a playbench server")
-    publish.add_argument("--publish", metavar="URL", help="the server, e.g. http://127.0.0.1:8000")
-    publish.add_argument("--player", help="a name registered there (POST /api/players)")
-    publish.add_argument(
-        "--player-key-env",
-        default="PLAYBENCH_PLAYER_KEY",
-        help="variable that holds the player's key (default PLAYBENCH_PLAYER_KEY)",
-    )
+    _add_publish_arguments(bench)
     _add_llm_arguments(bench)
     _add_cost_arguments(bench)
     bench.set_defaults(run=cmd_bench)
@@ -835,14 +830,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     imported.add_argument("log", help="an Inspect log file, e.g. logs/...playbench-suite....eval")
     imported.add_argument("--out", required=True, help="a new bench folder")
-    shared = imported.add_argument_group("publish the result on a playbench server")
-    shared.add_argument("--publish", metavar="URL", help="the server, e.g. http://127.0.0.1:8000")
-    shared.add_argument("--player", help="a name registered there (POST /api/players)")
-    shared.add_argument(
-        "--player-key-env",
-        default="PLAYBENCH_PLAYER_KEY",
-        help="variable that holds the player's key (default PLAYBENCH_PLAYER_KEY)",
-    )
+    _add_publish_arguments(imported)
     imported.set_defaults(run=cmd_import)
 
     replay = commands.add_parser("replay", help="play a replay file back in the terminal")
