@@ -333,8 +333,8 @@ def _publish_the_models(args: argparse.Namespace, bench: Any, folder: Path, out:
         sys.stderr.write(f"playbench: {line}\n")
     if invalid:
         sys.stderr.write(
-            "playbench: this is no result of the model's; it is not published and "
-            "playbench report shows it as invalid\n"
+            "playbench: this is no result of the model's: it is not published, and "
+            "playbench report refuses it\n"
         )
         return True
     if args.publish:

@@ -55,13 +55,13 @@ def test_every_game_task_runs_through_the_inspect_command(metadata, chat, tmp_pa
         assert score.metadata["fingerprint"] == again.fingerprint()
         assert score.metadata["outcome"] == "truncated"
         assert score.metadata["budget"] == "maxTurns"
-        # the seat counts the third turn, begun when the budget had no call left
-        assert (score.metadata["turns"], score.metadata["modelTurns"]) == (3, 2)
+        # the third turn had no call left: nobody played it, so it is not counted
+        assert (score.metadata["turns"], score.metadata["modelTurns"]) == (2, 2)
         assert episode["llm"]["calls"] == 2
         metrics = log.results.scores[0].metrics
         assert metrics["mean"].value == score.value
         assert metrics["mean_score"].value == again.score
-        assert metrics["model_share"].value == 2 / 3
+        assert metrics["model_share"].value == 1.0
         # the transcript: the board as the model saw it, and the reply played
         user = [message for message in sample.messages if message.role == "user"]
         assert user[1].text.startswith("Turn 1. Score 0.")

@@ -32,16 +32,16 @@ def test_an_illegal_move_is_retried_then_the_fallback_plays_and_both_are_counted
     episode = sample.store[STORE_KEY]
     counts = episode["llm"]
     assert script.calls == 4
-    # the seat counts a third turn, begun when the budget had no call left
-    assert (counts["turns"], counts["modelTurns"], counts["calls"]) == (3, 1, 4)
+    # a third turn had no call left: nobody played it, so it is not counted
+    assert (counts["turns"], counts["modelTurns"], counts["calls"]) == (2, 1, 4)
     assert (counts["retries"], counts["refused"], counts["fallbacks"]) == (2, 3, 1)
     notes = [note for line in episode["replay"][1:-1] for note in line.get("turns", ())]
     assert [note["played"] for note in notes] == ["bot", "model"]
     assert [note.get("retried", False) for note in notes] == [True, True]
     score = sample.scores["replay"]
-    assert (score.metadata["turns"], score.metadata["modelTurns"]) == (3, 1)
-    assert score.metadata["modelShare"] == 1 / 3
-    assert log.results.scores[0].metrics["model_share"].value == 1 / 3
+    assert (score.metadata["turns"], score.metadata["modelTurns"]) == (2, 1)
+    assert score.metadata["modelShare"] == 1 / 2
+    assert log.results.scores[0].metrics["model_share"].value == 1 / 2
     actions = [line["action"] for line in episode["replay"][1:-1]]
     again = Match.replay("gem-swap", 4, None, actions)
     assert score.value == again.game.progress(again.state)
@@ -114,6 +114,6 @@ def test_a_log_the_model_never_played_imports_as_no_result_of_the_models(tmp_pat
     out = tmp_path / "imported"
     assert main(["import", log.location, "--out", str(out)]) == 1
     err = capsys.readouterr().err
-    assert "gem-swap: the model played none of its 4 turns" in err
-    assert "this is no result of the model's; it is not published" in err
+    assert "gem-swap: the model played none of its 2 turns" in err
+    assert "this is no result of the model's: it is not published" in err
     assert (out / "bench.json").is_file()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from inspect_ai._util.registry import registry_name
 
 from playbench.inspect.dataset import TaskArgumentError
 from playbench.inspect.tasks import cogcrawl, delvewick, gem_swap, suite
@@ -15,7 +16,9 @@ from playbench.runner.suite import load_suite
 
 def test_the_quick_suite_is_one_sample_per_episode_with_its_limits():
     task = suite(suite="quick")
-    assert task.name == "playbench/suite"
+    # in-process, Inspect names it by where playbench is installed from (the CLI test
+    # runs `inspect eval playbench/suite` against the installed entry point)
+    assert task.name == registry_name(suite, "suite")
     quick = load_suite("quick")
     assert task.metadata[SUITE_KEY] == quick.describe()
     ids = [sample.id for sample in task.dataset]

@@ -249,8 +249,12 @@ class Seat:
 
     # -- one turn -----------------------------------------------------------------------
     def turn(self, table: Table) -> Steps[Turn]:
-        """Play one turn on ``table``; :class:`BudgetSpent` when no call is left."""
+        """Play one turn on ``table``; :class:`BudgetSpent` when no call is left (a turn
+        the budget allows no call for is not counted: nobody played it)."""
         counts = self.counts
+        spent = self.budget.spent(counts)
+        if spent is not None:
+            raise BudgetSpent(spent, Turn([], None))
         counts.turns += 1
         view = table.view()
         moves = self.guide.moves(view)
