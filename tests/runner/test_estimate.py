@@ -179,7 +179,15 @@ def stressing(key: str):
     return answer
 
 
-@pytest.mark.parametrize(("game", "key"), [("delvewick", "commands"), ("cogcrawl", "actions")])
+@pytest.mark.parametrize(
+    ("game", "key"),
+    [
+        ("delvewick", "commands"),
+        ("gem-swap", "commands"),
+        ("chimestep", "commands"),
+        ("cogcrawl", "actions"),
+    ],
+)
 def test_a_run_never_takes_more_than_its_estimate(chat, tmp_path, game, key):
     chat.add(*[stressing(key)] * 200)
     folder = tmp_path / "out"
