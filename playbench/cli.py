@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import tempfile
@@ -156,14 +157,65 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _tell_unwritten(failures: list[Any], interrupted: bool) -> bool:
-    """Name each episode not written on stderr; True when the run was interrupted."""
+def _tell_unwritten(failures: list[Any], interrupted: bool, stopped_at_cost: bool = False) -> bool:
+    """Name each episode not written on stderr; True when the run was stopped (Ctrl-C or
+    ``--max-cost``)."""
     for failure in failures:
         seed = failure.task.seed if failure.task.seed is not None else "ranked"
-        sys.stderr.write(f"playbench: episode {seed} not written: {failure.message}\n")
+        game = f"{failure.game} " if failure.game else ""
+        sys.stderr.write(f"playbench: episode {game}{seed} not written: {failure.message}\n")
     if interrupted:
-        sys.stderr.write("playbench: interrupted; every finished episode is written\n")
-    return interrupted
+        sys.stderr.write(
+            "playbench: interrupted; every finished episode is written and every episode in "
+            "flight kept its turns: run the same command again to resume\n"
+        )
+    if stopped_at_cost:
+        sys.stderr.write(
+            "playbench: --max-cost reached; every finished episode is written and every "
+            "episode in flight kept its turns: raise --max-cost and run again to resume\n"
+        )
+    return interrupted or stopped_at_cost
+
+
+def _prices(args: argparse.Namespace) -> Any:
+    from playbench.runner.run import Prices, RunError
+
+    for flag, value in (
+        ("--price-in", args.price_in),
+        ("--price-out", args.price_out),
+        ("--max-cost", args.max_cost),
+    ):
+        if value is not None and not (math.isfinite(value) and value >= 0):
+            raise RunError(f"{flag} must be a number of dollars, at least 0, got {value:g}")
+    if args.max_cost is not None and args.price_in is None and args.price_out is None:
+        raise RunError("--max-cost needs the prices: give --price-in and --price-out")
+    return Prices(args.price_in, args.price_out, args.max_cost)
+
+
+def _estimate(args: argparse.Namespace, runs: list[tuple[Any, list[int], Any]]) -> int:
+    """Print the most calls, tokens and dollars the runs can take; no call is made.
+    ``runs``: (episode spec, seeds, options by seed) per game."""
+    from rich.console import Console
+
+    from playbench.runner.estimate import estimate_game, estimate_table
+    from playbench.runner.run import RunError
+
+    if args.agent != "llm":
+        raise RunError("--estimate bounds what a model's calls take: it needs --agent llm")
+    prices = _prices(args)
+    estimates = []
+    for spec, seeds, by_seed in runs:
+        if spec.llm is None:
+            raise RunError("--estimate needs --model (the settings of the calls it bounds)")
+        episodes = [(seed, {**(spec.options or {}), **by_seed.get(seed, {})}) for seed in seeds]
+        estimates.append(
+            estimate_game(
+                spec.game, episodes, spec.llm, spec.max_steps, spec.max_turns, spec.max_tokens
+            )
+        )
+    out = Console(width=None if sys.stdout.isatty() else 160)
+    out.print(estimate_table(estimates, prices.price_in, prices.price_out))
+    return 0
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -193,7 +245,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         server=args.server,
         player=args.player,
         player_key_env=args.player_key_env,
+        max_turns=args.max_turns,
+        max_tokens=args.max_tokens_per_episode,
+        concurrency=args.concurrency,
     )
+    if args.estimate:
+        return _estimate(args, [(spec, seeds, {})])
+    prices = _prices(args)
     plan = prepare(
         RunRequest(
             spec=spec,
@@ -205,7 +263,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             ray_address=args.ray_address,
         )
     )
-    report = execute(plan, Console(stderr=True))
+    report = execute(plan, Console(stderr=True), prices)
     idle = no_model_turn(report.summary)
     out = Console(width=None if sys.stdout.isatty() else 160)
     if report.summary["episodes"]:
@@ -213,8 +271,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     skipped = len(plan.done)
     already = f" ({skipped} already there)" if skipped else ""
     out.print(f"{report.written} episodes written to {plan.folder.path}{already}")
-    if _tell_unwritten(report.failures, report.interrupted):
-        return 130
+    if _tell_unwritten(report.failures, report.interrupted, report.stopped_at_cost):
+        return 130 if report.interrupted else 1
     if idle is not None:
         sys.stderr.write(f"playbench: {idle}\n")
         return 1
@@ -258,7 +316,14 @@ def _llm_settings(args: argparse.Namespace) -> Any:
 def cmd_bench(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from playbench.runner.bench import BenchRequest, bench_table, execute_bench, prepare_bench
+    from playbench.runner.bench import (
+        BenchRequest,
+        bench_table,
+        execute_bench,
+        model_problems,
+        prepare_bench,
+    )
+    from playbench.runner.episode import EpisodeSpec
     from playbench.runner.suite import load_suite
 
     if args.publish:
@@ -267,30 +332,63 @@ def cmd_bench(args: argparse.Namespace) -> int:
         player_key(args.player, args.player_key_env)
     elif args.player:
         raise PlaybenchError("--player names who publishes: it needs --publish URL")
+    suite = load_suite(args.suite)
+    llm = _llm_settings(args)
+    if args.estimate:
+        return _estimate(
+            args,
+            [
+                (
+                    EpisodeSpec(
+                        game=entry.game,
+                        agent=args.agent,
+                        llm=entry.llm_settings(llm),
+                        options=entry.options or None,
+                        max_steps=entry.max_steps,
+                        max_turns=entry.max_turns,
+                        max_tokens=entry.max_tokens,
+                    ),
+                    entry.seeds,
+                    entry.options_by_seed,
+                )
+                for entry in suite.games
+            ],
+        )
+    prices = _prices(args)
     plan = prepare_bench(
         BenchRequest(
-            suite=load_suite(args.suite),
+            suite=suite,
             agent=args.agent,
-            llm=_llm_settings(args),
+            llm=llm,
             out=Path(args.out) if args.out else None,
             workers=args.workers,
             backend=args.backend,
             ray_address=args.ray_address,
+            concurrency=args.concurrency,
         )
     )
-    report = execute_bench(plan, Console(stderr=True))
+    report = execute_bench(plan, Console(stderr=True), prices)
     out = Console(width=None if sys.stdout.isatty() else 160)
+    invalid: list[str] = []
     if report.bench is not None:
         out.print(bench_table(report.bench))
         out.print(f"bench.json written to {plan.folder}")
-        if args.publish:
+        invalid, flagged = model_problems(report.bench)
+        for line in [*invalid, *flagged]:
+            sys.stderr.write(f"playbench: {line}\n")
+        if invalid:
+            sys.stderr.write(
+                "playbench: this is no result of the model's; it is not published and "
+                "playbench report shows it as invalid\n"
+            )
+        elif args.publish:
             from playbench.runner.publish import publish
 
             shown = publish(plan.folder, args.publish, args.player, args.player_key_env)
             out.print(f"published on {args.publish}/bench as {shown['id']}")
-    if _tell_unwritten(report.failures, report.interrupted):
-        return 130
-    return 1 if report.failures else 0
+    if _tell_unwritten(report.failures, report.interrupted, report.stopped_at_cost):
+        return 130 if report.interrupted else 1
+    return 1 if report.failures or invalid else 0
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -393,9 +491,34 @@ def cmd_prune(args: argparse.Namespace) -> int:
 
 
 def _add_backend_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--workers", type=int, help="episodes at once (default: one per CPU)")
+    parser.add_argument(
+        "--workers", type=int, help="processes for agents that need CPU (default: one per CPU)"
+    )
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        help="episodes in flight at once for an agent that waits on the network (the llm "
+        "agent, --server play), in one process, across every game (default 16; a 429 "
+        "lowers it for a while)",
+    )
     parser.add_argument("--backend", default="local", help="local (processes) or ray")
     parser.add_argument("--ray-address", help="join this Ray cluster instead of starting one")
+
+
+def _add_cost_arguments(parser: argparse.ArgumentParser) -> None:
+    cost = parser.add_argument_group("what a model's run may take")
+    cost.add_argument(
+        "--estimate",
+        action="store_true",
+        help="print the most calls, tokens and cost the run can take, and call nothing",
+    )
+    cost.add_argument("--price-in", type=float, help="dollars per million prompt tokens")
+    cost.add_argument("--price-out", type=float, help="dollars per million completion tokens")
+    cost.add_argument(
+        "--max-cost",
+        type=float,
+        help="stop cleanly once this many dollars are spent (episodes in flight resume)",
+    )
 
 
 def _add_llm_arguments(parser: argparse.ArgumentParser) -> None:
@@ -406,8 +529,8 @@ def _add_llm_arguments(parser: argparse.ArgumentParser) -> None:
     llm.add_argument("--base-url", help="endpoint, e.g. http://127.0.0.1:8080/v1")
     llm.add_argument("--api-key-env", help="variable that holds the key (OPENAI_API_KEY)")
     llm.add_argument("--temperature", type=float, help="sampling temperature (0)")
-    llm.add_argument("--max-tokens", type=int, help="most tokens per reply (1024)")
-    llm.add_argument("--timeout", type=float, help="seconds per call (60)")
+    llm.add_argument("--max-tokens", type=int, help="most tokens per reply (512)")
+    llm.add_argument("--timeout", type=float, help="seconds per call (120)")
     llm.add_argument(
         "--retries", type=int, help="retries of a 429, 5xx or timed-out call, with backoff (4)"
     )
@@ -572,6 +695,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     remote.add_argument("--ranked", type=int, help="N ranked games on seeds the server draws")
     _add_llm_arguments(run)
+    budgets = run.add_argument_group("a model's budget per episode (ends it truncated)")
+    budgets.add_argument("--max-turns", type=int, help="model calls an episode")
+    budgets.add_argument(
+        "--max-tokens-per-episode", type=int, help="prompt plus completion tokens an episode"
+    )
+    _add_cost_arguments(run)
     run.set_defaults(run=cmd_run)
 
     bench = commands.add_parser(
@@ -594,6 +723,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="variable that holds the player's key (default PLAYBENCH_PLAYER_KEY)",
     )
     _add_llm_arguments(bench)
+    _add_cost_arguments(bench)
     bench.set_defaults(run=cmd_bench)
 
     report = commands.add_parser(

@@ -35,7 +35,7 @@ from playbench.runner.backends import RAY, ray_cluster
 from playbench.runner.episode import EpisodeSpec, Failure
 from playbench.runner.outcome import OUTCOMES
 from playbench.runner.replay import ReplayError, read_replay, verify_path, write_atomic
-from playbench.runner.run import RUNS_ROOT, Plan, RunRequest, execute, prepare
+from playbench.runner.run import RUNS_ROOT, Plan, Prices, RunRequest, execute_all, prepare
 from playbench.runner.stats import mean_interval, stratified_interval
 from playbench.runner.store import RunDir
 from playbench.runner.suite import Suite, read_suite, suite_hash
@@ -47,10 +47,15 @@ LLM_COUNTS = (
     "promptTokens",
     "completionTokens",
     "parseFailures",
+    "repaired",
+    "cut",
     "retries",
     "fallbacks",
     "errors",
 )
+#: past this share of a game's turns played by the fallback, a model's result is
+#: flagged (and it is no result of the model's at all when the model played none)
+FALLBACK_WARNING = 0.05
 
 
 class BenchError(PlaybenchError):
@@ -68,6 +73,8 @@ class BenchRequest:
     workers: int | None = None
     backend: str = "local"
     ray_address: str | None = None
+    #: calls in flight at once for a model (``--concurrency``)
+    concurrency: int | None = None
 
 
 @dataclass(slots=True)
@@ -87,6 +94,7 @@ class BenchReport:
     written: int = 0
     failures: list[Failure] = field(default_factory=list)
     interrupted: bool = False
+    stopped_at_cost: bool = False
 
 
 def default_out(suite: str, agent: str, now: datetime | None = None) -> Path:
@@ -117,6 +125,9 @@ def prepare_bench(request: BenchRequest) -> BenchPlan:
             llm=entry.llm_settings(request.llm),
             options=entry.options or None,
             max_steps=entry.max_steps,
+            max_turns=entry.max_turns,
+            max_tokens=entry.max_tokens,
+            concurrency=request.concurrency,
         )
         runs.append(
             prepare(
@@ -128,6 +139,7 @@ def prepare_bench(request: BenchRequest) -> BenchPlan:
                     workers=request.workers,
                     backend=request.backend,
                     ray_address=request.ray_address,
+                    options_by_seed=entry.options_by_seed,
                 )
             )
         )
@@ -143,24 +155,55 @@ def _backend(request: BenchRequest, workers: int) -> Iterator[None]:
         yield
 
 
-def execute_bench(plan: BenchPlan, console: Console | None = None) -> BenchReport:
-    """Play every game's episodes left; once every game is complete, write ``bench.json``."""
+def execute_bench(
+    plan: BenchPlan, console: Console | None = None, prices: Prices | None = None
+) -> BenchReport:
+    """Play every game's episodes left, all at once; once every game is complete, write
+    ``bench.json``."""
     report = BenchReport()
+    runs = [run for run in plan.runs if run.tasks]
     workers = max((run.workers for run in plan.runs), default=1)
-    with _backend(plan.request, workers):
-        for run in plan.runs:
-            if not run.tasks:
-                continue
-            done = execute(run, console)
-            report.written += done.written
-            report.failures += done.failures
-            if done.interrupted:
-                report.interrupted = True
-                return report
+    if runs:
+        with _backend(plan.request, workers):
+            done = execute_all(runs, console, prices)
+        for run_report in done:
+            report.written += run_report.written
+            report.failures += run_report.failures
+            report.interrupted |= run_report.interrupted
+            report.stopped_at_cost |= run_report.stopped_at_cost
+        if report.interrupted or report.stopped_at_cost:
+            return report
     if not report.failures:
         report.bench = bench_figures(plan.folder)
         write_atomic(plan.folder / BENCH, _json_bytes(report.bench))
     return report
+
+
+def model_problems(bench: JSON) -> tuple[list[str], list[str]]:
+    """What keeps a model's bench from being the model's result (a game whose turns the
+    model played none of), and what flags it (a game whose fallback played more than
+    5% of the turns); both empty for an agent that is no model."""
+    errors: list[str] = []
+    warnings: list[str] = []
+    for slug, figures in bench.get("games", {}).items():
+        llm = figures.get("llm")
+        if llm is None or not llm.get("turns"):
+            continue
+        share = llm.get("modelTurnShare") or 0.0
+        fallen = llm["turns"] - llm["modelTurns"]
+        if not llm["modelTurns"]:
+            errors.append(
+                f"{slug}: the model played none of its {llm['turns']} turns ({llm['errors']} "
+                f"failed calls, {llm['parseFailures']} unreadable replies): every score is "
+                "the fallback's"
+            )
+        elif 1 - share > FALLBACK_WARNING:
+            warnings.append(
+                f"{slug}: the fallback played {fallen} of {llm['turns']} turns "
+                f"({1 - share:.0%}, past {FALLBACK_WARNING:.0%}): its figures are partly "
+                "the fallback's"
+            )
+    return errors, warnings
 
 
 # -- the figures ------------------------------------------------------------------------

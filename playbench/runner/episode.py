@@ -11,13 +11,16 @@ and with its log and fingerprint, and that local match writes the replay.
 from __future__ import annotations
 
 import os
+import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
 
 from playbench.agents import Agent, AgentError, LlmSettings, make_agent
+from playbench.agents.llm import Budget, BudgetSpent
 from playbench.agents.remote import (
     DEFAULT_HTTP_TIMEOUT,
     PLAYER_KEY_ENV,
@@ -30,10 +33,12 @@ from playbench.core.game import JSON, Game
 from playbench.core.match import Match, StepResult
 from playbench.core.registry import get_game
 from playbench.runner.outcome import outcome_of
-from playbench.runner.replay import header, replay_name
+from playbench.runner.replay import ReplayError, dump_lines, header, read_lines, replay_name
 
 DEFAULT_MAX_STEPS = 100_000
 REPLAYS = "replays"
+#: the suffix of an unfinished episode's replay, written turn by turn
+JOURNAL = ".partial"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,21 +55,41 @@ class EpisodeSpec:
     #: the environment variable that holds the player's key (the key itself is never
     #: written: each worker reads it)
     player_key_env: str = PLAYER_KEY_ENV
+    #: a model's budget per episode: calls (``maxTurns``) and tokens (``maxTokens``)
+    max_turns: int | None = None
+    max_tokens: int | None = None
+    #: calls in flight at once in the process that plays the episodes
+    concurrency: int | None = None
 
     @property
     def model(self) -> str | None:
         return self.llm.model if self.llm is not None else None
 
+    @property
+    def budget(self) -> JSON:
+        """The budgets a run records (only those set)."""
+        named = {"maxTurns": self.max_turns, "maxTokens": self.max_tokens}
+        return {key: value for key, value in named.items() if value is not None}
+
     def make_agent(self) -> Agent:
-        return make_agent(self.agent, get_game(self.game), self.llm)
+        budget = Budget(self.max_turns, self.max_tokens)
+        return make_agent(self.agent, get_game(self.game), self.llm, budget, self.concurrency)
 
 
 @dataclass(frozen=True, slots=True)
 class Task:
-    """One episode to play: a seed, or (ranked) the index of a server-drawn one."""
+    """One episode to play: a seed, or (ranked) the index of a server-drawn one, with the
+    episode's own options where it has them (a suite's ``optionsBySeed``) and the file
+    its replay is written to turn by turn (``journal``: an unfinished episode there is
+    continued from its last recorded turn)."""
 
     seed: int | None
     index: int = 0
+    options: JSON | None = None
+    journal: str | None = None
+
+    def options_of(self, spec: EpisodeSpec) -> JSON | None:
+        return self.options if self.options is not None else spec.options
 
     @property
     def agent_seed(self) -> int:
@@ -82,10 +107,45 @@ class Episode:
 
 @dataclass(frozen=True, slots=True)
 class Failure:
-    """An episode that could not be played (a server that went away): not written."""
+    """An episode that could not be played or finished (a server that went away, an
+    endpoint that stopped answering, a stop asked for): not written as finished; an
+    in-process episode's journal keeps its turns for a resume."""
 
     task: Task
     message: str
+    game: str = ""
+
+
+class Stopped(PlaybenchError):
+    """The run asked its episodes to stop (Ctrl-C, ``--max-cost``)."""
+
+
+@dataclass(slots=True)
+class Ledger:
+    """What the episodes of this process have spent so far (calls and tokens), read by
+    the progress display and ``--max-cost``; ``stop`` asks every episode to stop after
+    its turn."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    stop: threading.Event = field(default_factory=threading.Event)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, before: JSON | None, after: JSON | None) -> None:
+        if after is None:
+            return
+        before = before or {}
+        with self.lock:
+            self.calls += after.get("calls", 0) - before.get("calls", 0)
+            self.prompt_tokens += after.get("promptTokens", 0) - before.get("promptTokens", 0)
+            self.completion_tokens += after.get("completionTokens", 0) - before.get(
+                "completionTokens", 0
+            )
+
+
+#: what this process's episodes spent, and its stop sign
+LEDGER = Ledger()
 
 
 class LocalTable:
@@ -151,24 +211,117 @@ def _attach(lines: list[JSON], start: int, notes: list[JSON]) -> None:
     lines[start].setdefault("turns", []).extend(notes)
 
 
+class Journal:
+    """An episode's replay written turn by turn (flushed and synced after each turn), so
+    a run stopped at any point loses no turn it paid for."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.file: Any = None
+
+    def read(self) -> list[JSON]:
+        """The header and lines held from an earlier start (none when it is new)."""
+        if not self.path.exists():
+            return []
+        try:
+            return read_lines(self.path)
+        except ReplayError:
+            return []
+
+    def start(self, entries: list[JSON]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.file = self.path.open("wb")
+        self.append(entries)
+
+    def append(self, entries: list[JSON]) -> None:
+        if self.file is None or not entries:
+            return
+        self.file.write(dump_lines(entries))
+        self.file.flush()
+        os.fsync(self.file.fileno())
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+
+
+def _resume(
+    journal: Journal, head: JSON, table: LocalTable, agent: Agent
+) -> tuple[list[int], list[JSON]]:
+    """Continue from ``journal`` when it holds this episode: its actions replayed on the
+    table (each must give the recorded score), the agent given its memory after the last
+    recorded turn. The steps resumed at, and the lines to write again."""
+    held = journal.read()
+    if not held or {k: v for k, v in held[0].items() if k != "resumedAt"} != head:
+        return [], [head]
+    lines = [line for line in held[1:] if isinstance(line, dict) and "action" in line]
+    memory = None
+    for line in lines:
+        result = table.play(line["action"])
+        if not result.advanced or table.match.score != line["score"]:
+            # a journal that does not replay is no base to go on from: start again
+            table.match = Match.start(table.match.game, table.match.seed, table.match.options)
+            table.lines, table.turns = [], 0
+            return [], [head]
+        table.lines[-1] = line
+        for note in line.get("turns", ()):
+            memory = note.get("memory", memory)
+    if memory is not None:
+        agent.restore(memory)
+    resumed = [*held[0].get("resumedAt", []), len(lines)]
+    return resumed, [{**head, "resumedAt": resumed}, *lines]
+
+
 def play_local(spec: EpisodeSpec, task: Task, agent: Agent) -> Episode:
     game = agent.game
     started = time.perf_counter()
-    match = Match.start(game, task.agent_seed, spec.options)
-    table = LocalTable(match, spec.max_steps)
+    options = task.options_of(spec)
+    table = LocalTable(Match.start(game, task.agent_seed, options), spec.max_steps)
     agent.reset(task.agent_seed)
+    head = header(game.slug, task.agent_seed, options, spec.agent, spec.model)
+    journal = Journal(Path(task.journal)) if task.journal else None
+    resumed: list[int] = []
+    if journal is not None:
+        resumed, again = _resume(journal, head, table, agent)
+        journal.start(again)
     pending: list[JSON] = []
+    budget = None
     turns = 0
-    while not table.over and turns < spec.max_steps:
-        before = len(table.lines)
-        turn = agent.turn(table)
-        turns += 1
-        if turn.note:
-            pending.append(turn.note)
-        if pending and len(table.lines) > before:
-            _attach(table.lines, before, pending)
-            pending = []
-    return _episode(spec, match, table.lines, agent, time.perf_counter() - started)
+    try:
+        while not table.over and turns < spec.max_steps:
+            turns += 1
+            if LEDGER.stop.is_set():
+                raise Stopped("stopped before the episode ended; its turns are kept")
+            before = len(table.lines)
+            spent_before = agent.stats()
+            try:
+                turn = agent.turn(table)
+            except BudgetSpent as spent:
+                turn, budget = spent.turn, spent.budget
+            LEDGER.add(spent_before, agent.stats())
+            if turn.note:
+                pending.append(turn.note)
+            if pending and len(table.lines) > before:
+                _attach(table.lines, before, pending)
+                pending = []
+            if journal is not None:
+                journal.append(table.lines[before:])
+            if budget is not None:
+                break
+    finally:
+        if journal is not None:
+            journal.close()
+    seconds = time.perf_counter() - started
+    episode = _episode(spec, table.match, table.lines, agent, seconds, options)
+    if budget is not None:
+        episode.record["budget"] = budget
+        episode.replay[-1]["end"]["budget"] = budget
+    if resumed:
+        episode.record["resumedAt"] = resumed
+        episode.replay[0]["resumedAt"] = resumed
+        episode.replay[-1]["end"]["resumedAt"] = resumed
+    return episode
 
 
 def play_remote(spec: EpisodeSpec, task: Task, agent: Agent) -> Episode:
@@ -254,7 +407,12 @@ def _rebuild(
 
 
 def _episode(
-    spec: EpisodeSpec, match: Match, lines: list[JSON], agent: Agent, seconds: float
+    spec: EpisodeSpec,
+    match: Match,
+    lines: list[JSON],
+    agent: Agent,
+    seconds: float,
+    options: JSON | None = None,
 ) -> Episode:
     game = match.game
     seed = match.seed
@@ -262,10 +420,12 @@ def _episode(
     outcome = outcome_of(game, match.state, match.over)
     fingerprint = match.fingerprint()
     progress = game.progress(match.state)
+    if options is None:
+        options = spec.options
     record: JSON = {
         "game": game.slug,
         "seed": seed,
-        "options": spec.options or {},
+        "options": options or {},
         "agent": spec.agent,
     }
     if spec.model is not None:
@@ -291,9 +451,7 @@ def _episode(
             "progress": progress,
         }
     }
-    return Episode(
-        record, [header(game.slug, seed, spec.options, spec.agent, spec.model), *lines, end]
-    )
+    return Episode(record, [header(game.slug, seed, options, spec.agent, spec.model), *lines, end])
 
 
 # -- in a worker ---------------------------------------------------------------------------
@@ -311,21 +469,35 @@ def _agent_for(spec: EpisodeSpec) -> Agent:
     return agent
 
 
-def play(spec: EpisodeSpec, task: Task) -> Episode | Failure:
-    """Play one episode in this process (a worker, a Ray task or the runner itself).
+def play(spec: EpisodeSpec, task: Task, agent: Agent | None = None) -> Episode | Failure:
+    """Play one episode in this process (a worker, a Ray task, a thread or the runner
+    itself), with ``agent`` or the one this process keeps for ``spec``.
 
     A failure of the server or the endpoint that the agent could not play through is
     returned, not raised, so one bad episode leaves the others running.
     """
-    agent = _agent_for(spec)
+    agent = agent or _agent_for(spec)
     try:
         if spec.server is not None:
             return play_remote(spec, task, agent)
         return play_local(spec, task, agent)
-    except (ServerError, AgentError) as error:
-        return Failure(task, str(error))
+    except (ServerError, AgentError, Stopped) as error:
+        return Failure(task, str(error), spec.game)
     except PlaybenchError as error:
-        return Failure(task, f"{type(error).__name__}: {error}")
+        return Failure(task, f"{type(error).__name__}: {error}", spec.game)
+
+
+def play_alone(spec: EpisodeSpec, task: Task) -> Episode | Failure:
+    """Play one episode with an agent of its own (episodes in threads share nothing but
+    the model's endpoint), closed after."""
+    try:
+        agent = spec.make_agent()
+    except AgentError as error:
+        return Failure(task, str(error), spec.game)
+    try:
+        return play(spec, task, agent)
+    finally:
+        agent.close()
 
 
 def release_agents() -> None:

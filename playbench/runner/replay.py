@@ -90,6 +90,22 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
+def read_lines(path: Path) -> list[JSON]:
+    """The JSON lines of a replay being written, up to the first that does not read (a
+    line torn by a stop mid-write); :class:`ReplayError` when the file cannot be read."""
+    try:
+        text = path.read_bytes().decode("utf-8", errors="replace")
+    except OSError as error:
+        raise ReplayError(f"cannot read {path}: {error.strerror}") from None
+    entries = []
+    for line in text.split("\n"):
+        try:
+            entries.append(json.loads(line))
+        except json.JSONDecodeError:
+            break
+    return entries
+
+
 def read_replay(path: Path) -> Replay:
     """Read a replay file; :class:`ReplayError` names what is wrong with it."""
     try:

@@ -14,15 +14,24 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
+from rich.text import Text
 
 from playbench import __version__
 from playbench.agents import AGENTS, AgentError
 from playbench.agents.bot import bot_factory
-from playbench.agents.llm import check_endpoint, check_fallback
+from playbench.agents.llm import DEFAULT_CONCURRENCY, check_endpoint, check_fallback
 from playbench.agents.picture import check_vision
 from playbench.agents.remote import check_server
 from playbench.core.errors import PlaybenchError
@@ -33,12 +42,15 @@ from playbench.runner.backends import (
     BACKENDS,
     RAY,
     Result,
+    check_ray_address,
     ray_module,
     run_inline,
     run_processes,
     run_ray,
+    run_threads,
 )
-from playbench.runner.episode import Episode, EpisodeSpec, Failure, Task
+from playbench.runner.episode import JOURNAL, LEDGER, Episode, EpisodeSpec, Failure, Task
+from playbench.runner.replay import replay_name
 from playbench.runner.store import RunDir
 from playbench.runner.summary import summarize
 
@@ -63,6 +75,8 @@ class RunRequest:
     ray_address: str | None = None
     #: the suite this run belongs to (``playbench bench``), recorded in ``run.json``
     suite: JSON | None = None
+    #: options per seed laid over the spec's (a suite's ``optionsBySeed``)
+    options_by_seed: dict[int, JSON] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -79,6 +93,21 @@ class Plan:
     def workers(self) -> int:
         asked = self.request.workers or os.cpu_count() or 1
         return max(1, min(asked, len(self.tasks)))
+
+    @property
+    def waits_on_network(self) -> bool:
+        """Whether the agent's turns wait on the network (a model, a server's sessions):
+        such episodes run many at once in threads, not one per CPU."""
+        spec = self.request.spec
+        return spec.agent == "llm" or spec.server is not None
+
+    @property
+    def concurrency(self) -> int:
+        """Episodes in flight at once: one for ranked games (a player has one open ranked
+        game of a game at a time on the server; a new one closes the last)."""
+        if self.request.ranked is not None:
+            return 1
+        return self.request.spec.concurrency or DEFAULT_CONCURRENCY
 
 
 def default_out(game: str, agent: str, now: datetime | None = None) -> Path:
@@ -99,6 +128,14 @@ def prepare(request: RunRequest) -> Plan:
         raise RunError(f"--ray-address needs --backend {RAY} (the backend is {request.backend})")
     if request.workers is not None and request.workers < 1:
         raise RunError(f"--workers must be at least 1, got {request.workers}")
+    if spec.concurrency is not None and spec.concurrency < 1:
+        raise RunError(f"--concurrency must be at least 1, got {spec.concurrency}")
+    for flag, value in (
+        ("--max-turns", spec.max_turns),
+        ("--max-tokens-per-episode", spec.max_tokens),
+    ):
+        if value is not None and value < 1:
+            raise RunError(f"{flag} must be at least 1, got {value}")
     if spec.max_steps < 1:
         raise RunError(f"--max-steps must be at least 1, got {spec.max_steps}")
     _check_remote(request)
@@ -128,6 +165,8 @@ def prepare(request: RunRequest) -> Plan:
             request = dataclasses.replace(request, spec=spec)
     if request.backend == RAY:
         ray_module()
+        if request.ray_address is not None:
+            check_ray_address(request.ray_address)
     if spec.server is not None:
         check_server(spec.server, game.slug)
     folder = RunDir(request.out or default_out(game.slug, spec.agent))
@@ -139,6 +178,7 @@ def prepare(request: RunRequest) -> Plan:
         "harness": llm.harness(game.seat_guide()) if llm is not None else None,
         "options": spec.options or {},
         "maxSteps": spec.max_steps,
+        "budget": spec.budget,
         "server": spec.server,
         "player": spec.player,
         "ranked": request.ranked is not None,
@@ -146,13 +186,27 @@ def prepare(request: RunRequest) -> Plan:
     }
     if request.suite is not None:
         config["suite"] = request.suite
+    if request.options_by_seed:
+        config["optionsBySeed"] = {str(seed): o for seed, o in request.options_by_seed.items()}
     done = folder.check(config)
     if request.ranked is not None:
         tasks = [Task(None, index) for index in range(len(done), request.ranked)]
     else:
         finished = {record["seed"] for record in done}
-        tasks = [Task(seed) for seed in request.seeds if seed not in finished]
+        tasks = [_task(request, folder, seed) for seed in request.seeds if seed not in finished]
     return Plan(request, folder, config, done, tasks)
+
+
+def _task(request: RunRequest, folder: RunDir, seed: int) -> Task:
+    """The episode of ``seed``: its options, and its journal where it plays in-process."""
+    spec = request.spec
+    options = None
+    if seed in request.options_by_seed:
+        options = {**(spec.options or {}), **request.options_by_seed[seed]}
+    journal = None
+    if spec.server is None:
+        journal = str(folder.replays.absolute() / (replay_name(spec.game, seed) + JOURNAL))
+    return Task(seed, options=options, journal=journal)
 
 
 def _check_remote(request: RunRequest) -> None:
@@ -186,60 +240,152 @@ class RunReport:
     written: int = 0
     failures: list[Failure] = field(default_factory=list)
     interrupted: bool = False
+    #: the run stopped because ``--max-cost`` was reached
+    stopped_at_cost: bool = False
 
 
-def _results(plan: Plan) -> Iterator[Result]:
-    request, spec = plan.request, plan.request.spec
+def work_results(plans: list[Plan]) -> Iterator[Result]:
+    """The results of every episode left in ``plans``, all on one backend at once."""
+    work = [(plan.request.spec, task) for plan in plans for task in plan.tasks]
+    first = plans[0]
+    request = first.request
     if request.backend == RAY:
-        return run_ray(spec, plan.tasks, plan.workers, request.ray_address)
-    if plan.workers == 1:
-        return run_inline(spec, plan.tasks)
-    return run_processes(spec, plan.tasks, plan.workers)
+        return run_ray(work, max(plan.workers for plan in plans), request.ray_address)
+    if any(plan.waits_on_network for plan in plans):
+        return run_threads(work, max(plan.concurrency for plan in plans))
+    workers = min(request.workers or os.cpu_count() or 1, len(work))
+    if workers <= 1:
+        return run_inline(work)
+    return run_processes(work, workers)
 
 
-def execute(plan: Plan, console: Console | None = None) -> RunReport:
+@dataclass(frozen=True, slots=True)
+class Prices:
+    """Dollars per million tokens in and out (``--price-in``, ``--price-out``), and the
+    spend that stops a run (``--max-cost``)."""
+
+    price_in: float | None = None
+    price_out: float | None = None
+    max_cost: float | None = None
+
+    def cost(self, prompt_tokens: int, completion_tokens: int) -> float | None:
+        if self.price_in is None and self.price_out is None:
+            return None
+        return (
+            prompt_tokens * (self.price_in or 0.0) + completion_tokens * (self.price_out or 0.0)
+        ) / 1e6
+
+
+class SpendColumn(ProgressColumn):
+    """Calls, tokens and spend so far, read from the ledger at each refresh."""
+
+    def __init__(self, prices: Prices, base: tuple[int, int, int]) -> None:
+        super().__init__()
+        self.prices = prices
+        self.base = base
+
+    def render(self, task: Any) -> Text:
+        calls, prompt, completion = spent(self.base)
+        shown = f"{calls:,} calls, {prompt + completion:,} tokens"
+        cost = self.prices.cost(prompt, completion)
+        if cost is not None:
+            shown += f", ${cost:,.2f}"
+        return Text(shown)
+
+
+def spent(base: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Calls, prompt and completion tokens spent since ``base`` (a ledger reading)."""
+    return (
+        LEDGER.calls - base[0],
+        LEDGER.prompt_tokens - base[1],
+        LEDGER.completion_tokens - base[2],
+    )
+
+
+def ledger_reading() -> tuple[int, int, int]:
+    return LEDGER.calls, LEDGER.prompt_tokens, LEDGER.completion_tokens
+
+
+def execute(plan: Plan, console: Console | None = None, prices: Prices | None = None) -> RunReport:
     """Play every episode left, writing each as it ends; Ctrl-C stops the run with every
     finished episode written. The summary covers every episode in the folder."""
+    return execute_all([plan], console, prices)[0]
+
+
+def execute_all(
+    plans: list[Plan], console: Console | None = None, prices: Prices | None = None
+) -> list[RunReport]:
+    """Play every episode left in ``plans`` at once (every game of a bench), writing
+    each into its run's folder as it ends. Ctrl-C, or ``--max-cost`` reached, stops the
+    run: every finished episode is written and every episode in flight keeps its
+    journal, to be resumed by running again into the same folders."""
     console = console or Console(stderr=True)
-    plan.folder.open(plan.config)
-    records = list(plan.done)
-    report = RunReport(summary={})
-    spec = plan.request.spec
-    label = f"{spec.game} {spec.agent}"
-    with Progress(
+    prices = prices or Prices()
+    by_game = {plan.request.spec.game: plan for plan in plans}
+    reports = {game: RunReport(summary={}) for game in by_game}
+    records = {game: list(plan.done) for game, plan in by_game.items()}
+    for plan in plans:
+        plan.folder.open(plan.config)
+    base = ledger_reading()
+    labels = ", ".join(f"{plan.request.spec.game}" for plan in plans)
+    agent = plans[0].request.spec.agent
+    columns: list[ProgressColumn] = [
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        TextColumn("{task.fields[last]}"),
-        console=console,
-        disable=not console.is_terminal,
-    ) as progress:
-        bar = progress.add_task(label, total=len(plan.tasks), last="")
-        results = _results(plan)
+    ]
+    if any(plan.request.spec.agent == "llm" for plan in plans):
+        columns.append(SpendColumn(prices, base))
+    columns.append(TextColumn("{task.fields[last]}"))
+    with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
+        total = sum(len(plan.tasks) for plan in plans)
+        bar = progress.add_task(f"{labels} {agent}", total=total, last="")
+        results = work_results(plans) if total else iter(())
+        stopped = False
         try:
             for result in results:
                 if isinstance(result, Episode):
-                    plan.folder.write(result)
-                    records.append(result.record)
-                    report.written += 1
-                    last = f"seed {result.record['seed']}: {result.record['score']}"
+                    game = result.record["game"]
+                    by_game[game].folder.write(result)
+                    records[game].append(result.record)
+                    reports[game].written += 1
+                    last = f"{game} seed {result.record['seed']}: {result.record['score']}"
                 else:
-                    report.failures.append(result)
+                    reports[result.game or plans[0].request.spec.game].failures.append(result)
                     last = f"failed: {result.message}"
                 progress.update(bar, advance=1, last=last)
+                if _over_budget(prices, base):
+                    stopped = True
+                    break
         except KeyboardInterrupt:
-            report.interrupted = True
+            for report in reports.values():
+                report.interrupted = True
         finally:
             close = getattr(results, "close", None)
             if close is not None:
                 close()
-    report.summary = summarize(records)
-    if plan.config.get("harness") and report.summary["episodes"]:
-        report.summary["harness"] = plan.config["harness"]
-    if records:
-        plan.folder.write_summary(report.summary)
-    return report
+    for game, plan in by_game.items():
+        report = reports[game]
+        report.stopped_at_cost = stopped
+        report.summary = summarize(records[game])
+        if plan.config.get("harness") and report.summary["episodes"]:
+            report.summary["harness"] = plan.config["harness"]
+        if records[game]:
+            plan.folder.write_summary(report.summary)
+    return [reports[plan.request.spec.game] for plan in plans]
+
+
+def _over_budget(prices: Prices, base: tuple[int, int, int]) -> bool:
+    """Whether ``--max-cost`` is reached: then every episode is asked to stop."""
+    if prices.max_cost is None:
+        return False
+    _calls, prompt, completion = spent(base)
+    cost = prices.cost(prompt, completion)
+    if cost is None or cost < prices.max_cost:
+        return False
+    LEDGER.stop.set()
+    return True
 
 
 def results_table(summary: dict) -> Table:

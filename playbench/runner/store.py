@@ -4,7 +4,9 @@ episode), ``replays/`` and ``summary.json``.
 Every finished episode is written whole or not at all: its replay goes to a temporary
 file renamed into place, then its line is appended to ``runs.jsonl`` in one write, with
 Ctrl-C held back until both are done. A run started again into the same folder reads
-``runs.jsonl`` and skips the episodes it holds.
+``runs.jsonl`` and skips the episodes it holds. An episode played in this process is
+journaled turn by turn while it runs (``replays/<game>-<seed>.jsonl.partial``), and a run
+started again continues it from its last recorded turn.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 
 from playbench.core.errors import PlaybenchError
 from playbench.core.game import JSON
-from playbench.runner.episode import REPLAYS, Episode
+from playbench.runner.episode import JOURNAL, REPLAYS, Episode
 from playbench.runner.replay import dump_lines, write_atomic
 
 RUNS = "runs.jsonl"
@@ -38,6 +40,8 @@ SAME_RUN = (
     "player",
     "ranked",
     "suite",
+    "budget",
+    "optionsBySeed",
 )
 
 
@@ -114,10 +118,12 @@ class RunDir:
             write_atomic(config_path, _json_bytes(config))
 
     def write(self, episode: Episode) -> None:
-        """Write a finished episode: its replay, then its line."""
+        """Write a finished episode: its replay (its journal then gone), then its line."""
         line = dump_lines([episode.record])
+        replay = self.path / episode.record["replay"]
         with interrupts_held():
-            write_atomic(self.path / episode.record["replay"], dump_lines(episode.replay))
+            write_atomic(replay, dump_lines(episode.replay))
+            replay.with_name(replay.name + JOURNAL).unlink(missing_ok=True)
             descriptor = os.open(self.runs, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
             try:
                 written = 0

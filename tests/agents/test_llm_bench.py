@@ -30,7 +30,7 @@ def test_an_llm_bench_shows_the_model_share(tally, chat, tmp_path, capsys):
     suite.write_text(json.dumps(SUITE))
     folder = tmp_path / "llm"
     command = ["bench", "--agent", "llm", "--model", MODEL, "--base-url", chat.base_url]
-    assert main([*command, "--suite", str(suite), "--workers", "1", "--out", str(folder)]) == 0
+    assert main([*command, "--suite", str(suite), "--concurrency", "1", "--out", str(folder)]) == 0
     out = capsys.readouterr().out
     assert "model turns" in out and "89%" in out
     assert {request["max_tokens"] for request in chat.requests} == {64}

@@ -42,7 +42,7 @@ def test_an_llm_run_on_a_server_verifies(tally, chat, server, tmp_path, monkeypa
     folder = tmp_path / "out"
     command = ["run", "tally", "--agent", "llm", "--model", MODEL, "--base-url", chat.base_url]
     command += ["--server", server, "--player", "bot-o", "--seeds", "1", "--out", str(folder)]
-    assert main([*command, "--workers", "1"]) == 0
+    assert main([*command, "--concurrency", "1"]) == 0
     (row,) = [json.loads(line) for line in (folder / "runs.jsonl").read_text().splitlines()]
     assert row["score"] >= 8 and row["steps"] == 4
     # two turns of two steps, the review at finish: 4 calls

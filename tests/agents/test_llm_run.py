@@ -23,7 +23,7 @@ def files_of(folder: Path) -> list[Path]:
 
 def llm_run(chat, folder, *extra):
     command = ["run", "tally", "--agent", "llm", "--model", MODEL, "--base-url", chat.base_url]
-    return main([*command, "--workers", "1", "--out", str(folder), *extra])
+    return main([*command, "--concurrency", "1", "--out", str(folder), *extra])
 
 
 def test_a_run_records_every_call_and_never_the_key(tally, chat, tmp_path, capsys):

@@ -63,6 +63,9 @@ ERROR = "error"
 MAX_REVIEW = 2000
 #: the most characters of a reply a turn's note keeps
 MAX_KEPT_REPLY = 8192
+#: calls in a row that fail after the client's retries before the endpoint is taken for
+#: gone: the episode then stops unfinished (resumable), not played on by the fallback
+FAILED_CALLS_IN_ROW = 3
 #: the budgets a suite may set per episode, by their names in suites and records
 MAX_TURNS = "maxTurns"
 MAX_TOKENS = "maxTokens"
@@ -142,6 +145,11 @@ class BudgetSpent(AgentError):
         self.turn = turn
 
 
+class EndpointDown(AgentError):
+    """:data:`FAILED_CALLS_IN_ROW` calls in a row failed: the episode stops here, its
+    recorded turns kept for a resume, rather than the fallback playing it out."""
+
+
 @dataclass(slots=True)
 class SeatCounts:
     """One episode's turns and calls, as ``runs.jsonl`` reports them."""
@@ -215,12 +223,14 @@ class Seat:
         #: the renderer of ``vision``, made at the first picture
         self.pictures: Any = None
         self.counts = SeatCounts()
+        self.failed_in_row = 0
         self.notes = ""
         self.history: deque[str] = deque(maxlen=max(settings.memory, settings.reflect, 1))
 
     def reset(self, seed: int) -> None:
         self.seed = seed
         self.stand_in = None
+        self.failed_in_row = 0
         self.counts = SeatCounts()
         self.notes = ""
         self.history.clear()
@@ -254,6 +264,12 @@ class Seat:
                 note["calls"].append(answer.record(TIMEOUT if answer.timed_out else ERROR))
                 counts.errors += 1
                 reason = f"the call failed ({answer.failure})"
+                if self.failed_in_row >= FAILED_CALLS_IN_ROW:
+                    raise EndpointDown(
+                        f"{self.failed_in_row} calls in a row failed, the last: "
+                        f"{answer.failure}; the episode stopped with its turns kept "
+                        "(run again to resume it)"
+                    )
                 break
             tried = self.play(table, answer, note, results)
             note["calls"].append(answer.record(tried.outcome))
@@ -317,6 +333,7 @@ class Seat:
         counts = self.counts
         counts.calls += 1
         answer = yield ask
+        self.failed_in_row = self.failed_in_row + 1 if answer.text is None else 0
         counts.seconds += answer.latency
         counts.promptTokens += answer.prompt_tokens
         counts.completionTokens += answer.completion_tokens
