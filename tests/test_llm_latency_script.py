@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import httpx
 import pytest
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "llm_latency.py"
+GAMES = ("chimestep", "cogcrawl", "delvewick", "gem-swap")
 
 
 @pytest.fixture
@@ -77,3 +79,21 @@ def test_the_server_waits_and_counts(bench):
     assert ping.json()["choices"][0]["message"]["content"] == "OK"
     assert (server.tally.calls, server.tally.pings, server.tally.peak) == (1, 1, 1)
     assert listed["data"][0]["id"] == bench.MODEL
+
+
+def test_a_tiny_run_prints_its_figures(bench, capsys):
+    argv = ["--suite", "quick", "--seeds", "1", "--max-steps", "6", "--latency", "0.05"]
+    assert bench.main([*argv, "--concurrency", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "suite: quick-cut" in out
+    assert "latency: 0.05 s, concurrency 4" in out
+    calls = re.search(r"calls: (\d+) \(runs\.jsonl: (\d+)\), pings \d+", out)
+    assert calls is not None and calls.group(1) == calls.group(2) and int(calls.group(1)) > 0
+    assert "bench exit: 0" in out
+    for field in ("peak in flight", "longest episode", "wall", "ideal", "wall / ideal"):
+        assert re.search(rf"^{re.escape(field)}: \S+", out, re.MULTILINE), field
+    assert re.search(r"^harness cpu: \S+ s, of which start-up \S+ s; \S+ ms a call$", out, re.M)
+    for game in GAMES:
+        assert re.search(rf"^estimate {game}: calls .*: holds$", out, re.MULTILINE), game
+    assert "median wall / ideal: " in out and "median harness cpu a call: " in out
+    assert out.rstrip().endswith("estimate never below the run: yes")
