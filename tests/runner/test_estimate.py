@@ -179,6 +179,14 @@ def stressing(key: str):
     return answer
 
 
+def playing(body) -> Reply:
+    """The last legal move three times with full notes, in the key the schema names."""
+    schema = body["response_format"]["json_schema"]["schema"]
+    key = next(name for name in schema["properties"] if name != "notes")
+    move = legal_commands(body)[-1]
+    return counted(body, json.dumps({key: [move] * 3, "notes": NOTES}))
+
+
 @pytest.mark.parametrize(
     ("game", "key"),
     [
@@ -211,3 +219,51 @@ def test_a_run_never_takes_more_than_its_estimate(chat, tmp_path, game, key):
         for call in turn["calls"]
     )
     assert 0 < biggest <= bound.prompt
+
+
+def test_a_budgeted_bench_never_takes_more_than_its_estimate(chat, tmp_path):
+    chat.add(*[playing] * 100)
+    games = {
+        "delvewick": {
+            "seeds": "1-2",
+            "options": {},
+            "optionsBySeed": {"2": {"startLevel": 2}},
+            "maxSteps": 50,
+            "maxTurns": 7,
+            "harness": {},
+        },
+        "cogcrawl": {
+            "seeds": "0",
+            "options": {},
+            "maxSteps": 50,
+            "maxTokens": 6000,
+            "harness": {},
+        },
+    }
+    path = tmp_path / "budgeted.json"
+    path.write_text(json.dumps({"name": "budgeted", "description": "", "games": games}))
+    folder = tmp_path / "bench"
+    command = ["bench", "--agent", "llm", "--suite", str(path), "--model", MODEL]
+    assert main([*command, "--base-url", chat.base_url, "--out", str(folder)]) == 0
+    suite = load_suite(str(path))
+    for game in suite.games:
+        rows = [
+            json.loads(line)
+            for line in (folder / game.game / "runs.jsonl").read_text().splitlines()
+        ]
+        assert all(row["outcome"] == "truncated" for row in rows)
+        episodes = [(seed, game.options_of(seed)) for seed in game.seeds]
+        estimate = estimate_game(
+            game.game, episodes, LLM, game.max_steps, game.max_turns, game.max_tokens
+        )
+        made = [row["llm"] for row in rows]
+        assert sum(stats["calls"] for stats in made) <= estimate.calls
+        spent = sum(stats["promptTokens"] + stats["completionTokens"] for stats in made)
+        assert spent <= estimate.tokens
+        assert sum(stats["promptTokens"] for stats in made) <= estimate.prompt_tokens
+        assert sum(stats["completionTokens"] for stats in made) <= estimate.completion_tokens
+    delvewick = [
+        json.loads(line)["llm"]["calls"]
+        for line in (folder / "delvewick" / "runs.jsonl").read_text().splitlines()
+    ]
+    assert delvewick == [7, 7]
