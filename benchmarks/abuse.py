@@ -28,6 +28,15 @@ the probes measure the rules and not the limiter) and reports:
 
 ``--only ranked`` runs the last two alone.
 
+``--only shelf`` (issue 35): what bench uploads cost the server, publishing rates off: a
+tar whose header names a 64 MiB file, the bot's suite-v1 result with a 300,000-action Gem
+Swap replay (its suite caps the game at 200) and the same bytes again, a tar with no
+``bench.json`` (is the data path shown?), the bot's result and the same again, another
+client's latency while three results are published at once, and ``GET /api/bench``
+beside a result of 19,900 files put in by hand. ``--only sybils``: ``--sybils`` names
+(60) from one address, 5 ranked Gem Swap games each with the bot, beside an honest player
+with 40 games of the same bot: where the best sybil and the honest player rank.
+
 Then (``--only hosting`` runs them alone) what one client address can take of a server
 on its default limits, and whether another address is still served:
 
@@ -53,6 +62,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import os
 import random
 import re
@@ -63,6 +73,7 @@ import sqlite3
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import threading
 import time
@@ -887,6 +898,224 @@ def hosting(scale: int) -> None:
     )
 
 
+# -- the bench shelf and sybils (issue 35) ---------------------------------------------------
+BASELINE = Path(__file__).parents[1] / "docs" / "bench" / "bot"
+#: the publishing rates off, as every other rate, so that the probes measure the shelf
+SHELF_ENV = {"PLAYBENCH_RATE_PUBLISH_PER_ADDRESS": "0", "PLAYBENCH_RATE_PUBLISH_PER_PLAYER": "0"}
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _session_procs(pid: int) -> list[str]:
+    """The /proc entries of every process in the server's session (master, workers and
+    whatever they started)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[3]) == pid:
+                found.append(entry)
+    return found
+
+
+def server_cpu(server: Server) -> float:
+    """CPU seconds of the server's processes so far (children they waited for included)."""
+    total = 0
+    for entry in _session_procs(server.process.pid):
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            total += sum(int(value) for value in fields[11:15])
+    return total / CLOCK_TICKS
+
+
+def server_peak_mb(server: Server) -> float:
+    """The largest peak resident size of the server's processes, in MB."""
+    peaks = [0]
+    for entry in _session_procs(server.process.pid):
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{entry}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    peaks.append(int(line.split()[1]))
+    return max(peaks) / 1024
+
+
+def _tar(*members: tuple[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz", format=tarfile.GNU_FORMAT) as tar:
+        for name, data in members:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def _bench_archive(folder: Path) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                tar.add(path, arcname=str(path.relative_to(folder)))
+    return buffer.getvalue()
+
+
+def _long_replay(steps: int) -> bytes:
+    """The bot's suite-v1 result with its first Gem Swap replay stretched to ``steps``
+    actions (its last action repeated; the suite caps the game at 200)."""
+    folder = Path(tempfile.mkdtemp(prefix="playbench-long-")) / "bot"
+    shutil.copytree(BASELINE, folder)
+    replay = folder / "gem-swap" / "replays" / "gem-swap-0.jsonl"
+    lines = replay.read_text().splitlines()
+    actions = lines[1:-1]
+    stretched = [lines[0], *actions, *[actions[-1]] * (steps - len(actions)), lines[-1]]
+    replay.write_text("\n".join(stretched) + "\n")
+    body = _bench_archive(folder)
+    shutil.rmtree(folder.parent, ignore_errors=True)
+    return body
+
+
+def _publish(client: httpx.Client, key: str, body: bytes) -> tuple[int, str, float, float]:
+    started = time.perf_counter()
+    answer = client.post(
+        "/api/bench", params={"player": "shelf probe"}, content=body,
+        headers={"X-Player-Key": key, "Content-Type": "application/octet-stream"},
+    )  # fmt: skip
+    return answer.status_code, answer.text, len(answer.content), time.perf_counter() - started
+
+
+def _costed(server: Server, client: httpx.Client, key: str, body: bytes) -> str:
+    cpu, peak = server_cpu(server), server_peak_mb(server)
+    status, text, size, seconds = _publish(client, key, body)
+    shown = text[:90].replace(str(server.data), "<DATA>")
+    return (
+        f"HTTP {status} in {seconds:.2f} s, server CPU {server_cpu(server) - cpu:.2f} s, "
+        f"peak RSS {peak:.0f} -> {server_peak_mb(server):.0f} MB; {len(body):,} B up, "
+        f"{size:,} B back, data path shown: {str(server.data) in text}; {shown!r}"
+    )
+
+
+def _latencies(url: str, stop: threading.Event, found: list[float]) -> None:
+    with httpx.Client(base_url=url, timeout=60) as client:
+        while not stop.is_set():
+            started = time.perf_counter()
+            client.get("/api/games")
+            found.append(time.perf_counter() - started)
+
+
+def shelf_probes(scale: int) -> None:
+    """What a bench upload and the bench listing cost the server (rates off)."""
+    with _serving(SHELF_ENV) as (server, data):
+        _shelf_run(server, data, scale)
+
+
+def _shelf_run(server: Server, data: Path, scale: int) -> None:
+    name_bytes = (64 << 20) // scale
+    steps = 300_000 // scale
+    with httpx.Client(base_url=server.url, timeout=600) as client:
+        key = register(client, "shelf probe")
+        body = _tar(("a" * name_bytes, b"x"))
+        print(f"shelf: a tar whose header names a file of {name_bytes >> 20} MiB: "
+              + _costed(server, client, key, body))  # fmt: skip
+        body = _long_replay(steps)
+        print(f"shelf: suite-v1 with a {steps:,}-action Gem Swap replay (cap 200): "
+              + _costed(server, client, key, body))  # fmt: skip
+        print(f"shelf: the same archive again: {_costed(server, client, key, body)}")
+        body = _tar(("notes.txt", b"no bench here"))
+        print(f"shelf: a tar with no bench.json: {_costed(server, client, key, body)}")
+        baseline = _bench_archive(BASELINE)
+        print(f"shelf: the bot's suite-v1 result: {_costed(server, client, key, baseline)}")
+        print(f"shelf: the same result again: {_costed(server, client, key, baseline)}")
+        stop, quiet, loaded = threading.Event(), [], []
+        probe = threading.Thread(target=_latencies, args=(server.url, stop, quiet))
+        probe.start()
+        time.sleep(3)
+        stop.set()
+        probe.join()
+        stop = threading.Event()
+        probe = threading.Thread(target=_latencies, args=(server.url, stop, loaded))
+        probe.start()
+        others = [_bench_archive_with(BASELINE, f"extra-{n}.txt") for n in range(3)]
+        uploads = [threading.Thread(target=_publish, args=(client, key, other)) for other in others]
+        for upload in uploads:
+            upload.start()
+        for upload in uploads:
+            upload.join()
+        stop.set()
+        probe.join()
+        print(
+            "shelf: another client's GET /api/games p50/p99 "
+            f"{_ms(quiet, 50)}/{_ms(quiet, 99)} ms alone, {_ms(loaded, 50)}/{_ms(loaded, 99)}"
+            " ms while three new suite-v1 results are published at once"
+        )
+        many = data / "bench" / "many-files"
+        shutil.copytree(BASELINE, many)
+        extra = many / "gem-swap" / "extra"
+        extra.mkdir()
+        for number in range(19_900 // scale):
+            (extra / f"{number}.txt").write_text("x")
+        started = time.perf_counter()
+        client.get("/api/bench").raise_for_status()
+        first = time.perf_counter() - started
+        times = []
+        for _ in range(20):
+            started = time.perf_counter()
+            client.get("/api/bench").raise_for_status()
+            times.append(time.perf_counter() - started)
+        print(
+            f"shelf: GET /api/bench beside a result of {19_900 // scale:,} files put in by "
+            f"hand: {first * 1000:.0f} ms the first time, median "
+            f"{statistics.median(times) * 1000:.1f} ms of the next 20"
+        )
+
+
+def _bench_archive_with(folder: Path, name: str) -> bytes:
+    """The result with one more small file in a game folder (other bytes, same result)."""
+    copy = Path(tempfile.mkdtemp(prefix="playbench-copy-")) / "bot"
+    shutil.copytree(folder, copy)
+    (copy / "gem-swap" / name).write_text(name)
+    body = _bench_archive(copy)
+    shutil.rmtree(copy.parent, ignore_errors=True)
+    return body
+
+
+def _ms(values: list[float], percent: int) -> str:
+    if not values:
+        return "-"
+    ordered = sorted(values)
+    return f"{ordered[min(len(ordered) - 1, len(ordered) * percent // 100)] * 1000:.1f}"
+
+
+def sybils(count: int, games: int, honest_games: int) -> None:
+    """``count`` names from one address, ``games`` ranked Gem Swap games each with the
+    bot, beside an honest player's ``honest_games`` games of the same bot: where the best
+    sybil and the honest player rank."""
+    with _serving({}) as (server, _data), httpx.Client(base_url=server.url, timeout=60) as http:
+        honest_key = register(http, "honest player")
+        for index in range(honest_games):
+            session, _ = ranked_game(http, "honest player", honest_key, 1000 + index)
+            assert finish(http, session, honest_key) == 200
+        for number in range(count):
+            name = f"sybil {number:02d}"
+            key = register(http, name)
+            for index in range(games):
+                session, _ = ranked_game(http, name, key, number * games + index)
+                assert finish(http, session, key) == 200
+        board = http.get("/api/leaderboard/gem-swap?limit=100").json()
+    rows = {row["player"]: row for row in board["players"]}
+    honest = rows["honest player"]
+    best = min(
+        (row for name, row in rows.items() if name.startswith("sybil")),
+        key=lambda row: row["rank"] or 10**9,
+    )
+    for who, row in (("honest", honest), ("best sybil", best)):
+        print(
+            f"sybils: {who} ({row['player']}): rank {row['rank']} of {len(rows)}, "
+            f"{row['games']} games, mean {row['mean']:.0f}, own 95% interval "
+            f"{row['low']:.0f}-{row['high']:.0f}, ranked by {row.get('bound', row['low']):.0f}"
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tamper", type=int, default=10_000)
@@ -897,12 +1126,21 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="a tenth of every count")
     parser.add_argument("--server", choices=SERVERS, default=DEFAULT_SERVER, help="the stack")
     parser.add_argument("--claims", type=int, default=200, help="guessed keys tried")
-    parser.add_argument("--only", choices=("ranked", "hosting"), help="run only these probes")
+    parser.add_argument(
+        "--only", choices=("ranked", "hosting", "shelf", "sybils"), help="run only these probes"
+    )
+    parser.add_argument("--sybils", type=int, default=60, help="sybil names (--only sybils)")
     args = parser.parse_args()
     Server.stack = args.server
     scale = 10 if args.quick else 1
     if args.only == "hosting":
         hosting(scale)
+        return 0
+    if args.only == "shelf":
+        shelf_probes(scale)
+        return 0
+    if args.only == "sybils":
+        sybils(args.sybils, 5, 40)
         return 0
     rng = random.Random(20261130)
     get_game("delvewick")

@@ -437,6 +437,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
     for verdict in bad:
         sys.stdout.write(f"MISMATCH {verdict.path}: {verdict.problem}\n")
     replays = sum(1 for verdict in verdicts if verdict.ok)
+    for verdict in verdicts:
+        if verdict.ok and verdict.resumed:
+            steps = ", ".join(str(step) for step in verdict.resumed)
+            sys.stdout.write(f"{verdict.path}: resumed at step {steps}\n")
     if bad:
         sys.stdout.write(f"{len(bad)} mismatch(es); {replays} replay(s) match\n")
         return 1

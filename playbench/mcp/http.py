@@ -30,14 +30,13 @@ from contextlib import asynccontextmanager
 
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
-from sqlalchemy import Connection, delete, func, insert, select, update
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import JSONResponse
 from starlette.types import Message, Receive, Scope, Send
 
-from playbench.mcp.matches import MatchTable, lock
+from playbench.mcp.matches import MatchTable
 from playbench.mcp.server import build_server
-from playbench.server.storage import ADDRESS_CHARS, Storage, mcp_sessions
+from playbench.server.store import ADDRESS_CHARS, Storage
 
 PATH = "/mcp"
 NOT_RUNNING = "the MCP endpoint runs only while the server is up (its lifespan has not started)"
@@ -51,8 +50,6 @@ TOO_MANY = 429
 NOT_FOUND = 404
 #: a session's row is refreshed when it was last seen this share of the idle time ago
 SEEN_SHARE = 10
-#: the lock row the session cap is checked under
-LOCK = "sessions"
 #: the id of a place held for a session being opened
 OPENING_PREFIX = "opening:"
 
@@ -71,7 +68,7 @@ class SessionBook:
         self.per_client = per_client
         self.idle_seconds = idle_seconds
         self.clock = clock
-        storage.write(lambda conn: lock(conn, LOCK, make=True))
+        storage.make_mcp_locks()
 
     def hold(self, client: str) -> tuple[str | None, int]:
         """Hold a place for a session from ``client``: its id (None when the address is
@@ -79,36 +76,20 @@ class SessionBook:
         now = self.clock()
         place = OPENING_PREFIX + secrets.token_hex(16)
         client = client[:ADDRESS_CHARS]  # what a trusted proxy named may be any text
-
-        def holding(conn: Connection) -> tuple[str | None, int]:
-            lock(conn, LOCK)
-            # a row is refreshed at most every tenth of the idle time: it outlives the session
-            expired = now - self.idle_seconds * (1 + 1 / SEEN_SHARE)
-            conn.execute(delete(mcp_sessions).where(mcp_sessions.c.seen_at < expired))
-            count = select(func.count()).select_from(mcp_sessions)
-            held = int(conn.execute(count.where(mcp_sessions.c.client == client)).scalar_one())
-            if held >= self.per_client:
-                return None, held
-            conn.execute(insert(mcp_sessions).values(id=place, client=client, seen_at=now))
-            return place, held
-
-        return self.storage.write(holding)
+        # a row is refreshed at most every tenth of the idle time: it outlives the session
+        expired = now - self.idle_seconds * (1 + 1 / SEEN_SHARE)
+        held, before = self.storage.hold_mcp_session(place, client, now, expired, self.per_client)
+        return (place if held else None), before
 
     def name(self, place: str, session_id: str) -> None:
         """The place ``place`` is the session ``session_id`` now."""
-        rename = update(mcp_sessions).where(mcp_sessions.c.id == place).values(id=session_id)
-        self.storage.write(lambda conn: conn.execute(rename))
+        self.storage.rename_mcp_session(place, session_id)
 
     def seen(self, session_id: str) -> None:
-        touch = (
-            update(mcp_sessions).where(mcp_sessions.c.id == session_id).values(seen_at=self.clock())
-        )
-        self.storage.write(lambda conn: conn.execute(touch))
+        self.storage.touch_mcp_session(session_id, self.clock())
 
     def release(self, *ids: str) -> None:
-        if ids:
-            gone = delete(mcp_sessions).where(mcp_sessions.c.id.in_(ids))
-            self.storage.write(lambda conn: conn.execute(gone))
+        self.storage.release_mcp_sessions(ids)
 
 
 class McpHttp:

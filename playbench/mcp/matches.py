@@ -27,17 +27,14 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
-from typing import Any, TypeVar
-
-from sqlalchemy import ColumnElement, Connection, Row, delete, func, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from typing import TypeVar
 
 from playbench.core.errors import PlaybenchError
 from playbench.core.game import JSON, canonical_json
 from playbench.core.match import Match
 from playbench.core.registry import get_game
 from playbench.core.rng import draw_seed
-from playbench.server.storage import ADDRESS_CHARS, Storage, mcp_locks, mcp_matches
+from playbench.server.store import ADDRESS_CHARS, MatchCaps, MatchRow, Storage
 
 T = TypeVar("T")
 
@@ -47,8 +44,6 @@ PER_CLIENT = 64
 TOTAL = 4096
 IDLE_SECONDS = 30 * 60
 ID_BYTES = 16
-#: the lock row every cap check holds
-LOCK = "matches"
 #: a call that changes nothing refreshes the match's last use at most this often
 TOUCH_SECONDS = 10.0
 #: times a call is run again after losing a race with another host
@@ -97,7 +92,7 @@ class MatchTable:
         self._clock = clock
         self._turns: weakref.WeakValueDictionary[str, _Turn] = weakref.WeakValueDictionary()
         self._turns_lock = threading.Lock()
-        storage.write(lambda conn: lock(conn, LOCK, make=True))
+        storage.make_mcp_locks()
 
     def start(
         self,
@@ -131,30 +126,18 @@ class MatchTable:
             "used_at": now,
         }
 
-        def making(conn: Connection) -> None:
-            lock(conn, LOCK)
-            self._sweep(conn, now)
-            free = f"leave one idle for {self._idle_text()} to free it"
-            if owner is not None:
-                mine = _count(conn, mcp_matches.c.owner == owner)
-                if mine >= self.per_owner:
-                    raise MatchLimitError(
-                        f"this session already holds {mine} matches, the most it may; {free}"
-                    )
-            if client is not None:
-                ours = _count(conn, mcp_matches.c.client == client)
-                if ours >= self.per_client:
-                    raise MatchLimitError(
-                        f"this address already holds {ours} matches, the most it may; {free}"
-                    )
-            held = _count(conn, None)
-            if held >= self.total:
+        caps = MatchCaps(self.per_owner, self.per_client, self.total)
+        full = self.storage.add_match(row, now - self.idle_seconds, caps)
+        if full is not None:
+            holder, held = full
+            if holder == "server":
                 raise MatchLimitError(
                     f"the server holds {held} matches, the most it may; try again later"
                 )
-            conn.execute(insert(mcp_matches).values(row))
-
-        self.storage.write(making)
+            raise MatchLimitError(
+                f"this {holder} already holds {held} matches, the most it may; leave one idle "
+                f"for {self._idle_text()} to free it"
+            )
         return match_id, match
 
     def run(self, match_id: str, call: Callable[[Match], T]) -> T:
@@ -180,14 +163,10 @@ class MatchTable:
 
     def held_by(self, client: str | None) -> int:
         """Live matches made from address ``client``."""
-        live = mcp_matches.c.used_at >= self._clock() - self.idle_seconds
-        with self.storage.engine.connect() as conn:
-            return _count(conn, (mcp_matches.c.client == client) & live)
+        return self.storage.live_matches(self._clock() - self.idle_seconds, client, anyone=False)
 
     def __len__(self) -> int:
-        live = mcp_matches.c.used_at >= self._clock() - self.idle_seconds
-        with self.storage.engine.connect() as conn:
-            return _count(conn, live)
+        return self.storage.live_matches(self._clock() - self.idle_seconds)
 
     def _turn(self, match_id: str) -> _Turn:
         with self._turns_lock:
@@ -196,12 +175,8 @@ class MatchTable:
                 turn = self._turns[match_id] = _Turn()
             return turn
 
-    def _load(self, match_id: str, now: float) -> Row[Any]:
-        query = select(mcp_matches).where(
-            mcp_matches.c.id == match_id, mcp_matches.c.used_at >= now - self.idle_seconds
-        )
-        with self.storage.engine.connect() as conn:
-            row = conn.execute(query).first()
+    def _load(self, match_id: str, now: float) -> MatchRow:
+        row = self.storage.live_match(match_id, now - self.idle_seconds)
         if row is None:
             raise NoMatchError(
                 f"no live match {match_id!r}: use the matchId new_game returned (a match "
@@ -209,52 +184,17 @@ class MatchTable:
             )
         return row
 
-    def _store(self, row: Row[Any], match: Match, now: float) -> bool:
+    def _store(self, row: MatchRow, match: Match, now: float) -> bool:
         """Store the match after a call (only its last use when it did not move); False
         when another call changed it first."""
         if match.moves == row.moves:
             if now - row.used_at >= TOUCH_SECONDS:
-                touch = update(mcp_matches).where(mcp_matches.c.id == row.id).values(used_at=now)
-                self.storage.write(lambda conn: conn.execute(touch))
+                self.storage.touch_match(row.id, now)
             return True
-        change = (
-            update(mcp_matches)
-            .where(mcp_matches.c.id == row.id, mcp_matches.c.version == row.version)
-            .values(
-                state=canonical_json(match.to_json()),
-                moves=match.moves,
-                version=row.version + 1,
-                used_at=now,
-            )
-        )
-        return self.storage.write(lambda conn: conn.execute(change).rowcount == 1)
-
-    def _sweep(self, conn: Connection, now: float) -> None:
-        """Drop the idle matches."""
-        conn.execute(delete(mcp_matches).where(mcp_matches.c.used_at < now - self.idle_seconds))
+        return self.storage.store_match(row, canonical_json(match.to_json()), match.moves, now)
 
     def _idle_text(self) -> str:
         minutes, seconds = divmod(int(self.idle_seconds), 60)
         if seconds:
             return f"{int(self.idle_seconds)} seconds"
         return f"{minutes} minute" if minutes == 1 else f"{minutes} minutes"
-
-
-def _count(conn: Connection, where: ColumnElement[bool] | None) -> int:
-    query = select(func.count()).select_from(mcp_matches)
-    if where is not None:
-        query = query.where(where)
-    return int(conn.execute(query).scalar_one())
-
-
-def lock(conn: Connection, name: str, make: bool = False) -> None:
-    """Hold the lock row ``name`` until the transaction ends (``make``: make it first if
-    it is missing; a host that loses the race to make it finds it made)."""
-    exists = select(mcp_locks.c.name).where(mcp_locks.c.name == name)
-    if make and conn.execute(exists).first() is None:
-        try:
-            with conn.begin_nested():
-                conn.execute(insert(mcp_locks).values(name=name))
-        except IntegrityError:
-            pass
-    conn.execute(exists.with_for_update())

@@ -42,7 +42,7 @@ from playbench.mcp.models import (
     match_view,
     rules_of,
 )
-from playbench.server.storage import Storage
+from playbench.server.store import Storage
 
 T = TypeVar("T")
 

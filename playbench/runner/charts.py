@@ -129,27 +129,42 @@ def grouped_bars(
     return draw(paint)
 
 
+#: where a row's box and its episodes' points sit, around the row's label
+BOX_SHIFT = -0.17
+POINTS_SHIFT = 0.2
+
+
 def distributions(title: str, axis: str, values: Sequence[tuple[str, Sequence[float]]]) -> bytes:
-    """A box per agent with every value drawn on it as a point (a strip plot)."""
+    """A box per agent, and beside it (just under the box) every episode as a point, so
+    three episodes read as three points, not a thin box alone."""
 
     def paint(_figure: Any, axes: Any) -> None:
         labels = [label for label, _ in values]
-        axes.boxplot([list(points) for _, points in values], orientation="horizontal", widths=0.5)
+        rows = range(1, len(labels) + 1)
+        axes.boxplot(
+            [list(points) for _, points in values],
+            positions=[row + BOX_SHIFT for row in rows],
+            orientation="horizontal",
+            widths=0.32,
+        )
         for index, (_label, points) in enumerate(values):
-            count = len(points)
-            # a fixed spread around the row, so the same values give the same picture
-            offsets = [((position % 7) - 3) * 0.04 for position in range(count)]
+            # a fixed spread in a band under the box, so the same values give the same picture
+            offsets = [((position % 5) - 2) * 0.035 for position in range(len(points))]
             axes.scatter(
                 list(points),
-                [index + 1 + offset for offset in offsets],
+                [index + 1 + POINTS_SHIFT + offset for offset in offsets],
                 color=colour(index),
-                alpha=0.7,
-                s=18,
+                edgecolors="black",
+                linewidths=0.4,
+                alpha=0.85,
+                s=30,
                 zorder=3,
             )
-        axes.set_yticks(range(1, len(labels) + 1), labels)
+        axes.set_yticks(list(rows), labels)
+        axes.set_ylim(0.4, len(labels) + 0.6)
+        axes.invert_yaxis()
         axes.set_xlabel(axis)
-        axes.set_title(title)
+        axes.set_title(f"{title} (box: quartiles; dots: every episode)")
         axes.grid(axis="x", alpha=0.3)
 
     return draw(paint)

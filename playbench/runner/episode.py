@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -131,6 +132,9 @@ class Ledger:
     completion_tokens: int = 0
     stop: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    #: whether what is spent calls for a stop (the run's ``--max-cost``), asked after
+    #: every turn
+    over: Callable[[], bool] | None = None
 
     def add(self, before: JSON | None, after: JSON | None) -> None:
         if after is None:
@@ -142,6 +146,8 @@ class Ledger:
             self.completion_tokens += after.get("completionTokens", 0) - before.get(
                 "completionTokens", 0
             )
+        if self.over is not None and self.over():
+            self.stop.set()
 
 
 #: what this process's episodes spent, and its stop sign

@@ -144,6 +144,8 @@ class Verdict:
     problem: str = ""
     score: int | None = None
     fingerprint: str | None = None
+    #: the steps an episode was resumed at (a run stopped and started again)
+    resumed: tuple[int, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -178,7 +180,8 @@ def verify_replay(path: Path) -> Verdict:
     if end.get("fingerprint") != fingerprint:
         said = end.get("fingerprint")
         return Verdict(path, f"final fingerprint {fingerprint} on replay, the file says {said}")
-    return Verdict(path, score=score, fingerprint=fingerprint)
+    resumed = tuple(step for step in end.get("resumedAt", ()) if isinstance(step, int))
+    return Verdict(path, score=score, fingerprint=fingerprint, resumed=resumed)
 
 
 def verify_session(server: str, session_id: str, timeout: float = 30.0) -> Verdict:

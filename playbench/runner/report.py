@@ -13,7 +13,10 @@ charts (:mod:`playbench.runner.charts`):
 - ``llm.png`` (language models only): tokens per turn, seconds per call, fallback share.
 
 Every episode links to its replay file, with the ``playbench replay`` command that plays
-it. Results of different suites (another hash) are never put side by side.
+it. Results of different suites (another hash) are never put side by side. Where the
+folders hold a person's result (agent ``human``, published from ``/bench/play/{suite}``)
+and the random agent's, each agent's mean score per game is also given human-normalised:
+the random agent's mean score is 0 and the human median score is 1.
 """
 
 from __future__ import annotations
@@ -30,12 +33,15 @@ from playbench.core.errors import PlaybenchError
 from playbench.core.game import JSON
 from playbench.core.registry import get_game
 from playbench.runner import charts
-from playbench.runner.bench import BENCH, read_bench
+from playbench.runner.bench import BENCH, model_problems, read_bench
 from playbench.runner.charts import Estimate
 from playbench.runner.replay import write_atomic
 from playbench.runner.stats import Interval, paired_interval
 from playbench.runner.store import RunDir
 
+#: the agents human-normalised figures are measured between
+HUMAN = "human"
+RANDOM = "random"
 TEMPLATES = Path(str(resources.files("playbench") / "runner" / "templates"))
 HTML = "index.html"
 MARKDOWN = "report.md"
@@ -94,6 +100,11 @@ def load_entries(folders: list[Path]) -> list[Entry]:
     entries = []
     for folder in folders:
         bench = read_bench(folder)
+        invalid, _flagged = model_problems(bench)
+        if invalid:
+            raise ReportError(
+                f"{folder} is no result of the model's, so it is not compared: {invalid[0]}"
+            )
         entry = Entry(_label(bench), folder, bench)
         for slug, figures in bench["games"].items():
             rows = RunDir(folder / figures["folder"]).records()
@@ -118,6 +129,25 @@ def load_entries(folders: list[Path]) -> list[Entry]:
         if labels.count(entry.label) > 1:
             entry.label = f"{entry.label} ({entry.folder.name})"
     return entries
+
+
+def human_normalised(entries: list[Entry]) -> list[JSON]:
+    """Per agent, each game's mean score on the scale where the random agent's mean score
+    is 0 and the human median score is 1 (None where the two are equal); nothing unless
+    both a human and the random agent are in the report."""
+    human = next((entry for entry in entries if entry.bench["agent"] == HUMAN), None)
+    floor = next((entry for entry in entries if entry.bench["agent"] == RANDOM), None)
+    if human is None or floor is None:
+        return []
+    rows = []
+    for entry in entries:
+        games: dict[str, float | None] = {}
+        for slug, figures in entry.bench["games"].items():
+            zero = floor.bench["games"][slug]["meanScore"]
+            span = human.bench["games"][slug]["medianScore"] - zero
+            games[slug] = None if span == 0 else round((figures["meanScore"] - zero) / span, 3)
+        rows.append({"label": entry.label, "games": games})
+    return rows
 
 
 def pairs(entries: list[Entry]) -> list[Pair]:
@@ -267,6 +297,7 @@ def write_report(folders: list[Path], out: Path) -> list[Path]:
         "entries": entries,
         "games": [(slug, get_game(slug).name) for slug in entries[0].bench["games"]],
         "pairs": found,
+        "normalised": human_normalised(entries),
         "models": [entry for entry in entries if "llm" in entry.bench["headline"]],
         "pictures": list(pictures),
         "episodes": _episodes(entries, out),

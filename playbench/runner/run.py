@@ -178,7 +178,6 @@ def prepare(request: RunRequest) -> Plan:
         "harness": llm.harness(game.seat_guide()) if llm is not None else None,
         "options": spec.options or {},
         "maxSteps": spec.max_steps,
-        "budget": spec.budget,
         "server": spec.server,
         "player": spec.player,
         "ranked": request.ranked is not None,
@@ -186,6 +185,8 @@ def prepare(request: RunRequest) -> Plan:
     }
     if request.suite is not None:
         config["suite"] = request.suite
+    if spec.budget:
+        config["budget"] = spec.budget
     if request.options_by_seed:
         config["optionsBySeed"] = {str(seed): o for seed, o in request.options_by_seed.items()}
     done = folder.check(config)
@@ -327,6 +328,7 @@ def execute_all(
     for plan in plans:
         plan.folder.open(plan.config)
     base = ledger_reading()
+    LEDGER.over = lambda: _over_budget(prices, base)
     labels = ", ".join(f"{plan.request.spec.game}" for plan in plans)
     agent = plans[0].request.spec.agent
     columns: list[ProgressColumn] = [
@@ -356,6 +358,7 @@ def execute_all(
                     last = f"failed: {result.message}"
                 progress.update(bar, advance=1, last=last)
                 if _over_budget(prices, base):
+                    LEDGER.stop.set()
                     stopped = True
                     break
         except KeyboardInterrupt:
@@ -365,6 +368,8 @@ def execute_all(
             close = getattr(results, "close", None)
             if close is not None:
                 close()
+            LEDGER.over = None
+            stopped = stopped or _over_budget(prices, base)
     for game, plan in by_game.items():
         report = reports[game]
         report.stopped_at_cost = stopped
@@ -382,10 +387,7 @@ def _over_budget(prices: Prices, base: tuple[int, int, int]) -> bool:
         return False
     _calls, prompt, completion = spent(base)
     cost = prices.cost(prompt, completion)
-    if cost is None or cost < prices.max_cost:
-        return False
-    LEDGER.stop.set()
-    return True
+    return cost is not None and cost >= prices.max_cost
 
 
 def results_table(summary: dict) -> Table:

@@ -1,7 +1,7 @@
 """The arena server: ``playbench.server:app`` (built on first use from the environment).
 
 The names here are looked up when first used, so that importing a module of this package
-(the MCP server uses :mod:`playbench.server.storage`) does not build the app's modules.
+(the MCP server uses :mod:`playbench.server.store`) does not build the app's modules.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ import secrets
 import time
 from datetime import UTC, datetime
 
-from playbench.server.storage import Storage, token_hash
+from playbench.server.store import SpentPuzzle, Storage, token_hash
 
 NONCE_BYTES = 12
 TAG_BYTES = 16
@@ -37,6 +37,9 @@ HOW = (
     "(or body fields agent_check and agent_answer) with act or finish of the session that "
     "received it. One use, short-lived; the answer is a plain whole number."
 )
+
+
+USED = "agent check token already used; each puzzle answers once"
 
 
 class AgentCheckFailed(Exception):
@@ -74,10 +77,14 @@ class PuzzleSigner:
             "how": HOW,
         }
 
-    def verify(self, storage: Storage, session_id: str, token: str | None, answer: object) -> None:
-        """Spend the puzzle ``token`` for ``session_id``; raise :class:`AgentCheckFailed`
-        with the reason. A puzzle is spent once it is known to be this session's and fresh,
-        so a wrong answer spends it too."""
+    def check(
+        self, storage: Storage, session_id: str, token: str | None, answer: object
+    ) -> SpentPuzzle:
+        """Every check of the puzzle ``token`` for ``session_id`` but its spending: the
+        :class:`SpentPuzzle` to store in the same transaction as the work it admits (which fails
+        if the puzzle was spent before). A puzzle is spent once it is known to be this
+        session's and fresh, so a wrong answer is spent here, and refused;
+        :class:`AgentCheckFailed` with the reason."""
         if not token:
             raise AgentCheckFailed(
                 "agent check missing: send X-Agent-Check and X-Agent-Answer "
@@ -88,15 +95,11 @@ class PuzzleSigner:
             raise AgentCheckFailed("agent check answer missing: send X-Agent-Answer")
         parts = TOKEN.fullmatch(token)
         if parts is None:
-            raise AgentCheckFailed(
-                "agent check token unknown: it is not a puzzle this server issued"
-            )
+            raise AgentCheckFailed(UNKNOWN)
         body, seal, tag = parts.groups()
         _, expires, bound = body.split(".")
         if not hmac.compare_digest(self._mac(body), seal):
-            raise AgentCheckFailed(
-                "agent check token unknown: it is not a puzzle this server issued"
-            )
+            raise AgentCheckFailed(UNKNOWN)
         if bound != session_id:
             raise AgentCheckFailed(
                 "agent check token was not issued to this session: answer the puzzle in "
@@ -104,16 +107,24 @@ class PuzzleSigner:
             )
         if time.time() > int(expires):
             raise AgentCheckFailed("agent check expired; answer the fresh puzzle")
-        if not storage.spend_puzzle(token_hash(token), float(expires)):
-            raise AgentCheckFailed("agent check token already used; each puzzle answers once")
+        spend = SpentPuzzle(token_hash(token), float(expires))
         value = _as_int(answer)
+        if value is not None and hmac.compare_digest(self._mac(f"{body}={value}"), tag):
+            return spend
+        if not storage.spend_puzzle(spend.token_hash, spend.expires_at):
+            raise AgentCheckFailed(USED)
         if value is None:
             raise AgentCheckFailed(
                 f"agent check answer {answer!r} is not a plain whole number "
                 "(digits only: no sign, separator, spaces or leading zero)"
             )
-        if not hmac.compare_digest(self._mac(f"{body}={value}"), tag):
-            raise AgentCheckFailed(f"agent check answer {answer!r} is wrong")
+        raise AgentCheckFailed(f"agent check answer {answer!r} is wrong")
+
+    def verify(self, storage: Storage, session_id: str, token: str | None, answer: object) -> None:
+        """:meth:`check` the puzzle and spend it in a transaction of its own."""
+        spend = self.check(storage, session_id, token, answer)
+        if not storage.spend_puzzle(spend.token_hash, spend.expires_at):
+            raise AgentCheckFailed(USED)
 
 
 def _as_int(answer: object) -> int | None:

@@ -21,6 +21,7 @@ again). A ``report/`` put in by hand is served as it is.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import io
 import json
@@ -29,9 +30,14 @@ import os
 import queue
 import re
 import shutil
+import signal
+import subprocess
+import sys
 import tarfile
 import tempfile
 import threading
+import time
+import zlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -41,7 +47,7 @@ from filelock import FileLock, Timeout
 
 from playbench import __version__
 from playbench.core.game import JSON
-from playbench.runner.bench import BENCH, check_bench, read_bench
+from playbench.runner.bench import BENCH, BenchError, read_bench
 from playbench.runner.replay import write_atomic
 from playbench.runner.report import ReportError, write_report
 from playbench.server.metrics import BENCH_CHECKS, BENCH_REPORTS
@@ -58,19 +64,55 @@ REPORT_LOCK = ".report.lock"
 REPORT_DRAFT = ".report-draft-"
 REPORT_FAILED = ".report-failed.txt"
 RESULT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
-#: a published archive's unpacked files: at most this many, this large in all
-MAX_FILES = 20_000
-MAX_UNPACKED_BYTES = 256 * 1024 * 1024
+#: the module that re-simulates a result in a process of its own
+CHECKER = "playbench.server.bench_check"
+#: seconds between two rescans of the results seen (for folders changed by hand)
+RESCAN_SECONDS = 60.0
+#: the bodies already judged, one file per digest of an archive's bytes
+ARCHIVES = ".archives"
 #: a name in an archive: folders and files of letters, digits, ``.``, ``_`` and ``-``
 MEMBER = re.compile(r"^(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*$")
+#: the characters of a name or problem an answer quotes at most
+QUOTED_CHARS = 80
+#: a tar block, and the end of an archive (a block of zeros)
+BLOCK = 512
+END = bytes(BLOCK)
+#: tar entry types: files, a folder, and the headers that carry a long name or pax fields
+FILE_TYPES = (b"0", b"\0", b"7")
+#: a folder, links, devices and pipes: no data follows their headers
+DATALESS_TYPES = (b"1", b"2", b"3", b"4", b"5", b"6")
+HEADER_TYPES = (b"L", b"K", b"x", b"g")
+#: a long-name or pax header's bytes at most (read before the member they describe)
+MAX_HEADER_BYTES = 8 * 1024
+#: bytes of a member's data skipped at a time while the headers are surveyed
+SKIP_BYTES = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class ShelfLimits:
+    """What one published archive may cost: every limit but the CPU budget is checked
+    from the tar headers and the replays' line counts, before anything is simulated."""
+
+    #: files in the archive, the bytes of the largest and of all unpacked
+    max_files: int = 20_000
+    max_file_bytes: int = 32 * 1024 * 1024
+    max_unpacked_bytes: int = 256 * 1024 * 1024
+    #: characters of a member's name (its whole path in the archive)
+    max_name_chars: int = 255
+    #: actions in all the replays of one upload (suite-v1 at its step caps: 112,000)
+    max_steps: int = 200_000
+    #: CPU seconds the re-simulation of one result may take (its process is stopped past)
+    cpu_seconds: int = 60
 
 
 class PublishRefused(Exception):
-    """An archive that is not a sound bench result; ``status`` is the HTTP answer."""
+    """An archive that is not a sound bench result; ``status`` is the HTTP answer, and
+    ``final`` whether the same bytes would always be refused so (the verdict kept)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, final: bool = True) -> None:
         super().__init__(message)
         self.status = status
+        self.final = final
 
 
 class ReportStatus(StrEnum):
@@ -141,41 +183,57 @@ def _digest(folder: Path, paths: list[Path]) -> str:
 
 
 def _relative(problem: str, folder: Path) -> str:
-    # the data folder's own path is no business of the page's readers
-    return problem.replace(f"{folder}{os.sep}", "")
+    """A problem as a reader may see it: paths from the result's folder (the data
+    folder's own path is no business of the page's readers), and no longer than a few
+    lines."""
+    text = problem.replace(f"{folder}{os.sep}", "").replace(str(folder), "the result")
+    return _clip(text, QUOTED_CHARS * 3)
 
 
-def _check(folder: Path) -> tuple[str, ...]:
-    BENCH_CHECKS.inc()
-    return tuple(_relative(problem, folder) for problem in check_bench(folder))
+def _clip(text: str, chars: int = QUOTED_CHARS) -> str:
+    return text if len(text) <= chars else f"{text[: chars - 1]}…"
+
+
+def _quote(name: str) -> str:
+    """A name from an archive as an answer quotes it: in quotes, cut to a few words."""
+    return repr(_clip(name))
 
 
 class BenchShelf:
-    """The results under one folder, each checked once per change of its contents."""
+    """The results under one folder, each checked once per change of its contents, in a
+    process of its own under the CPU budget of ``limits``. A result seen once by this
+    shelf is listed from what its check kept (cost independent of its files); a result
+    put in by hand and changed since is found by :meth:`rescan`, which the shelf runs
+    on a thread of its own every :data:`RESCAN_SECONDS`."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, limits: ShelfLimits | None = None) -> None:
         self.root = root
+        self.limits = limits or ShelfLimits()
         self._lock = threading.Lock()
         self._checking = threading.Lock()
         #: folder name: (the files' sizes and times, their digest), so an unchanged
         #: folder is not read again to find its digest
         self._digests: dict[str, tuple[tuple[tuple[str, int, int], ...], str]] = {}
         self._verdicts: dict[str, tuple[str, ...]] = {}
+        #: folder name: what its last check found, as listed
+        self._seen: dict[str, Shelved] = {}
+        self._rescanner: threading.Thread | None = None
         self.drawer = ReportDrawer()
 
     def results(self) -> list[Shelved]:
         """Every result folder, verified or not, by id; a verified one without a report
-        has it drawn."""
+        has it drawn. Only a folder this shelf has not seen yet is read."""
         if not self.root.is_dir():
             return []
         found = [
-            self._shelved(folder)
+            self._known(folder)
             for folder in sorted(self.root.iterdir())
-            if folder.is_dir() and RESULT_ID.match(folder.name) and (folder / BENCH).is_file()
+            if RESULT_ID.match(folder.name) and (folder / BENCH).is_file()
         ]
         for shelved in found:
             if shelved.verified and shelved.report_status is ReportStatus.DRAWING:
                 self.drawer.request(shelved.folder)
+        self._start_rescanner()
         return found
 
     def verified(self, result_id: str) -> Shelved | None:
@@ -185,41 +243,131 @@ class BenchShelf:
         folder = self.root / result_id
         if not (folder / BENCH).is_file():
             return None
-        shelved = self._shelved(folder)
+        shelved = self._known(folder)
         return shelved if shelved.verified else None
+
+    def rescan(self) -> int:
+        """Read again every folder seen before (their files' sizes and times), check
+        those that changed and forget those gone; how many changed their verdict."""
+        with self._lock:
+            seen = dict(self._seen)
+        changed = 0
+        for name, before in seen.items():
+            folder = self.root / name
+            if not (folder / BENCH).is_file():
+                with self._lock:
+                    self._seen.pop(name, None)
+                continue
+            changed += self._shelved(folder).problems != before.problems
+        return changed
+
+    def _start_rescanner(self) -> None:
+        with self._lock:
+            if self._rescanner is not None:
+                return
+            self._rescanner = threading.Thread(
+                target=self._rescan_forever, name="bench-rescan", daemon=True
+            )
+        self._rescanner.start()
+
+    def _rescan_forever(self) -> None:
+        while True:
+            time.sleep(RESCAN_SECONDS)
+            try:
+                self.rescan()
+            except Exception:  # a folder gone meanwhile: the next round reads the rest
+                logger.exception("the bench shelf's rescan failed")
+
+    def _known(self, folder: Path) -> Shelved:
+        with self._lock:
+            shelved = self._seen.get(folder.name)
+        return shelved if shelved is not None else self._shelved(folder)
 
     def publish(self, archive: bytes, player: str) -> Shelved:
         """Keep a published bench result once every replay of it verifies, and have its
-        report drawn; the same result published again keeps its id.
-        :class:`PublishRefused` with the first problem."""
+        report drawn; the same result published again keeps its id, and the same bytes
+        again are answered from their first verdict. :class:`PublishRefused` with the
+        first problem."""
+        body = _survey(archive, self.limits)
         self.root.mkdir(parents=True, exist_ok=True)
+        judged = self._judged(body)
+        if judged is not None:
+            return judged
         incoming = Path(tempfile.mkdtemp(prefix=".incoming-", dir=self.root))
         try:
-            _unpack(archive, incoming)
-            problems = _check(incoming)
-            if problems:
-                raise PublishRefused(422, f"{problems[0]} (nothing was kept)")
-            bench = read_bench(incoming)
-            digest = _digest(incoming, _checked_files(incoming))
-            result_id = (
-                f"{_slug(bench['suite']['name'])}-{_slug(bench['agent'])}"
-                f"{'-' + _slug(bench['model']) if bench.get('model') else ''}-{digest[:12]}"
-            )
-            (incoming / PUBLISHED).write_text(
-                json.dumps({"player": player, "publishedAt": datetime.now(UTC).isoformat()}),
-                encoding="utf-8",
-            )
-            with self._lock:
-                self._store(digest, ())
-            folder = self.root / result_id
-            if not folder.exists():
-                incoming.rename(folder)
-            shelved = Shelved(result_id, folder, bench, ())
-            if shelved.report_status is ReportStatus.DRAWING:
-                self.drawer.request(folder)
+            try:
+                shelved = self._admit(archive, incoming, player)
+            except PublishRefused as refused:
+                if refused.final:
+                    self._judge(body, {"status": refused.status, "error": str(refused)})
+                raise
+            self._judge(body, {"id": shelved.id})
             return shelved
         finally:
             shutil.rmtree(incoming, ignore_errors=True)
+
+    def _admit(self, archive: bytes, incoming: Path, player: str) -> Shelved:
+        _unpack(archive, incoming, self.limits)
+        bench = _within_caps(incoming, self.limits)
+        problems = self._check(incoming)
+        if problems:
+            raise PublishRefused(422, f"{problems[0]} (nothing was kept)")
+        digest = _digest(incoming, _checked_files(incoming))
+        result_id = (
+            f"{_slug(bench['suite']['name'])}-{_slug(bench['agent'])}"
+            f"{'-' + _slug(bench['model']) if bench.get('model') else ''}-{digest[:12]}"
+        )
+        (incoming / PUBLISHED).write_text(
+            json.dumps({"player": player, "publishedAt": datetime.now(UTC).isoformat()}),
+            encoding="utf-8",
+        )
+        with self._lock:
+            self._store(digest, ())
+        folder = self.root / result_id
+        if not folder.exists():
+            incoming.rename(folder)
+        shelved = self._shelved(folder)
+        if shelved.verified and shelved.report_status is ReportStatus.DRAWING:
+            self.drawer.request(folder)
+        return shelved
+
+    def _judged(self, body: str) -> Shelved | None:
+        """The stored verdict on an archive of digest ``body``: its result, or
+        :class:`PublishRefused` as it was refused; None when never judged (or its
+        result is gone)."""
+        try:
+            stored = json.loads(self._archive_path(body).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(stored, dict) or stored.get("version") != __version__:
+            return None
+        if isinstance(stored.get("error"), str) and isinstance(stored.get("status"), int):
+            raise PublishRefused(stored["status"], stored["error"])
+        result_id = stored.get("id")
+        if not isinstance(result_id, str) or not RESULT_ID.match(result_id):
+            return None
+        return self.verified(result_id)
+
+    def _judge(self, body: str, verdict: JSON) -> None:
+        path = self._archive_path(body)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, json.dumps({"version": __version__, **verdict}).encode())
+
+    def _archive_path(self, body: str) -> Path:
+        return self.root / ARCHIVES / f"{body}.json"
+
+    def _check(self, folder: Path, digest: str | None = None) -> tuple[str, ...]:
+        """The problems of ``folder``, found in a process of its own, one at a time (the
+        stored verdict on ``digest`` if another thread kept one while this one waited)."""
+        with self._checking:
+            if digest is not None:
+                with self._lock:
+                    problems = self._verdict(digest)
+                if problems is not None:
+                    return problems
+            BENCH_CHECKS.inc()
+            found = _simulate(folder, self.limits.cpu_seconds)
+        return tuple(_relative(problem, folder) for problem in found)
 
     def _shelved(self, folder: Path) -> Shelved:
         try:
@@ -229,15 +377,14 @@ class BenchShelf:
         with self._lock:
             problems = self._verdict(digest)
         if problems is None:
-            with self._checking:  # one check at a time; the verdicts stay readable meanwhile
-                with self._lock:
-                    problems = self._verdict(digest)  # checked while this thread waited?
-                if problems is None:
-                    problems = _check(folder)
-                    with self._lock:
-                        self._store(digest, problems)
+            problems = self._check(folder, digest)
+            with self._lock:
+                self._store(digest, problems)
         bench = read_bench(folder) if not problems else None
-        return Shelved(folder.name, folder, bench, problems)
+        shelved = Shelved(folder.name, folder, bench, problems)
+        with self._lock:
+            self._seen[folder.name] = shelved
+        return shelved
 
     def _digest_of(self, folder: Path) -> str:
         paths = _checked_files(folder)
@@ -360,42 +507,204 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()[:30] or "x"
 
 
-def _unpack(archive: bytes, into: Path) -> None:
-    """Unpack a gzipped tar of plain files with plain names; :class:`PublishRefused`
-    for anything else, as soon as it is seen (an archive is read no further than its
-    limits)."""
+def _unpack(archive: bytes, into: Path, limits: ShelfLimits) -> None:
+    """Unpack a gzipped tar of plain files with plain names (once :func:`_survey` has
+    found every header within ``limits``); :class:`PublishRefused` for anything else, as
+    soon as it is seen."""
     try:
         with tarfile.open(fileobj=io.BytesIO(archive), mode="r:gz") as tar:
             files = []
-            total = 0
-            for count, member in enumerate(tar, start=1):
-                if count > MAX_FILES:
-                    raise PublishRefused(413, f"the archive holds over {MAX_FILES} entries")
+            for member in tar:
                 name = member.name.removeprefix("./").rstrip("/")
+                if len(name) > limits.max_name_chars:
+                    raise _over(f"a member's name is over {limits.max_name_chars} characters")
                 if member.isdir() and (not name or MEMBER.match(name)):
                     continue
                 if not member.isfile() or not MEMBER.match(name) or REPORT in name.split("/"):
                     raise PublishRefused(
-                        422, f"the archive holds {member.name!r}: only a bench folder's files"
+                        422,
+                        f"the archive holds {_quote(member.name)}: only a bench folder's files"
+                        " (nothing was kept)",
                     )
-                total += member.size
-                if total > MAX_UNPACKED_BYTES:
-                    raise PublishRefused(413, f"the archive unpacks to over {MAX_UNPACKED_BYTES}")
                 member.name = name
                 files.append(member)
             tar.extractall(into, members=files, filter="data")
-    except (tarfile.TarError, EOFError, OSError) as error:
-        raise PublishRefused(
-            422, f"the body is not a gzipped tar of a bench folder: {error}"
-        ) from None
+    except (tarfile.TarError, EOFError, zlib.error) as error:
+        raise _not_a_tar(_relative(str(error), into)) from None
+    except OSError as error:
+        raise _not_a_tar(error.strerror or type(error).__name__) from None
+
+
+def _over(limit: str) -> PublishRefused:
+    return PublishRefused(413, f"{limit}, the shelf's limit (nothing was kept)")
+
+
+def _not_a_tar(why: str) -> PublishRefused:
+    return PublishRefused(
+        422, f"the body is not a gzipped tar of a bench folder: {_clip(why)} (nothing was kept)"
+    )
+
+
+def _survey(archive: bytes, limits: ShelfLimits) -> str:
+    """Read every tar header of ``archive`` (and nothing of its members but their sizes)
+    before anything is unpacked: :class:`PublishRefused` at the first past a limit (a long
+    name or pax header, a file, the files' count or their bytes in all), so that no
+    header is ever read whole into memory and no more is unpacked than the limits. The
+    digest of the tar it holds (the same result packed again at another time is another
+    gzip, the same tar)."""
+    files = total = 0
+    digest = hashlib.sha256()
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(archive)) as stream:
+            while True:
+                header = stream.read(BLOCK)
+                if len(header) < BLOCK:
+                    raise _not_a_tar("it ends inside a header")
+                if header == END:
+                    return digest.hexdigest()
+                digest.update(header)
+                size, kind = _member_size(header), header[156:157]
+                if kind in HEADER_TYPES and size > MAX_HEADER_BYTES:
+                    raise _over(f"a member's name or header is over {MAX_HEADER_BYTES} bytes")
+                if kind in FILE_TYPES:
+                    files += 1
+                    total += size
+                    if files > limits.max_files:
+                        raise _over(f"the archive holds over {limits.max_files} files")
+                    if size > limits.max_file_bytes:
+                        raise _over(f"a file of the archive is over {limits.max_file_bytes} bytes")
+                    if total > limits.max_unpacked_bytes:
+                        raise _over(
+                            f"the archive unpacks to over {limits.max_unpacked_bytes} bytes"
+                        )
+                elif kind in DATALESS_TYPES:
+                    continue  # no data follows (anything but a file or folder is refused later)
+                elif kind not in HEADER_TYPES:
+                    raise PublishRefused(
+                        422, "the archive holds an odd entry: only a bench folder's files"
+                    )
+                _skip(stream, -(-size // BLOCK) * BLOCK, digest)
+    except (OSError, EOFError, zlib.error) as error:
+        raise _not_a_tar(type(error).__name__ if not str(error) else str(error)) from None
+
+
+def _member_size(header: bytes) -> int:
+    """The size field of a tar header: octal text, or base-256 with its high bit set."""
+    field = header[124:136]
+    if field[0] == 0x80:
+        return int.from_bytes(field[1:], "big")
+    text = field.split(b"\0", 1)[0].strip()
+    if not text or not all(48 <= byte <= 55 for byte in text):
+        raise _not_a_tar("a header's size is not a number")
+    return int(text, 8)
+
+
+def _skip(stream: gzip.GzipFile, count: int, digest: hashlib._Hash) -> None:
+    while count > 0:
+        chunk = stream.read(min(count, SKIP_BYTES))
+        if not chunk:
+            raise _not_a_tar("it ends inside a member")
+        digest.update(chunk)
+        count -= len(chunk)
+
+
+def _within_caps(folder: Path, limits: ShelfLimits) -> JSON:
+    """``bench.json`` of an unpacked result once every replay of its suite's games is
+    within the game's ``maxSteps`` (and ``maxTurns`` where the suite has one) and all of
+    them within ``limits.max_steps``: counted from their lines, before any is simulated;
+    :class:`PublishRefused` otherwise."""
+    try:
+        bench = read_bench(folder)
+    except BenchError as error:
+        raise PublishRefused(422, f"{_relative(str(error), folder)} (nothing was kept)") from None
+    suite = bench.get("suite")
+    games = suite.get("games") if isinstance(suite, dict) else None
+    if not isinstance(games, dict) or not games:
+        raise PublishRefused(422, f"{BENCH} names no suite with games (nothing was kept)")
+    total = 0
+    for slug, entry in games.items():
+        caps = {
+            key: entry.get(key) if isinstance(entry, dict) else None
+            for key in ("maxSteps", "maxTurns")
+        }
+        if not RESULT_ID.match(str(slug)) or not _whole(caps["maxSteps"]):
+            raise PublishRefused(
+                422,
+                f"{BENCH}: the suite's game {_quote(str(slug))} has no maxSteps (nothing was kept)",
+            )
+        if caps["maxTurns"] is not None and not _whole(caps["maxTurns"]):
+            raise PublishRefused(
+                422, f"{BENCH}: the maxTurns of {slug} is not a whole number (nothing was kept)"
+            )
+        for replay in sorted((folder / slug / "replays").glob("*.jsonl")):
+            steps, turns = _replay_counts(replay, caps["maxTurns"] is not None)
+            where = replay.relative_to(folder).as_posix()
+            for key, count in (("maxSteps", steps), ("maxTurns", turns)):
+                if caps[key] is not None and count > caps[key]:
+                    raise PublishRefused(
+                        422,
+                        f"{where}: {count} {'actions' if key == 'maxSteps' else 'turns'}, "
+                        f"past the suite's {key} of {caps[key]} for {slug}: not simulated "
+                        "(nothing was kept)",
+                    )
+            total += steps
+            if total > limits.max_steps:
+                raise _over(f"the replays hold over {limits.max_steps} actions in all")
+    return bench
+
+
+def _whole(value: object) -> bool:
+    return type(value) is int and value >= 1
+
+
+def _replay_counts(replay: Path, turns: bool) -> tuple[int, int]:
+    """A replay file's actions (its lines but the header and the end line) and, when
+    ``turns``, the agent turns its lines note (0 otherwise), read a line at a time."""
+    lines = noted = 0
+    with replay.open("rb") as stream:
+        for line in stream:
+            lines += 1
+            if turns and b'"turns"' in line:
+                try:
+                    found = json.loads(line).get("turns", ())
+                except (ValueError, AttributeError):
+                    continue  # the check names the line that is not JSON
+                noted += len(found) if isinstance(found, list) else 0
+    return max(0, lines - 2), noted
+
+
+def _simulate(folder: Path, cpu_seconds: int) -> list[str]:
+    """:func:`playbench.runner.bench.check_bench` of ``folder`` run by
+    :mod:`playbench.server.bench_check` in a process of its own (lower priority, its
+    CPU capped at ``cpu_seconds``); :class:`PublishRefused` when it could not finish."""
+    command = [sys.executable, "-m", CHECKER, str(folder), str(cpu_seconds)]
+    try:
+        done = subprocess.run(
+            command, capture_output=True, timeout=cpu_seconds * 4 + 30, check=False
+        )
+    except subprocess.TimeoutExpired:
+        raise _over(f"its re-simulation ran past {cpu_seconds * 4 + 30} s") from None
+    if done.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        raise _over(f"its re-simulation needs over {cpu_seconds} s of CPU")
+    try:
+        problems = json.loads(done.stdout)
+    except ValueError:
+        problems = None
+    if done.returncode != 0 or not isinstance(problems, list):
+        logger.error("the bench check of %s failed: %s", folder.name, done.stderr[-2000:])
+        raise PublishRefused(503, "the server could not check it: try again later", final=False)
+    return [str(problem) for problem in problems]
 
 
 _SHELVES: dict[Path, BenchShelf] = {}
 _SHELVES_LOCK = threading.Lock()
 
 
-def shelf_for(data_dir: Path) -> BenchShelf:
-    """The shelf of a data folder (one per folder and process)."""
+def shelf_for(data_dir: Path, limits: ShelfLimits | None = None) -> BenchShelf:
+    """The shelf of a data folder (one per folder and process; ``limits`` those of the
+    first call)."""
     root = (data_dir / BENCH_FOLDER).resolve()
     with _SHELVES_LOCK:
-        return _SHELVES.setdefault(root, BenchShelf(root))
+        if root not in _SHELVES:
+            _SHELVES[root] = BenchShelf(root, limits)
+        return _SHELVES[root]

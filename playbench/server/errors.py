@@ -23,9 +23,11 @@ from playbench.core.errors import (
     StateError,
     UnknownGameError,
 )
+from playbench.server import sessions
 from playbench.server.deps import token_of
+from playbench.server.players import KeyRefused
 from playbench.server.sealing import SealError
-from playbench.server.storage import token_hash
+from playbench.server.store import token_hash
 
 SESSION_ROUTE = re.compile(r"/games/([^/]+)/api/(?:new|state|act|finish)")
 
@@ -144,6 +146,10 @@ async def _http(request: Request, exc: HTTPException) -> JSONResponse:
 
 
 STATUS_BY_ERROR: tuple[tuple[type[PlaybenchError], int], ...] = (
+    (sessions.CommandTooLong, 413),
+    (sessions.SessionClosed, 409),
+    (sessions.FinishRefused, 409),
+    (sessions.SessionConflict, 409),
     (UnknownGameError, 404),
     (SealError, 400),
     (StateError, 400),
@@ -158,8 +164,14 @@ async def _playbench(request: Request, exc: PlaybenchError) -> JSONResponse:
     return await _answer(request, status, str(exc))
 
 
+async def _key_refused(request: Request, exc: KeyRefused) -> JSONResponse:
+    """A player name without its key (401), with a wrong one (403), or unknown (404)."""
+    return await _answer(request, exc.status, str(exc))
+
+
 def install(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _validation)
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(HTTPException, _http)
     app.add_exception_handler(PlaybenchError, _playbench)
+    app.add_exception_handler(KeyRefused, _key_refused)

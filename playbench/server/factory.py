@@ -26,6 +26,7 @@ from playbench.server.routes import (
     bench,
     docs,
     games,
+    human,
     leaderboard,
     pages,
     players,
@@ -99,7 +100,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.services = services
-    modules = (games, sessions, players, agent_check, leaderboard, spectate, docs, bench, pages)
+    modules = (
+        games,
+        sessions,
+        players,
+        agent_check,
+        leaderboard,
+        spectate,
+        docs,
+        human,
+        bench,
+        pages,
+    )
     for module in modules:
         app.include_router(module.router)
     app.add_route(MCP_PATH, mcp_door, methods=["GET", "POST", "DELETE"], include_in_schema=False)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 
-from playbench.server.storage import Storage
+from playbench.server.store import Storage
 
 #: how often the poller reads the watched sessions' versions (a push lands within this
 #: plus one read of the session after the ``act`` is stored)

@@ -3,9 +3,11 @@
 ``POST /api/players`` registers a name and answers its key once; only the key's hash is
 stored. A session or ``finish`` under a name needs that key (``X-Player-Key``); a ranked
 game without a name is anonymous. Names are unique after NFKC normalisation and case
-folding (``Ⅰ`` is ``I``, ``ＡＤＡ`` is ``ada``), and a name that mixes scripts (``prоbe``
-with a Cyrillic ``о``) or is written wholly in letters that look like Latin ones
-(Cyrillic ``аое``) is refused with the reason: the confusables come from Unicode's
+folding (``Ⅰ`` is ``I``, ``ＡＤＡ`` is ``ada``) and by their look, their UTS #39
+confusable skeleton (:mod:`playbench.server.names`: ``ɑda`` is taken once ``Ada`` is,
+``B0B`` once ``BOB`` is, ``Adarn`` once ``Adam`` is); a name that mixes scripts
+(``prоbe`` with a Cyrillic ``о``) or is written wholly in letters that look like Latin
+ones (Cyrillic ``аое``) is refused with the reason: the confusables come from Unicode's
 tables through ``confusable-homoglyphs``.
 """
 
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 
 from confusable_homoglyphs import categories, confusables
 
-from playbench.server.storage import PlayerRow, Storage, token_hash
+from playbench.server.store import PlayerRow, Storage, token_hash
 
 KEY_BYTES = 32
 KEY_HEADER = "X-Player-Key"
@@ -85,7 +87,8 @@ class Registered:
 
 
 class NameTaken(Exception):
-    """The name (after normalisation and case folding) belongs to another player."""
+    """The name (after normalisation and case folding), or one that looks like it,
+    belongs to another player."""
 
 
 def register(storage: Storage, name: str) -> Registered:

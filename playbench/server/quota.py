@@ -46,7 +46,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 
 from playbench.server.guards import Rate
-from playbench.server.storage import (
+from playbench.server.store.schema import (
     RATE_KEY_CHARS,
     SQLITE_BUSY_TIMEOUT_MS,
     create_tables,

@@ -101,9 +101,18 @@ class InitCreate(Strict):
     options: Options | None = Field(None, description="game options (layouts, start level)")
 
 
+#: what the stateless answers' fingerprint is for
+FINGERPRINT = (
+    "a hash of the whole state (hidden parts included), on init and on the step that ends "
+    "the game: replaying a finished session's log from its seed and options ends on the "
+    "fingerprint finish gave"
+)
+
+
 class InitPublic(BaseModel):
     seed: int
     state: str = Field(description="sealed state: send it back with the next action")
+    fingerprint: str = Field(description=FINGERPRINT)
     observation: JSONObject
     legalActions: list[Any]
     spec: JSONObject
@@ -120,6 +129,7 @@ class ActionPublic(BaseModel):
     ok: bool
     reason: str | None = Field(None, description="why the action was refused (ok false)")
     state: str | None = None
+    fingerprint: str | None = Field(None, description=FINGERPRINT)
     observation: JSONObject | None = None
     legalActions: list[Any]
     score: int | None = None
@@ -129,6 +139,36 @@ class ActionPublic(BaseModel):
     notice: str | None = Field(
         None, description="what an accepted step left undone, in words (dropped or cut entries)"
     )
+
+
+#: a replay's frames: the most actions one request replays, and frames it answers
+MAX_REPLAY_ACTIONS = 20_000
+MAX_FRAMES = 200
+
+
+class FramesCreate(Strict):
+    seed: StrictInt = Field(ge=0, le=MAX_SEED)
+    options: Options | None = Field(None, description="game options (layouts, start level)")
+    actions: list[Any] = Field(
+        max_length=MAX_REPLAY_ACTIONS, description="the replay's actions, in order"
+    )
+    start: StrictInt = Field(0, ge=0, description="the first frame wanted (0: the start)")
+    count: StrictInt = Field(MAX_FRAMES, ge=1, le=MAX_FRAMES, description="frames wanted")
+
+
+class FramePublic(BaseModel):
+    step: int = Field(description="actions applied: 0 is the start")
+    observation: JSONObject
+    score: int
+    gameOver: bool
+    ok: bool = Field(description="false for a refused action the rules still counted")
+    reason: str = ""
+    events: list[JSONObject]
+
+
+class FramesPublic(BaseModel):
+    total: int = Field(description="the replay's actions")
+    frames: list[FramePublic]
 
 
 # -- the session API ------------------------------------------------------------------
@@ -268,8 +308,12 @@ class PlayerStanding(BaseModel):
     player: str
     games: int = Field(description="ranked games played, finished or abandoned")
     mean: float
-    low: float = Field(description="the 95% interval of the mean: its lower bound ranks")
+    low: float = Field(description="the player's own 95% interval of the mean")
     high: float
+    bound: float = Field(
+        description="what ranks: a lower bound on the mean widened by sqrt(2 ln P) for a "
+        "pool of P players, its spread never below the pool's"
+    )
     best: int
     lastPlayed: str
 

@@ -18,7 +18,7 @@ from playbench.server.guards import Rate
 from playbench.server.quota import LIMITS_SUFFIX, SharedBuckets, limits_engine
 from playbench.server.sealing import Sealer, load_or_create_key
 from playbench.server.settings import DATABASE_FILE, KEY_FILE, Settings
-from playbench.server.storage import PruneReport, Storage
+from playbench.server.store import PruneReport, Storage
 
 PRIVATE_FOLDER = 0o700
 PRIVATE_FILE = 0o600
@@ -39,6 +39,9 @@ class Services:
     session_tokens: SharedBuckets | None = None
     new_sessions: SharedBuckets | None = None
     registrations: SharedBuckets | None = None
+    #: bench results published per address and per player
+    publishes_per_address: SharedBuckets | None = None
+    publishes_per_player: SharedBuckets | None = None
     _specs: dict[str, JSON] = field(default_factory=dict)
     _spec_texts: dict[str, orjson.Fragment] = field(default_factory=dict)
 
@@ -117,6 +120,8 @@ def build_services(settings: Settings) -> Services:
         session_tokens=shared("session", settings.rate_per_session),
         new_sessions=shared("new", settings.rate_new_per_address),
         registrations=shared("register", settings.rate_register),
+        publishes_per_address=shared("publish-address", settings.rate_publish_per_address),
+        publishes_per_player=shared("publish-player", settings.rate_publish_per_player),
     )
 
 

@@ -8,23 +8,32 @@ gives the stored state exactly (:func:`replay`).
 A session is ranked when the client chose neither the seed nor options: the server draws
 the seed and keeps it hidden until ``finish``, since the games are open and deterministic
 and a known seed can be played ahead. Any other session is practice and never ranked.
+
+The rules live here and the routes only orchestrate: a closed session, a command past its
+byte limit, a finish the rules refuse and a request that lost a race to another are
+:class:`SessionRefused` errors, each with its status in the one error table
+(:data:`playbench.server.errors.STATUS_BY_ERROR`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 from dataclasses import dataclass
 
-from playbench.core.errors import CommandError
+from playbench.core.errors import CommandError, PlaybenchError
 from playbench.core.game import JSON, Game, canonical_json
 from playbench.core.match import Match, StepResult
 from playbench.core.rng import draw_seed
+from playbench.server import agent_check, players
 from playbench.server.services import Services
-from playbench.server.storage import (
+from playbench.server.store import (
     LogEntry,
     PlayerRow,
+    PuzzleSpent,
     SessionRow,
+    SpentPuzzle,
     StepRecord,
     VersionConflict,
     token_hash,
@@ -37,24 +46,77 @@ SESSION_ID_BYTES = 8
 STORED_REFUSAL_CHARS = 120
 
 
-class BatchConflict(VersionConflict):
+class SessionRefused(PlaybenchError):
+    """A session request the rules refuse (nothing was applied or stored)."""
+
+
+class SessionClosed(SessionRefused):
+    """The session is finished or abandoned: it takes no more commands."""
+
+
+class CommandTooLong(SessionRefused):
+    """A command past the game's byte limit."""
+
+
+class FinishRefused(SessionRefused):
+    """A finish the rules refuse: already finished, the game not over, or a ranked
+    session named at finish."""
+
+
+class SessionConflict(SessionRefused):
+    """Another request moved the session on first."""
+
+
+CONFLICT = "the session changed under this request (another act ran first); retry"
+
+
+class BatchConflict(SessionConflict):
     """Another request moved the session on while a batch of commands was being applied;
     ``applied`` are the commands of this batch that were stored before that."""
 
-    def __init__(self, session_id: str, applied: list[str], total: int) -> None:
-        super().__init__(session_id)
+    def __init__(self, applied: list[str], total: int) -> None:
         self.applied = applied
         self.total = total
+        super().__init__(self.message())
 
     def message(self) -> str:
         if not self.applied:
-            return "the session changed under this request (another act ran first); retry"
+            return CONFLICT
         done = ", ".join(repr(command) for command in self.applied)
         return (
             f"another act changed the session first: {len(self.applied)} of your "
             f"{self.total} commands were applied before that ({done}); "
             "GET the state before sending the rest"
         )
+
+
+def check_open(row: SessionRow) -> None:
+    """:class:`SessionClosed` for a finished or abandoned session."""
+    if row.finished:
+        raise SessionClosed(
+            "this session is finished: it takes no more commands and nothing was stored "
+            "(start a new session with POST new)"
+        )
+    if row.abandoned:
+        raise SessionClosed(
+            f"this ranked session was closed as abandoned at score {row.score} (left idle "
+            "past the deadline, or its player started another ranked game): it counts as "
+            "played and takes no more commands"
+        )
+
+
+def check_act(game: Game, row: SessionRow, texts: list[str]) -> None:
+    """What an act must pass before its agent check: an open session, and every command
+    within the game's byte limit."""
+    check_open(row)
+    for index, text in enumerate(texts):
+        limit = game.command_limit(text)
+        size = len(text.encode())
+        if size > limit:
+            raise CommandTooLong(
+                f"command {index} is {size} bytes; one command may have at most {limit}: "
+                "nothing was applied or stored"
+            )
 
 
 def new_session(
@@ -122,16 +184,24 @@ class ActReport:
     results: list[JSON]
 
 
-def act(services: Services, game: Game, row: SessionRow, texts: list[str]) -> ActReport:
-    """Apply commands in order, each in its own transaction, stopping at the first refusal.
+def act(
+    services: Services,
+    game: Game,
+    row: SessionRow,
+    texts: list[str],
+    spend: SpentPuzzle | None = None,
+) -> ActReport:
+    """Apply commands in order, each in its own transaction, stopping at the first refusal;
+    the puzzle that admitted them (``spend``) is marked used with the first.
 
     Raises :class:`BatchConflict` when another request moved the session on first;
-    commands applied before that stay applied, and the error names them.
+    commands applied before that stay applied, and the error names them; and
+    :class:`agent_check.AgentCheckFailed` when the puzzle had been used (nothing stored).
     """
     storage = services.storage
     match = load(game, row)
     state_text = row.state
-    version = row.version
+    version, moves, accepted = row.version, row.moves, row.accepted
     results: list[JSON] = []
     for text in texts:
         result = match.command(text)
@@ -151,14 +221,86 @@ def act(services: Services, game: Game, row: SessionRow, texts: list[str]) -> Ac
             events=result.events,
         )
         try:
-            version = storage.record_step(row, version, record)
+            version = storage.record_step(row, version, record, spend if not results else None)
+        except PuzzleSpent:
+            raise agent_check.AgentCheckFailed(agent_check.USED) from None
         except VersionConflict:
             applied = [done["command"] for done in results]
-            raise BatchConflict(row.id, applied, len(texts)) from None
+            raise BatchConflict(applied, len(texts)) from None
+        moves += result.advanced
+        accepted += result.ok
         results.append({"command": text, **result.to_json()})
         if not result.ok:
             break
-    return ActReport(row=storage.reload(row.id), match=match, results=results)
+    # the row as the last step stored it (each step's UPDATE required the version before
+    # it, so nothing else changed it meanwhile): no read back
+    stored = dataclasses.replace(
+        row,
+        version=version,
+        state=state_text,
+        score=match.score,
+        over=match.over,
+        moves=moves,
+        accepted=accepted,
+    )
+    return ActReport(row=stored, match=match, results=results)
+
+
+def finishing_player(
+    services: Services, row: SessionRow, name: str | None, key: str | None
+) -> PlayerRow | None:
+    """The player a ``finish`` names (None: the session keeps its own). Finishing a
+    session that belongs to a player needs that player's key too; a ranked session's
+    player is fixed when it starts, so best-of-N cannot be played anonymously and only
+    the best games named at the end. :class:`players.KeyRefused`,
+    :class:`FinishRefused`."""
+    if name is None:
+        if row.owner is None:
+            return None
+        owner = services.storage.player(row.owner)
+        if owner is None:
+            return None
+        players.authenticate(services.storage, owner.name, key)
+        return None
+    named = players.authenticate(services.storage, name, key)
+    if row.ranked and named.name_key != row.owner:
+        raise FinishRefused(
+            "a ranked session's player is named when it starts (new with player and "
+            f"{players.KEY_HEADER}), not at finish: this one "
+            + (f"belongs to {row.player!r}" if row.owner else "is anonymous")
+        )
+    return named
+
+
+@dataclass(frozen=True, slots=True)
+class FinishReport:
+    row: SessionRow
+    match: Match
+    rank: int | None
+
+
+def finish(
+    services: Services,
+    game: Game,
+    row: SessionRow,
+    rating: int,
+    review: str,
+    named: PlayerRow | None,
+) -> FinishReport:
+    """Close a session whose game is over with its rating and review (under ``named``
+    if given): the stored row, the match replayed from its log, its rank. Raises
+    :class:`FinishRefused`, :class:`SessionClosed` and :class:`SessionConflict`."""
+    if row.finished:
+        raise FinishRefused("this session is already finished")
+    check_open(row)
+    if not row.over:
+        raise FinishRefused("the game is not over yet: finish once it has ended")
+    try:
+        done = services.storage.finish(row, rating, review, named)
+    except VersionConflict:
+        raise SessionConflict(CONFLICT) from None
+    match = replay(game, done, services.storage.log(done.id))
+    return FinishReport(row=done, match=match, rank=services.storage.rank(done))
 
 
 def stored_command(game: Game, text: str, result: StepResult) -> str:

@@ -25,6 +25,11 @@ ENV_RATE_PER_SESSION = "PLAYBENCH_RATE_PER_SESSION"
 ENV_RATE_REGISTER = "PLAYBENCH_RATE_REGISTER"
 #: "RATE/BURST" of session ``new`` per client address, counted across every host
 ENV_RATE_NEW_PER_ADDRESS = "PLAYBENCH_RATE_NEW_PER_ADDRESS"
+#: "RATE/BURST" of bench results published (``POST /api/bench``) per address, per player
+ENV_RATE_PUBLISH_PER_ADDRESS = "PLAYBENCH_RATE_PUBLISH_PER_ADDRESS"
+ENV_RATE_PUBLISH_PER_PLAYER = "PLAYBENCH_RATE_PUBLISH_PER_PLAYER"
+#: CPU seconds the re-simulation of one published bench result may take
+ENV_BENCH_CPU_SECONDS = "PLAYBENCH_BENCH_CPU_SECONDS"
 #: proxies trusted to name the client in X-Forwarded-For (comma-separated; none default)
 ENV_FORWARDED_ALLOW_IPS = "PLAYBENCH_FORWARDED_ALLOW_IPS"
 #: addresses that may read /metrics (comma-separated; default the loopback)
@@ -60,6 +65,12 @@ RATE_REGISTER = Rate(per_second=10 / 3600, burst=10.0)
 #: a new session needs no agent check and stores a game: one every 5 s per address, 30 at
 #: once (about 3 MB an hour of Cogcrawl sessions per address; benchmarks/RESULTS.md)
 RATE_NEW_PER_ADDRESS = Rate(per_second=0.2, burst=30.0)
+#: a publish re-simulates a whole bench (up to a minute of CPU in its own process): ten
+#: an hour per address, five per player
+RATE_PUBLISH_PER_ADDRESS = Rate(per_second=10 / 3600, burst=10.0)
+RATE_PUBLISH_PER_PLAYER = Rate(per_second=5 / 3600, burst=5.0)
+#: the bot's suite-v1 result re-simulates in about 10 s of CPU (benchmarks/RESULTS.md)
+BENCH_CPU_SECONDS = 60
 METRICS_ALLOW_IPS = ("127.0.0.1", "::1")
 PRUNE_AFTER_HOURS = 24.0 * 7
 ABANDON_AFTER_HOURS = 1.0
@@ -109,6 +120,9 @@ class Settings:
     rate_per_session: Rate = RATE_PER_SESSION
     rate_register: Rate = RATE_REGISTER
     rate_new_per_address: Rate = RATE_NEW_PER_ADDRESS
+    rate_publish_per_address: Rate = RATE_PUBLISH_PER_ADDRESS
+    rate_publish_per_player: Rate = RATE_PUBLISH_PER_PLAYER
+    bench_cpu_seconds: int = BENCH_CPU_SECONDS
     forwarded_allow_ips: tuple[str, ...] = ()
     metrics_allow_ips: tuple[str, ...] = METRICS_ALLOW_IPS
     prune_after_hours: float = PRUNE_AFTER_HOURS
@@ -138,6 +152,13 @@ class Settings:
                 env.get(ENV_RATE_NEW_PER_ADDRESS) or _rate_text(RATE_NEW_PER_ADDRESS),
                 ENV_RATE_NEW_PER_ADDRESS,
             ),
+            rate_publish_per_address=_rate(
+                env, ENV_RATE_PUBLISH_PER_ADDRESS, RATE_PUBLISH_PER_ADDRESS
+            ),
+            rate_publish_per_player=_rate(
+                env, ENV_RATE_PUBLISH_PER_PLAYER, RATE_PUBLISH_PER_PLAYER
+            ),
+            bench_cpu_seconds=max(1, int(_number(env, ENV_BENCH_CPU_SECONDS, BENCH_CPU_SECONDS))),
             forwarded_allow_ips=_proxies(env, ENV_FORWARDED_ALLOW_IPS, ""),
             metrics_allow_ips=_proxies(env, ENV_METRICS_ALLOW_IPS, ",".join(METRICS_ALLOW_IPS)),
             prune_after_hours=_number(env, ENV_PRUNE_AFTER_HOURS, PRUNE_AFTER_HOURS),
@@ -159,6 +180,10 @@ def _proxies(env: Mapping[str, str], name: str, default: str) -> tuple[str, ...]
         return parse_proxies(default if text is None else text)
     except ValueError as error:
         raise ValueError(f"{name}: {error}") from None
+
+
+def _rate(env: Mapping[str, str], name: str, default: Rate) -> Rate:
+    return parse_rate(env[name], name) if env.get(name) else default
 
 
 def _rate_text(rate: Rate) -> str:

@@ -1,11 +1,20 @@
 """The players' table of a leaderboard: every ranked game a player closed counts.
 
 A list of best single games rewards whoever plays most and keeps only the best
-(best-of-N). The players' table ranks each registered player by the lower bound of the
-95% interval of the mean over *all* their ranked games of that game, finished or
-abandoned, once they have played at least :data:`MIN_GAMES`: playing more games narrows
-the interval around the player's true mean, it never lifts it, and a player cannot leave
-a game out (an abandoned game counts at its score then).
+(best-of-N). The players' table ranks each registered player, once they have played at
+least :data:`MIN_GAMES`, by a lower bound on the mean over *all* their ranked games of
+that game, finished or abandoned (a player cannot leave a game out: an abandoned game
+counts at its score then). Playing more games narrows the bound around the player's true
+mean; it never lifts it.
+
+The bound is made for the pool, not for one player alone (:func:`bound`): many names
+playing the same strategy a few games each (sybils) would otherwise buy rank 1 with the
+luck of the best of them. So the bound's width grows with the pool, by the expected
+maximum of as many normal deviates (``sqrt(2 ln P)`` for ``P`` players), on top of the
+95% quantile, and a player's spread is never taken as smaller than the pool's
+(five lucky games that happen to agree buy nothing). A name with few games then sits
+below one with many games of the same play; each player's own 95% interval is still
+shown (``low``, ``high``).
 """
 
 from __future__ import annotations
@@ -14,7 +23,7 @@ import math
 from datetime import UTC, datetime
 
 from playbench.core.game import JSON
-from playbench.server.storage import PlayerGames
+from playbench.server.store import PlayerGames
 
 #: ranked games a player needs before the table ranks them
 MIN_GAMES = 5
@@ -25,9 +34,10 @@ T_975 = (
     2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
 )  # fmt: skip
 STATISTIC = (
-    f"players ranked by the lower bound of the 95% interval of their mean score over all "
-    f"their ranked games of this game (finished or abandoned, none left out), from "
-    f"{MIN_GAMES} games on"
+    f"players ranked by a lower bound on their mean score over all their ranked games of "
+    f"this game (finished or abandoned, none left out), from {MIN_GAMES} games on: the "
+    f"95% quantile widened by sqrt(2 ln P) for a pool of P players, the spread never below "
+    f"the pool's"
 )
 
 
@@ -47,23 +57,43 @@ def interval(figures: PlayerGames) -> tuple[float, float]:
     return figures.mean - half, figures.mean + half
 
 
+def pooled_variance(all_figures: list[PlayerGames]) -> float:
+    """The within-player variance of the pool: each player's sample variance weighted by
+    its degrees of freedom (0 while no player has two games)."""
+    freedom = sum(figures.games - 1 for figures in all_figures if figures.games >= 2)
+    if not freedom:
+        return 0.0
+    total = sum((f.games - 1) * f.variance for f in all_figures if f.games >= 2)
+    return total / freedom
+
+
+def bound(figures: PlayerGames, pool: int, pooled: float) -> float:
+    """The lower bound the table ranks by: the mean less ``t + sqrt(2 ln pool)`` standard
+    errors, the spread the larger of the player's and the pool's (``pooled``)."""
+    if figures.games < 2:
+        return figures.mean
+    width = t_975(figures.games - 1) + math.sqrt(2 * math.log(max(pool, 1)))
+    return figures.mean - width * math.sqrt(max(figures.variance, pooled) / figures.games)
+
+
 def standings(all_figures: list[PlayerGames]) -> list[JSON]:
-    """The players' table: ranked players first (by the interval's lower bound, then the
-    mean), then those with fewer than :data:`MIN_GAMES` games (rank null)."""
+    """The players' table: ranked players first (by :func:`bound`, then the mean), then
+    those with fewer than :data:`MIN_GAMES` games (rank null)."""
+    pooled = pooled_variance(all_figures)
     rows = []
     for figures in all_figures:
         low, high = interval(figures)
-        rows.append((figures, low, high))
+        rows.append((figures, low, high, bound(figures, len(all_figures), pooled)))
     ranked = sorted(
         (row for row in rows if row[0].games >= MIN_GAMES),
-        key=lambda row: (-row[1], -row[0].mean, -row[0].games, row[0].name),
+        key=lambda row: (-row[3], -row[0].mean, -row[0].games, row[0].name),
     )
     waiting = sorted(
         (row for row in rows if row[0].games < MIN_GAMES),
         key=lambda row: (-row[0].games, -row[0].mean, row[0].name),
     )
     table = []
-    for place, (figures, low, high) in enumerate([*ranked, *waiting], start=1):
+    for place, (figures, low, high, ranked_by) in enumerate([*ranked, *waiting], start=1):
         table.append(
             {
                 "rank": place if figures.games >= MIN_GAMES else None,
@@ -72,6 +102,7 @@ def standings(all_figures: list[PlayerGames]) -> list[JSON]:
                 "mean": round(figures.mean, 1),
                 "low": round(low, 1),
                 "high": round(high, 1),
+                "bound": round(ranked_by, 1),
                 "best": figures.best,
                 "lastPlayed": datetime.fromtimestamp(figures.last_played, UTC).isoformat(
                     timespec="seconds"

@@ -26,13 +26,27 @@ def test_every_game_names_a_bot_module_with_make_bot(slug):
     assert path is not None and callable(importlib.import_module(path).make_bot)
 
 
-def test_random_plays_only_legal_actions_each_about_equally_often():
-    agent = RandomAgent(get_game("chimestep"))
+def test_random_plays_the_offered_legal_actions_each_about_equally_often():
+    game = get_game("gem-swap")
+    agent = RandomAgent(game)
     agent.reset(3)
-    view = {"legalActions": [{"n": n} for n in range(4)]}
-    counts = Counter(agent.act(view)["n"] for _ in range(4000))
-    assert set(counts) == {0, 1, 2, 3}
-    assert all(900 <= count <= 1100 for count in counts.values())
+    view = Match.start(game, 0).view()
+    swaps = [a["command"] for a in view["legalActions"] if a["command"].startswith("swap ")]
+    assert len(swaps) == 12 and {"hint", "moves"} <= set(view["commands"])
+    counts = Counter(agent.act(view)["command"] for _ in range(6000))
+    # the moves a model is offered: the swaps, never hint (which costs) nor moves
+    assert set(counts) == set(swaps)
+    assert all(400 <= count <= 600 for count in counts.values())
+
+
+def test_random_never_leaves_cogcrawl_by_its_first_up_stairs():
+    game = get_game("cogcrawl")
+    agent = RandomAgent(game)
+    agent.reset(1)
+    view = Match.start(game, 0).view()
+    assert {"actions": [{"do": "up"}]} in view["legalActions"]
+    picks = [agent.act(view) for _ in range(500)]
+    assert {"actions": [{"do": "up"}]} not in picks and len({json.dumps(p) for p in picks}) == 12
 
 
 def test_random_is_the_same_for_a_seed_and_differs_across_seeds():

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from playbench.server.storage import Storage
+from playbench.server.store import Storage
 from tests.server.conftest import (  # noqa: F401 (fixtures and hooks pytest finds here)
     database,
     postgres_admin,

@@ -17,7 +17,7 @@ from mcp import Client
 from playbench.core import all_games
 from playbench.games.delvewick.levels import LEVELS, SOLUTION_LETTERS
 from playbench.mcp.matches import MatchTable
-from playbench.server.storage import Storage
+from playbench.server.store import Storage
 from tests.games.delvewick.test_levels import LEVEL_POINTS
 
 TOOLS = ["act", "get_rules", "get_view", "legal_commands", "list_games", "new_game"]

@@ -16,7 +16,7 @@ from playbench.mcp.matches import (
     MatchTable,
     NoMatchError,
 )
-from playbench.server.storage import Storage
+from playbench.server.store import Storage
 
 pytestmark = pytest.mark.databases("sqlite", "postgresql")
 

@@ -19,7 +19,7 @@ from starlette.routing import Route
 from playbench.mcp.http import McpHttp
 from playbench.mcp.matches import MatchTable
 from playbench.server import Settings, create_app
-from playbench.server.storage import Storage
+from playbench.server.store import Storage
 from tests.mcp.helpers import call, error_of, match_table, play_through, serving
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -27,7 +27,9 @@ def test_practice_seeds_on_a_server_match_the_same_run_in_process(
     command = ["run", *args, "--out", str(remote), "--server", server, "--player", "ada"]
     assert main(command) == 0
     strip = ("seconds", "remote")
-    for near, far in zip(records(local), records(remote), strict=True):
+    # remote episodes play at once (they wait on the network): they end in any order
+    by_seed = lambda folder: sorted(records(folder), key=lambda row: row["seed"])  # noqa: E731
+    for near, far in zip(by_seed(local), by_seed(remote), strict=True):
         assert {k: v for k, v in near.items() if k not in strip} == {
             k: v for k, v in far.items() if k not in strip
         }
@@ -129,7 +131,7 @@ def test_a_rate_limited_server_is_waited_for(tmp_path, monkeypatch):
         far = play(EpisodeSpec("gem-swap", "random", server=url, player="slow"), Task(4))
     assert far.record["remote"]["player"] == "slow"
     near = play(EpisodeSpec("gem-swap", "random"), Task(4))
-    assert far.record["steps"] == near.record["steps"] == 39
+    assert far.record["steps"] == near.record["steps"] == 30
     assert far.record["fingerprint"] == near.record["fingerprint"]
     assert waits and all(after is not None and int(after) >= 1 for after in waits)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -141,3 +142,44 @@ def test_benches_of_different_suites_are_not_compared(benches, tmp_path, capsys)
     assert "cogcrawl holds 0 episodes, bench.json says 4: run playbench bench" in error
     held = json.loads((bot / "bench.json").read_text())["suite"]["hash"]
     assert load_suite(str(path)).hash != held
+
+
+def test_human_normalised_scores_put_random_at_0_and_the_human_median_at_1(benches, tmp_path):
+    """A person's result (agent ``human``; here the bot's episodes under that name) beside
+    the bot and the random agent: each mean score on the human-normalised scale."""
+    _, bot, random = benches
+    human = tmp_path / "human"
+    shutil.copytree(bot, human)
+    data = json.loads((human / "bench.json").read_text())
+    (human / "bench.json").write_text(json.dumps({**data, "agent": "human"}))
+    out = tmp_path / "report"
+    assert main(["report", str(human), str(bot), str(random), "--out", str(out)]) == 0
+    figures = {
+        name: json.loads((folder / "bench.json").read_text())["games"]
+        for name, folder in (("bot", bot), ("random", random))
+    }
+    expected = {}
+    for agent in ("bot", "random"):
+        cells = []
+        for slug in TINY["games"]:
+            zero = figures["random"][slug]["meanScore"]
+            span = figures["bot"][slug]["medianScore"] - zero
+            mean = figures[agent][slug]["meanScore"]
+            cells.append("–" if span == 0 else f"{(mean - zero) / span:.3f}")
+        expected[agent] = cells
+    assert all(cell == "0.000" or cell == "–" for cell in expected["random"])
+    markdown = (out / "report.md").read_text()
+    assert "## Human-normalised score" in markdown
+    for agent, cells in expected.items():
+        assert f"| {agent} | {' | '.join(cells)} |" in markdown, markdown
+    page = (out / "index.html").read_text()
+    assert 'data-testid="human-normalised"' in page
+    row = "".join(f"<td>{cell}</td>" for cell in expected["bot"])
+    assert f"<tr><td>bot</td>{row}</tr>" in page
+
+
+def test_no_human_normalised_scores_without_a_human(benches, tmp_path):
+    _, bot, random = benches
+    out = tmp_path / "report"
+    assert main(["report", str(bot), str(random), "--out", str(out)]) == 0
+    assert "Human-normalised" not in (out / "report.md").read_text()

@@ -74,9 +74,9 @@ def test_golden_random_runs(tmp_path):
         for row in records(tmp_path / folder)
     }
     assert found == {
-        ("gem-swap", 0): (1140, 33, "67aaab2014310749"),
-        ("gem-swap", 1): (1210, 44, "ce25cc15d158f1e2"),
-        ("gem-swap", 2): (1280, 38, "c0b5bb606614fa8d"),
+        ("gem-swap", 0): (1890, 30, "7352b0001b3958dc"),
+        ("gem-swap", 1): (1530, 30, "0253218adf890bd9"),
+        ("gem-swap", 2): (1710, 30, "770bcce2d7c1d4a9"),
         ("delvewick", 0): (25, 40, "67ae9b309da66921"),
         ("delvewick", 1): (50, 40, "44a534e697c8beb5"),
         ("delvewick", 2): (25, 40, "07b7f08b7395a5ae"),

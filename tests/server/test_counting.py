@@ -14,7 +14,7 @@ from sqlalchemy import update
 from playbench.cli import main
 from playbench.server import standings
 from playbench.server.settings import ENV_ABANDON_AFTER_HOURS
-from playbench.server.storage import sessions
+from playbench.server.store.schema import sessions
 from tests.server.helpers import Player
 from tests.server.test_sessions import WINNING
 

@@ -48,7 +48,7 @@ def test_the_terminal_draws_its_seed_below_two_to_the_53(monkeypatch, capsys):
 
 def test_an_mcp_match_draws_its_seed_below_two_to_the_53(tmp_path):
     from playbench.mcp.matches import MatchTable
-    from playbench.server.storage import Storage
+    from playbench.server.store import Storage
 
     storage = Storage(f"sqlite:///{tmp_path / 'mcp.db'}")
     table = MatchTable(storage, per_owner=DRAWS, total=DRAWS)

@@ -8,7 +8,9 @@ import threading
 import pytest
 from sqlalchemy import insert, select
 
-from playbench.server.storage import GroupCommit, Storage, spent_puzzles
+from playbench.server.store import Storage
+from playbench.server.store.commit import GroupCommit
+from playbench.server.store.schema import spent_puzzles
 
 THREADS = 16
 EACH = 5

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from playbench.core import canonical_json, get_game
 from playbench.server import create_app, sessions
 from playbench.server.guards import Rate
-from playbench.server.storage import StepRecord, Storage, VersionConflict
+from playbench.server.store import StepRecord, Storage, VersionConflict
 from tests.server.helpers import Player, answer_headers
 
 pytestmark = pytest.mark.databases("sqlite", "postgresql")
@@ -185,11 +185,11 @@ def test_a_conflict_mid_batch_says_how_many_commands_were_applied(client, monkey
     record_step = storage.record_step
     calls = []
 
-    def second_loses(session, version, record):
+    def second_loses(session, version, record, spend=None):
         calls.append(record.command)
         if len(calls) == 2:
             raise VersionConflict(session.id)
-        return record_step(session, version, record)
+        return record_step(session, version, record, spend)
 
     monkeypatch.setattr(storage, "record_step", second_loses)
     reply = player.act("step 1", "step 2", "step 1")

@@ -7,9 +7,12 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, select
 
-from playbench.server import Settings, create_app
+from playbench.server import Settings, create_app, names
 from playbench.server.guards import Rate
+from playbench.server.store import Storage
+from playbench.server.store.schema import players
 from tests.server.helpers import Player, answer_headers, register
 from tests.server.test_sessions import WINNING, drawn_seeds
 
@@ -41,6 +44,30 @@ def test_names_are_unique_after_nfkc_and_case_folding(client, first, second, dat
     taken = client.post("/api/players", json={"name": second})
     assert taken.status_code == 409 and "is taken" in taken.json()["error"], taken.text
     assert count(client, "players") == 1
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("Ada", "ɑda"), ("BOB", "B0B"), ("Adam", "Adarn"), ("Ilse", "lIse"), ("ɑda", "ADA")],
+)
+def test_a_look_alike_inside_latin_is_taken_like_one_across_scripts(
+    client, first, second, database
+):
+    assert client.post("/api/players", json={"name": first}).status_code == 201
+    taken = client.post("/api/players", json={"name": second})
+    assert taken.status_code == 409, taken.text
+    assert taken.json()["error"] == (
+        f"the name {second} is taken, or one that looks like it: choose another"
+    )
+    assert count(client, "players") == 1
+    assert client.post("/api/players", json={"name": "Ada Lovelace"}).status_code == 201
+
+
+def test_the_skeleton_is_unicodes(client, database):
+    assert names.skeleton("ɑda") == "ada" and names.skeleton("Adam") == "Adarn"
+    assert names.skeleton("B0B") == "BOB" and names.skeleton("lIse") == "llse"
+    assert names.look_key("Ｉlse") == names.look_key("lIse") == "llse"
+    assert len(names.prototypes()) > 6000
 
 
 @pytest.mark.parametrize(
@@ -132,3 +159,27 @@ def test_finishing_a_players_session_needs_the_key(client, monkeypatch, database
 def test_the_registration_rate_comes_from_the_environment():
     assert Settings.from_env({"PLAYBENCH_RATE_REGISTER": "1/3"}).rate_register == Rate(1.0, 3.0)
     assert Settings.from_env({}).rate_register == Rate(10 / 3600, 10.0)
+
+
+def test_players_of_an_earlier_schema_get_their_looks_the_oldest_first(tmp_path):
+    url = f"sqlite:///{tmp_path / 'earlier.db'}"
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql(
+            "CREATE TABLE players (name_key TEXT PRIMARY KEY, name TEXT NOT NULL, "
+            "key_hash VARCHAR(64) NOT NULL, created_at FLOAT NOT NULL)"
+        )
+        conn.exec_driver_sql(
+            """INSERT INTO players VALUES ('"adarn"', '"Adarn"', 'k2', 2.0), """
+            """('"adam"', '"Adam"', 'k1', 1.0)"""
+        )
+    engine.dispose()
+    storage = Storage(url)
+    try:
+        with storage.engine.connect() as conn:
+            looks = dict(conn.execute(select(players.c.name, players.c.look_key)).all())
+        assert looks == {"Adam": "adarn", "Adarn": None}
+        assert storage.player("adarn").key_hash == "k2"  # the later look-alike still plays
+        assert not storage.create_player("ADARN", "adarn.", "k3")  # its look is Adam's
+    finally:
+        storage.close()

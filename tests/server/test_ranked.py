@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 
 from playbench.core.match import Match
-from playbench.server.storage import Storage
+from playbench.server.store import Storage
 from tests.server.helpers import Player, register
 from tests.server.test_sessions import WINNING, drawn_seeds
 

@@ -245,6 +245,17 @@ def test_agent_check_reuse_and_unknown(client):
     _refused(_act_with(client, player, {"X-Agent-Check": "x", "X-Agent-Answer": "abc"}), "unknown")
 
 
+def test_a_reused_puzzle_stores_nothing_of_the_act_it_came_with(client):
+    # the puzzle is spent in the same transaction as the act's first command
+    player = Player(client, "tally")
+    puzzle = player.last["agentCheck"]
+    first = _act_with(client, player, answer_headers(puzzle))
+    assert first.status_code == 200 and first.json()["accepted"] == 1
+    _refused(_act_with(client, player, answer_headers(puzzle)), "already used")
+    state = client.get("/games/tally/api/state", headers=player.auth()).json()
+    assert (state["accepted"], state["score"]) == (1, first.json()["score"])
+
+
 def test_agent_check_expired(client, monkeypatch):
     player = Player(client, "tally")
     puzzle = player.last["agentCheck"]

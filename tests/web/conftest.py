@@ -14,12 +14,14 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, Route, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Route, sync_playwright
 
 from tests.web.serving import CHROMIUM_ARGS, ENV_CHROMIUM, chromium_path, serving
 
 SERVER_WORKERS = 2
 VIEWPORT = {"width": 1300, "height": 900}
+#: a phone held upright, as the touch tests play
+PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="session")
@@ -59,7 +61,19 @@ def page(browser: Browser, server: str) -> Iterator[Page]:
     """A fresh browser context (own cookies and storage) with the server as base URL.
     A script error on the page fails the test, and so does any request to another host
     (it is refused, as it would be offline: the pages use no CDN)."""
-    context = browser.new_context(base_url=server, viewport=VIEWPORT)
+    yield from _guarded(browser.new_context(base_url=server, viewport=VIEWPORT), server)
+
+
+@pytest.fixture
+def phone(browser: Browser, one_worker_server: str) -> Iterator[Page]:
+    """As ``page``, on a touch screen 390x844 (a phone's), over the one-worker server."""
+    context = browser.new_context(
+        base_url=one_worker_server, viewport=PHONE, has_touch=True, is_mobile=True
+    )
+    yield from _guarded(context, one_worker_server)
+
+
+def _guarded(context: BrowserContext, server: str) -> Iterator[Page]:
     elsewhere: list[str] = []
 
     def only_the_server(route: Route) -> None:

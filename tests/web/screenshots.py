@@ -5,7 +5,8 @@ desktop's width and (``-phone`` files) a phone's.
 
 Starts its own server on a temporary data folder (holding the baselines of
 ``docs/bench`` as bench results) and drives Debian's Chromium through the pages as a
-person would (keys, clicks, the seat reply box); writes PNG files.
+person would (keys, clicks, the seat reply box; on a phone, taps on the pad); writes PNG
+files.
 """
 
 from __future__ import annotations
@@ -25,8 +26,6 @@ from tests.web.serving import CHROMIUM_ARGS, chromium_path, serving
 
 VIEWPORT = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
-#: the pages also shot at a phone's width, as NAME-phone.png
-PHONE_SHOTS = ("arena-home.png", "play-delvewick.png", "play-gem-swap.png", "play-chimestep.png")
 KEYS = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight", "W": "Space"}
 SETTLE_MS = 700
 DELVER_TURNS = 40
@@ -89,6 +88,49 @@ def cogcrawl(page: Page) -> None:
     _moves(page, DELVER_TURNS + 1)
 
 
+def _tap(page: Page, name: str) -> None:
+    page.locator("#pad").get_by_role("button", name=name, exact=True).tap()
+
+
+def delvewick_touch(page: Page) -> None:
+    page.goto("/play/delvewick?seed=7")
+    _moves(page, 0)
+    words = {"U": "up", "D": "down", "L": "left", "R": "right", "W": "wait"}
+    for move, letter in enumerate(LEVELS[0].solution[:21], start=1):
+        _tap(page, words[letter])
+        _moves(page, move)
+
+
+def gem_swap_touch(page: Page) -> None:
+    page.goto("/play/gem-swap?seed=7")
+    _moves(page, 0)
+    page.locator('[data-cell="D2"]').tap()
+    page.locator('[data-cell="E2"]').tap()
+    _moves(page, 2)
+    _tap(page, "hint")
+    _moves(page, 3)
+
+
+def chimestep_touch(page: Page) -> None:
+    page.goto("/play/chimestep?seed=7")
+    _moves(page, 0)
+    _tap(page, "start")
+    page.wait_for_selector("[data-testid=status]:text-is('playing')", timeout=15_000)
+    for name in ("down-left", "down-right", "down-left", "up-right", "down-right", "down-left"):
+        _tap(page, name)
+        page.wait_for_timeout(450)
+
+
+def cogcrawl_touch(page: Page) -> None:
+    """A few steps by the pad, then the pack panel open."""
+    page.goto("/play/cogcrawl?seed=0")
+    _moves(page, 0)
+    for move, name in enumerate(("west", "south-east", "east", "east"), start=1):
+        _tap(page, name)
+        _moves(page, move)
+    _tap(page, "pack")
+
+
 def bench(page: Page) -> None:
     """The baselines on /bench (the server re-simulates every replay on the first look,
     then draws each one's report; the page reloads itself until both are drawn)."""
@@ -110,6 +152,14 @@ SHOTS = {
     "arena-home.png": lambda page: page.goto("/"),
     "arena-bench.png": bench,
 }
+#: the pages shot at a phone's width with touch, as NAME-phone.png, each game by its pad
+PHONE_SHOTS = {
+    "arena-home-phone.png": lambda page: page.goto("/"),
+    "play-delvewick-phone.png": delvewick_touch,
+    "play-gem-swap-phone.png": gem_swap_touch,
+    "play-chimestep-phone.png": chimestep_touch,
+    "play-cogcrawl-phone.png": cogcrawl_touch,
+}
 
 
 def main() -> None:
@@ -127,11 +177,14 @@ def main() -> None:
             executable_path=str(chromium_path()), args=CHROMIUM_ARGS
         )
         shots = [(name, act, VIEWPORT) for name, act in SHOTS.items()]
-        shots += [(name.replace(".png", "-phone.png"), SHOTS[name], PHONE) for name in PHONE_SHOTS]
+        shots += [(name, act, PHONE) for name, act in PHONE_SHOTS.items()]
         for name, act, viewport in shots:
             if args.only and name not in args.only:
                 continue
-            context = browser.new_context(base_url=base, viewport=viewport)
+            phone = viewport is PHONE
+            context = browser.new_context(
+                base_url=base, viewport=viewport, has_touch=phone, is_mobile=phone
+            )
             page = context.new_page()
             act(page)
             page.wait_for_timeout(SETTLE_MS)

@@ -109,5 +109,17 @@ def test_the_report_file_works_offline_on_a_phone(browser: Browser, shelf: Shelf
         assert widths == [PIXELS[0]] * 4
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0
+        # the tables fit the phone's width themselves (no sideways scroll inside them)
+        page.locator("summary", has_text="random").click()
+        for table in ("headline", "episodes"):
+            inside = page.get_by_test_id(table).evaluate(
+                "t => t.scrollWidth - t.parentElement.clientWidth"
+            )
+            assert inside <= 0, (table, inside)
+        # opened as a file, a replay link is the replay file itself, and it opens
+        link = page.locator("a.replay").first
+        href = link.get_attribute("href") or ""
+        assert href.endswith(".jsonl") and (shelf.good / "report" / href).resolve().is_file()
+        expect(page.locator("#episodes + p")).to_contain_text("Opened as a file")
     finally:
         context.close()

@@ -104,13 +104,18 @@ def _swagger(page: Page, _: Sessions) -> None:
 
 def _api_page(page: Page, _: Sessions) -> None:
     page.goto("/docs/api/cogcrawl")
-    expect(page.locator('nav.back a[href="/"]')).to_be_visible()
+    expect(page.locator('header.top a.brand[href="/"]')).to_be_visible()
 
 
 def _bench(page: Page, _: Sessions) -> None:
     page.goto("/bench")
     expect(page.locator("h1")).to_be_visible()
     page.wait_for_load_state("networkidle")
+
+
+def _bench_play(page: Page, _: Sessions) -> None:
+    page.goto("/bench/play/quick")
+    expect(page.get_by_test_id("episode")).to_have_count(12)
 
 
 MISSING = "/play/no-such-game"
@@ -129,6 +134,7 @@ PAGES: dict[str, Callable[[Page, Sessions], None]] = {
     "replay-file": _replay_file,
     "leaderboard": _leaderboard,
     "bench": _bench,
+    "bench-play": _bench_play,
     "docs": _swagger,
     "docs-api": _api_page,
     "missing": _missing,

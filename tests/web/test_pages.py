@@ -212,31 +212,36 @@ def test_replay_opens_a_run_file(page: Page, tmp_path: Path) -> None:
     page.locator("#last").click()
     wait_moves(page, 5)
     expect(page.get_by_test_id("score")).to_have_text(str(match.score))
-    expect(page.locator("#heading")).to_have_text("Replay: delvewick · bot")
+    expect(page.locator("#heading")).to_have_text("Replay: Delvewick · bot")
+    expect(page).to_have_title("Replay: Delvewick · bot · playbench arena")
     expect(page.locator("#problem")).to_be_hidden()
 
 
 def test_finished_game_shows_its_player_on_the_leaderboard(page: Page, api: httpx.Client) -> None:
     page.goto("/play/gem-swap")
-    anonymous = session_id(page)
-    expect(page.locator("#session-note")).to_contain_text("Ranked game: the seed stays hidden")
+    practice = session_id(page)
+    expect(page.locator("#session-note")).to_contain_text("Practice on seed")
     page.locator("#player").fill("Ada from the browser")
     page.locator("#player-register").click()
     expect(page.locator("#player-note")).to_contain_text("Registered Ada from the browser")
     key = page.evaluate("localStorage.getItem('playbench:player-key')")
     assert key and page.locator("#player-key").input_value() == key
-    # registering starts a new ranked game under the name; the note says whose it is
+    # a ranked game starts when asked, under the name; the note says whose it is
+    page.get_by_test_id("play-ranked").click()
     expect(page.locator("#session-note")).to_contain_text("Ranked game as Ada from the browser:")
     sid = session_id(page)
-    assert sid != anonymous and record(api, anonymous)["player"] is None
+    assert sid != practice and record(api, practice)["ranked"] is False
     assert record(api, sid)["player"] == "Ada from the browser"
     while not (stored := record(api, sid))["gameOver"]:
         swap = next(c for c in stored["commands"] if c.startswith("swap"))
         page.locator("#command").fill(swap)
         page.locator("#command").press("Enter")
         wait_moves(page, stored["moves"] + 1)
+    expect(page.get_by_test_id("game-over")).to_be_in_viewport()
+    expect(page.get_by_test_id("over-score")).to_have_text(str(stored["score"]))
     page.locator("#rating").fill("9")
     page.locator("#review").fill("clicked my way through")
+    expect(page.locator("#finish-send")).to_be_in_viewport()
     page.locator("#finish-send").click()
     expect(page.locator("#rank")).to_have_text(f"Finished with {stored['score']}: rank #1.")
     page.goto("/leaderboard/gem-swap")
@@ -247,15 +252,28 @@ def test_finished_game_shows_its_player_on_the_leaderboard(page: Page, api: http
     expect(row.locator(f'a[href="/replay/{sid}"]')).to_have_count(1)
     standing = page.get_by_test_id("players-row").filter(has_text="Ada from the browser")
     expect(standing.locator(".games-cell")).to_have_text("1")
-    expect(standing.locator(".rank-cell")).to_have_text("(4 more)")
+    expect(standing.locator(".rank-cell")).to_have_text("unranked 4 more games")
     expect(standing.locator(".mean-cell")).to_have_text(f"{stored['score']:.1f}")
-    # the key kept in the browser names the next game too; a wrong key is refused
+    # the lede says what the board holds once
+    lede = page.locator(".lede").inner_text()
+    assert lede.count("seed the server drew") == 1, lede
+    # the tab's practice game is resumed; the key kept in the browser names the next game
+    # too; a wrong key is refused
     page.goto("/play/gem-swap")
+    expect(page.get_by_test_id("board")).to_have_attribute("data-session", practice)
+    page.get_by_test_id("play-practice").click()
+    expect(page.locator("#session-note")).to_contain_text("as Ada from the browser: not ranked")
     other = session_id(page)
-    assert other != sid and record(api, other)["player"] == "Ada from the browser"
+    assert other not in (sid, practice)
+    assert record(api, other)["player"] == "Ada from the browser"
     page.locator("#player-key").fill("not the key")
-    page.locator("#player-form button[type=submit]").click()
+    page.locator("#player-save").click()
+    page.get_by_test_id("play-ranked").click()
     expect(page.locator("#problem")).to_contain_text("not 'Ada from the browser''s key")
+    # practice under a refused key is played anonymously, and the page says why
+    page.get_by_test_id("play-practice").click()
+    expect(page.locator("#problem")).to_contain_text("this practice game is played anonymously")
+    expect(page.locator("#mode-note")).to_contain_text(re.compile(r"^Practice on seed \d+: not"))
 
 
 def test_api_docs_render_offline(page: Page) -> None:
@@ -288,3 +306,51 @@ def test_a_refused_agent_check_is_answered_again_with_the_fresh_puzzle(page: Pag
         raise AssertionError(f"{answers=} {page.locator('#messages').inner_text()!r}") from error
     assert len(answers) == 2 and answers[0] == "-1" and answers[1] != "-1"
     expect(page.locator("#problem")).to_be_hidden()
+
+
+def test_a_game_api_page_wears_the_arena_style_with_its_header_once(page: Page) -> None:
+    page.goto("/docs/api/cogcrawl")
+    expect(page.locator('link[rel="stylesheet"][href="/assets/css/arena.css"]')).to_have_count(1)
+    expect(page.locator("header.top")).to_be_visible()
+    expect(page.get_by_role("link", name="playbench arena")).to_have_count(1)
+    expect(page.locator("h1")).to_have_text("Cogcrawl API")
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background == "rgb(15, 12, 24)", background
+    expect(page.locator('main.doc a[href="/play/cogcrawl"]')).to_have_count(1)
+
+
+#: a Cogcrawl practice game of this many searches, replayed
+LONG_REPLAY = 500
+
+
+def test_replay_jumps_to_the_last_of_500_steps_in_one_request(
+    page: Page, api: httpx.Client
+) -> None:
+    agent = Player(api, "cogcrawl", seed=7)  # type: ignore[arg-type]
+    for _ in range(LONG_REPLAY // 100):
+        assert agent.act(*["search"] * 100).status_code == 200
+    expected = Match.start("cogcrawl", 7)
+    for _ in range(LONG_REPLAY):
+        expected.command("search")
+    page.goto(f"/replay/{agent.last['sessionId']}")
+    expect(page.locator("#position")).to_have_text(f"0 / {LONG_REPLAY}")
+    expect(page).to_have_title(re.compile(r"^Replay: Cogcrawl · "))
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.get_by_test_id("replay-last").click()
+    wait_moves(page, LONG_REPLAY)
+    expect(page.locator("#position")).to_have_text(f"{LONG_REPLAY} / {LONG_REPLAY}")
+    expect(page.get_by_test_id("score")).to_have_text(str(expected.score))
+    assert len(requests) == 1 and requests[0].endswith("/api/games/cogcrawl/frames"), requests
+    # a step back inside the window fetched needs no request at all
+    page.get_by_test_id("replay-prev").click()
+    wait_moves(page, LONG_REPLAY - 1)
+    assert len(requests) == 1, requests
+
+
+def test_an_empty_replay_page_offers_a_file_and_no_controls(page: Page) -> None:
+    page.goto("/replay")
+    expect(page.locator("#empty-note")).to_contain_text("No replay open yet")
+    expect(page.get_by_test_id("score")).to_have_text("–")
+    for control in ("#first", "#prev", "#play", "#next", "#last", "#scrubber"):
+        expect(page.locator(control)).to_be_disabled()

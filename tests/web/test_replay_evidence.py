@@ -62,7 +62,7 @@ def test_replay_opens_the_file_playbench_run_writes(page: Page, tmp_path: Path) 
     page.locator("#last").click()
     expect(page.locator("#position")).to_have_text(f"{total} / {total}")
     expect(page.get_by_test_id("score")).to_have_text(str(written.end["score"]))
-    expect(page.locator("#heading")).to_have_text("Replay: gem-swap · random")
+    expect(page.locator("#heading")).to_have_text("Replay: Gem Swap · random")
     expect(page.locator("#problem")).to_be_hidden()
 
 

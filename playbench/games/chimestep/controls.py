@@ -2,7 +2,7 @@
 
 import re
 
-from playbench.core.controls import Controls
+from playbench.core.controls import Controls, PadButton
 
 TICKS_PER_SECOND = 12
 
@@ -35,5 +35,14 @@ CONTROLS = Controls(
         **dict.fromkeys("123456789", "cyan"),
     },
     help="space or s starts, u i j k (7 9 1 3, arrows) hop, t tolls, n ticks N",
+    pad=(
+        PadButton("up-left", "u", "↖", 0),
+        PadButton("up-right", "i", "↗", 2),
+        PadButton("toll", "t", "toll", 4),
+        PadButton("down-left", "j", "↙", 6),
+        PadButton("down-right", "k", "↘", 8),
+        PadButton("start", " ", "start"),
+    ),
+    swipes={"up": "KEY_UP", "down": "KEY_DOWN", "left": "KEY_LEFT", "right": "KEY_RIGHT"},
     board_line=re.compile(r"[ .@0-9TSMtsm]+"),
 )

@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from playbench.core.controls import Controls, Panel
+from playbench.core.controls import Controls, PadButton, Panel
 from playbench.games.cogcrawl.commands import ARROWS, VI_KEYS
 from playbench.games.cogcrawl.glyphs import WIDTH
 
@@ -60,6 +60,37 @@ CONTROLS = Controls(
     },
     help="hjklyubn move, < > stairs, , picks up, i pack",
     board_line=re.compile(f"[ -~]{{{WIDTH}}}"),
-    panels={"i": Panel("Your pack (e q w W ask for a letter)", pack_lines)},
+    panels={
+        "i": Panel(
+            "Your pack (e q w W ask for a letter)",
+            pack_lines,
+            source="pack",
+            pick="letter",
+            show=("letter", "name", "kind", "wielded", "worn"),
+            empty="Your pack is empty.",
+        )
+    },
+    pad=(
+        PadButton("north-west", "y", "↖", 0),
+        PadButton("north", "k", "↑", 1),
+        PadButton("north-east", "u", "↗", 2),
+        PadButton("west", "h", "←", 3),
+        PadButton("wait", ".", "wait", 4),
+        PadButton("east", "l", "→", 5),
+        PadButton("south-west", "b", "↙", 6),
+        PadButton("south", "j", "↓", 7),
+        PadButton("south-east", "n", "↘", 8),
+        PadButton("search", "s"),
+        PadButton("pick up", ","),
+        PadButton("stairs down", ">", "down >"),
+        PadButton("stairs up", "<", "up <"),
+        PadButton("pack", "i", "pack i"),
+        PadButton("eat", "e"),
+        PadButton("quaff", "q"),
+        PadButton("wield", "w"),
+        PadButton("wear", "W"),
+    ),
+    swipes={"up": "k", "down": "j", "left": "h", "right": "l"},
+    seat_reply='{"actions": [{"do": "search"}], "say": "looking around"}',
     focus="@",
 )

@@ -2,7 +2,7 @@
 
 import re
 
-from playbench.core.controls import Controls
+from playbench.core.controls import Controls, PadButton
 from playbench.games.delvewick.levels import BOARD_GLYPHS
 
 CONTROLS = Controls(
@@ -32,6 +32,14 @@ CONTROLS = Controls(
         "M": "green",
     },
     help="arrows or WASD move, space waits",
+    pad=(
+        PadButton("up", "KEY_UP", "↑", 1),
+        PadButton("left", "KEY_LEFT", "←", 3),
+        PadButton("wait", " ", "wait", 4),
+        PadButton("right", "KEY_RIGHT", "→", 5),
+        PadButton("down", "KEY_DOWN", "↓", 7),
+    ),
+    swipes={"up": "KEY_UP", "down": "KEY_DOWN", "left": "KEY_LEFT", "right": "KEY_RIGHT"},
     focus="M",
     board_line=re.compile(f"[{re.escape(BOARD_GLYPHS)}]+"),
 )

@@ -5,7 +5,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from playbench.core.controls import Controls
+from playbench.core.controls import Controls, PadButton
 from playbench.games.gemswap.rules import HINT_COST
 
 SWAP = "swap "
@@ -48,5 +48,11 @@ CONTROLS = Controls(
     },
     help=f"s swaps, c selects, d deselects, h hint (costs {HINT_COST}), m lists moves, : command",
     words=words,
+    pad=(
+        PadButton("hint", "h", f"hint (−{HINT_COST})"),
+        PadButton("moves", "m"),
+        PadButton("deselect", "d"),
+    ),
+    tap="select {cell}",
     board_line=re.compile(r" ?\d [RGBYPOW@ |+-]+"),
 )

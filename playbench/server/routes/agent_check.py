@@ -11,7 +11,7 @@ from playbench.server.deps import ServicesDep
 from playbench.server.errors import ApiError
 from playbench.server.schemas import ErrorPublic, PuzzlePublic
 from playbench.server.services import json_response
-from playbench.server.storage import token_hash
+from playbench.server.store import token_hash
 
 router = APIRouter(
     prefix="/api/v1",

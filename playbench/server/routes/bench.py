@@ -12,6 +12,7 @@ only those whose replays this server re-simulated are listed or served.
 
 from __future__ import annotations
 
+import math
 import re
 from html import escape
 from pathlib import Path
@@ -31,6 +32,7 @@ from playbench.server.bench import (
     BenchShelf,
     PublishRefused,
     ReportStatus,
+    ShelfLimits,
     Shelved,
     shelf_for,
 )
@@ -38,7 +40,7 @@ from playbench.server.deps import PlayerKeyDep, ServicesDep
 from playbench.server.errors import ApiError
 from playbench.server.routes.pages import TITLE, _file, _not_found, _page
 from playbench.server.schemas import ErrorPublic
-from playbench.server.services import json_response
+from playbench.server.services import Services, json_response
 
 router = APIRouter(tags=["bench"])
 #: the report's replay links (``playbench report`` writes them so)
@@ -49,7 +51,24 @@ RELOAD_SECONDS = 3
 
 
 def _shelf(request: Request) -> BenchShelf:
-    return shelf_for(request.app.state.services.settings.data_dir)
+    settings = request.app.state.services.settings
+    return shelf_for(settings.data_dir, ShelfLimits(cpu_seconds=settings.bench_cpu_seconds))
+
+
+def _too_often(services: Services, address: str, player: str) -> Response | None:
+    """429 when the address or the player has published too often lately, else None."""
+    for buckets, key, who in (
+        (services.publishes_per_address, address, "this address"),
+        (services.publishes_per_player, player.casefold(), "this player"),
+    ):
+        wait = buckets.take(key) if buckets is not None else 0.0
+        if wait > 0:
+            seconds = max(1, math.ceil(wait))
+            answer = {"error": f"too many bench results published by {who}: retry in {seconds} s"}
+            response = json_response(answer, status_code=429)
+            response.headers["Retry-After"] = str(seconds)
+            return response
+    return None
 
 
 def _name(slug: str) -> str:
@@ -102,7 +121,7 @@ def bench_results(request: Request) -> Response:
 @router.post(
     PUBLISH_PATH,
     status_code=201,
-    responses={code: {"model": ErrorPublic} for code in (401, 403, 404, 413, 422)},
+    responses={code: {"model": ErrorPublic} for code in (401, 403, 404, 413, 422, 429, 503)},
     openapi_extra={
         "requestBody": {
             "required": True,
@@ -120,11 +139,18 @@ async def publish_bench(
 ) -> Response:
     """Publish a bench folder (a gzipped tar of ``bench.json`` and its run
     folders): kept and listed once every replay re-simulates and every figure is
-    recomputed; 422 with the first problem otherwise, and nothing is kept."""
+    recomputed; 422 with the first problem otherwise, and nothing is kept. An archive
+    past a limit of the shelf (files, their sizes, names, the actions of its replays,
+    the CPU of its re-simulation) is 413; the same bytes again get their first answer;
+    429 past the publishing rate of the address or the player."""
     try:
         named = players.authenticate(services.storage, player, key)
     except players.KeyRefused as refused:
         raise ApiError(refused.status, str(refused)) from None
+    address = request.client.host if request.client is not None else ""
+    refused_now = _too_often(services, address, named.name)
+    if refused_now is not None:
+        return refused_now
     archive = await request.body()
     try:
         shelved = await run_in_threadpool(_shelf(request).publish, archive, named.name)

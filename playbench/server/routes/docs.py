@@ -18,6 +18,7 @@ from playbench.core.game import Game
 from playbench.core.registry import all_games, get_game
 from playbench.server.guards import Rate
 from playbench.server.routes.games import REFUSAL_WITH_STATE
+from playbench.server.routes.pages import framed
 from playbench.server.schemas import ErrorPublic
 from playbench.server.services import base_url, services_of
 from playbench.server.settings import MAX_COMMANDS_PER_ACT, Settings
@@ -30,27 +31,9 @@ ERROR_SCHEMA = {"$ref": f"#/components/schemas/{ErrorPublic.__name__}"}
 
 router = APIRouter(tags=["docs"])
 
-PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}</title>
-<style>
-body {{ font-family: system-ui, sans-serif; max-width: 52rem; margin: 2rem auto;
-       padding: 0 1rem; line-height: 1.5; color: #1d1d1f; }}
-pre, code {{ background: #f3f3f5; border-radius: 4px; }} code {{ overflow-wrap: anywhere; }}
-pre {{ padding: .75rem; overflow-x: auto; }}
-table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #ccc; padding: .3rem .6rem;
-       text-align: left; vertical-align: top; overflow-wrap: anywhere; }}
-nav.back {{ font-size: .95rem; }} nav.back a {{ color: #5b3fd6; }}
-</style></head><body>
-<nav class="back"><a href="/">&larr; the arena</a> &middot; <a href="/docs">every route</a></nav>
-{body}
-</body></html>
-"""
-
 
 def _page(title: str, body: str) -> HTMLResponse:
-    return HTMLResponse(PAGE.format(title=escape(title), body=body))
+    return framed(title, f'<main class="doc">{body}</main>')
 
 
 def _curl_example(root: str, game: Game) -> tuple[str, str]:
@@ -100,7 +83,7 @@ def _table(rows: dict[str, str]) -> str:
     cells = "".join(
         f"<tr><td><code>{escape(k)}</code></td><td>{escape(v)}</td></tr>" for k, v in rows.items()
     )
-    return f"<table>{cells}</table>"
+    return f'<div class="table-wrap"><table class="doc-table">{cells}</table></div>'
 
 
 class MarkdownResponse(PlainTextResponse):
@@ -138,8 +121,13 @@ def game_page(slug: str, request: Request) -> HTMLResponse:
     )
     start, step = _curl_example(root, game)
     body = (
-        f'<p><a href="/">{TITLE}</a></p><h1>{escape(game.name)}</h1>'
-        f"<p><i>{escape(game.genre)}</i> &middot; slug <code>{escape(game.slug)}</code></p>"
+        f"<h1>{escape(game.name)} API</h1>"
+        f'<p class="lede"><span class="genre">{escape(game.genre)}</span> &middot; slug '
+        f"<code>{escape(game.slug)}</code></p>"
+        f'<nav class="doc-links"><a href="/play/{escape(game.slug)}">play it</a>'
+        f'<a href="/docs/api/{escape(game.slug)}.md">as Markdown</a>'
+        '<a href="/llms.txt">what every game shares (llms.txt)</a>'
+        '<a href="/docs">every route</a></nav>'
         f"<p>{escape(spec['description'])}</p>"
         f"<h2>Goal</h2><p>{escape(spec['goal'])}</p>"
         f"<h2>Scoring</h2><p>{escape(spec['scoring'])}</p>"
@@ -147,8 +135,9 @@ def game_page(slug: str, request: Request) -> HTMLResponse:
         "<h2>Action grammar (stateless API)</h2>"
         f"<pre>{escape(json.dumps(spec['actionSchema'], indent=2))}</pre>"
         "<h2>Commands (session API)</h2>"
-        "<table><tr><th>syntax</th><th>meaning</th><th>example</th></tr>"
-        f"{commands}</table>"
+        '<div class="table-wrap"><table class="doc-table">'
+        "<tr><th>syntax</th><th>meaning</th><th>example</th></tr>"
+        f"{commands}</table></div>"
         f"<h2>Observation</h2>{_table(spec['observation'])}"
         f"<h2>Options</h2>{_table(spec['options'])}"
         "<h2>Start a game</h2>"
@@ -186,10 +175,15 @@ def _llms(root: str, games: list[Game], specs: dict[str, Any], settings: Setting
         "## Stateless API (practice: never ranked)",
         f"- GET {root}/api/games: every game with its initUrl, actionUrl, docsUrl",
         f"- GET {root}/api/games/{{slug}}/init?seed=N (or POST {{seed, options}}): "
-        "{state, observation, legalActions, spec, score, gameOver}",
+        "{seed, state, fingerprint, observation, legalActions, spec, score, gameOver}",
         f"- POST {root}/api/games/{{slug}}/action with {{state, action}}: carry the sealed "
-        "state forward; an illegal action is {ok: false, reason, legalActions} (HTTP 200); "
-        f"{REFUSAL_WITH_STATE}",
+        "state forward; an accepted action answers {ok: true, state, reward, events, "
+        "observation, score, gameOver, legalActions}, and fingerprint too on the step that "
+        "ends the game; an illegal action is "
+        f"{{ok: false, reason, legalActions}} (HTTP 200); {REFUSAL_WITH_STATE}",
+        "- fingerprint (on init and on the step that ends the game): a hash of the whole "
+        "state, hidden parts included. Two runs with the same seed, options and actions end "
+        "on the same fingerprint.",
         "",
         "## Session API (a stored game played by text commands)",
         "- Ranked or practice: new with NO seed and NO options is ranked (the server draws "
@@ -200,21 +194,35 @@ def _llms(root: str, games: list[Game], specs: dict[str, Any], settings: Setting
         '{"seed": N, "options": {...}, "player": "name"}: a session token '
         "(send it as Authorization: Bearer <token>) and an agent-check puzzle",
         f'- Names: POST {root}/api/players with {{"name": "..."}} registers a name and answers '
-        '{"name", "key"} once (keep the key). A "player" on new or finish needs that key in '
-        "the X-Player-Key header (401 without, 403 wrong, 404 unregistered); without a player "
-        "the game is anonymous. A ranked game's player is fixed at new.",
+        '{"name", "key"} once (keep the key). new with a "player" needs that key in the '
+        "X-Player-Key header, and so does finish of every session that has a player (send "
+        "it on finish even when the finish body names no player): 401 without, 403 wrong, "
+        "404 unregistered. Without a player the game is anonymous. A ranked game's player "
+        "is fixed at new.",
         f"- GET {root}/games/{{slug}}/api/state: your current game",
         f'- POST {root}/games/{{slug}}/api/act with {{"command": "..."}}, or a batch '
         f'{{"commands": ["...", "..."]}} of up to {MAX_COMMANDS_PER_ACT}: each applied in '
-        "order in its own transaction, stopping at the first refusal; the answer's results "
-        "list each command's {command, ok, reason, reward, events}",
+        "order in its own transaction, stopping at the first refusal. One answer per batch "
+        "(one puzzle answered, one new puzzle back): the view after the last command "
+        "applied, and results listing each command's {command, ok, reason, reward, events}",
         f'- POST {root}/games/{{slug}}/api/finish with {{"rating": 1-10, "review": '
-        '"..."} once the game is over (before that: 409); it needs the agent check too, and '
-        "reveals seed, options, log and fingerprint (replay them to verify the score)",
+        '"..."} once the game is over (before that: 409); it needs the agent check (and '
+        "X-Player-Key when the session has a player), and answers {sessionId, slug, player, "
+        "score, rating, review, rank, seed, options, log, fingerprint, agentCheck}.",
+        "- rank: the finished game's place among this game's finished ranked games (1 + the "
+        "number with a higher score, or the same score finished earlier); null for practice.",
+        "- log: the stateless action objects (the same JSON the stateless action route "
+        "takes) of every step that moved the game, in order; refused commands that changed "
+        "nothing are not in it.",
+        f"- Verify a finished game: POST {root}/api/games/{{slug}}/init with the revealed "
+        "{seed, options}, then POST each log entry in turn as the action, carrying state "
+        "forward: the last answer's score and fingerprint equal the ones finish gave.",
         "- Every session answer (new, state, act) is the game's view: {sessionId, slug, seed "
         "(null while ranked), ranked, player, game, observation, board, legalActions, "
         "commands (the text of each legal action), score, gameOver, progress, moves, "
-        "accepted, finished, abandoned, agentCheck}; act adds results, new adds token",
+        "accepted, finished, abandoned, agentCheck}; act adds results; new adds token and "
+        "closedAsAbandoned (the ids of this player's open ranked sessions of the game that "
+        "this ranked new closed as abandoned; empty for practice and anonymous games)",
         "- After finish (or once abandoned) a session takes no more commands: 409.",
         "- Every ranked game counts: one open ranked game per player and game (a second "
         "ranked new closes the first as abandoned, at its score); a ranked game idle for "
@@ -243,9 +251,10 @@ def _llms(root: str, games: list[Game], specs: dict[str, Any], settings: Setting
         "- Errors are JSON {error} with a 4xx status; on the session routes they carry agentCheck.",
         "",
         "## Leaderboard",
-        f"- GET {root}/api/leaderboard/{{slug}}: players (ranked by the lower bound of the "
-        "95% interval of their mean over all their ranked games, from minGames games on) and "
-        "entries (the best single finished ranked games)",
+        f"- GET {root}/api/leaderboard/{{slug}}: players (ranked by bound, a lower bound on "
+        "their mean over all their ranked games widened for the pool's size, from minGames "
+        "games on; low and high their own 95% interval) and entries (the best single "
+        "finished ranked games)",
         "",
         "## Games",
     ]

@@ -28,11 +28,14 @@ from playbench.core.game import JSON, Game
 from playbench.core.match import Match
 from playbench.core.registry import all_games, get_game
 from playbench.core.rng import MAX_SEED, draw_seed
+from playbench.server.errors import ApiError
 from playbench.server.middleware import ASGIApp, Receive, Scope, replaying, send_json
 from playbench.server.schemas import (
     ActionCreate,
     ActionPublic,
     ErrorPublic,
+    FramesCreate,
+    FramesPublic,
     GameList,
     InitCreate,
     InitPublic,
@@ -88,6 +91,14 @@ def list_games(request: Request) -> Response:
 START_FIELDS = ("observation", "legalActions", "score", "gameOver")
 STEP_FIELDS = ("observation", "score", "gameOver", "legalActions")
 REFUSED_FIELDS = ("legalActions",)
+FRAME_FIELDS = ("observation", "score", "gameOver")
+#: an action named in an error, cut to this many characters
+ACTION_TEXT_CHARS = 120
+
+
+def json_text(value: Any) -> str:
+    text = orjson.dumps(value).decode()
+    return text if len(text) <= ACTION_TEXT_CHARS else text[: ACTION_TEXT_CHARS - 1] + "…"
 
 
 def _start(services: Services, game: Game, seed: int | None, options: Any) -> Response:
@@ -98,6 +109,7 @@ def _start(services: Services, game: Game, seed: int | None, options: Any) -> Re
         {
             "seed": seed,
             "state": services.sealer.seal(game.slug, match.to_json()),
+            "fingerprint": match.fingerprint(),
             "spec": services.spec_text(game),
             **match.view(START_FIELDS),
         }
@@ -151,6 +163,10 @@ def step_sealed(sealer: Sealer, game: Game, sealed: object, action: Any) -> JSON
     payload: JSON = {"ok": True} if result.ok else {"ok": False, "reason": result.reason}
     if result.ok or result.advanced:
         payload["state"] = sealer.seal(game.slug, match.to_json())
+        if match.over:
+            # the end of a game, where a replay is compared (kept off every other step:
+            # the hash costs a fifth to two fifths of a step, benchmarks/RESULTS.md)
+            payload["fingerprint"] = match.fingerprint()
         payload["reward"] = result.reward
         payload["events"] = result.events
         if result.notice:
@@ -159,6 +175,40 @@ def step_sealed(sealer: Sealer, game: Game, sealed: object, action: Any) -> JSON
     else:
         payload.update(match.view(REFUSED_FIELDS))
     return payload
+
+
+@router.post("/{slug}/frames", response_model=FramesPublic)
+def frames(slug: str, body: FramesCreate) -> Response:
+    """The boards of a replay, ``count`` of them from frame ``start`` (frame k is the game
+    after k actions), in one answer: the replay viewer jumps to any step at once."""
+    game = get_game(slug)
+    match = Match.start(game, body.seed, body.options or {})
+    end = min(body.start + body.count, len(body.actions) + 1)
+    found: list[JSON] = []
+
+    def keep(step: int, ok: bool, reason: str, events: list[JSON]) -> None:
+        if body.start <= step < end:
+            found.append(
+                {
+                    "step": step,
+                    **match.view(FRAME_FIELDS),
+                    "ok": ok,
+                    "reason": reason,
+                    "events": events,
+                }
+            )
+
+    keep(0, True, "", [])
+    for step, sent in enumerate(body.actions[: end - 1], start=1):
+        result = match.play(sent)
+        if not result.advanced:
+            raise ApiError(
+                422,
+                f"action {step} ({json_text(sent)}) was refused and changed nothing: "
+                f"{result.reason}",
+            )
+        keep(step, result.ok, "" if result.ok else result.reason, result.events)
+    return json_response({"total": len(body.actions), "frames": found})
 
 
 async def action(slug: str, body: ActionCreate, request: Request) -> Response:

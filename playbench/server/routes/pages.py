@@ -67,6 +67,13 @@ def _page(template: str, status_code: int = 200, **slots: str) -> HTMLResponse:
     return HTMLResponse(frame.replace(BODY_MARK, body, 1), status_code=status_code)
 
 
+def framed(title: str, body: str) -> HTMLResponse:
+    """A page of HTML ``body`` (escaped already) in the arena's frame and stylesheet."""
+    slots = {"title": escape(title)}
+    frame = SLOT.sub(lambda found: slots.get(found.group(1), ""), _template(FRAME))
+    return HTMLResponse(frame.replace(BODY_MARK, body, 1))
+
+
 def _not_found(what: str) -> HTMLResponse:
     return _page("missing.html", 404, title=escape(TITLE), message=escape(what))
 
@@ -96,10 +103,8 @@ def _card(game: Game) -> str:
 
 
 def _controls_json(game: Game) -> str:
-    """The game's keys and idle clock (the terminal's table), for the page's script."""
-    controls = controls_of(game)
-    body = {"keys": dict(controls.keys), "idle": controls.idle}
-    return json.dumps(body).replace("<", "\\u003c")
+    """The game's keys, clock, pad and panels (the terminal's table), for the page's script."""
+    return json.dumps(controls_of(game).browser()).replace("<", "\\u003c")
 
 
 def _example(game: Game) -> str:

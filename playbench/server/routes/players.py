@@ -41,5 +41,7 @@ def register(request: Request, services: ServicesDep, body: PlayerCreate) -> Res
     except players.NameRefused as refused:
         raise ApiError(422, str(refused)) from None
     except players.NameTaken as taken:
-        raise ApiError(409, f"the name {taken} is taken: choose another") from None
+        raise ApiError(
+            409, f"the name {taken} is taken, or one that looks like it: choose another"
+        ) from None
     return json_response({"name": made.name, "key": made.key}, status_code=201)

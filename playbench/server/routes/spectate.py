@@ -36,7 +36,7 @@ from playbench.server.errors import ApiError
 from playbench.server.feed import TooManyStreams, Watcher
 from playbench.server.schemas import ErrorPublic
 from playbench.server.services import Services, json_response
-from playbench.server.storage import SessionRow
+from playbench.server.store import SessionRow
 
 #: a session counts as being played when it moved within this many seconds
 LIVE_WINDOW_SECONDS = 600.0

@@ -56,9 +56,10 @@ export class Session {
     this.puzzle = view.agentCheck;
   }
 
-  static async create(slug, { seed, player, key } = {}) {
+  static async create(slug, { seed, options, player, key } = {}) {
     const body = {};
     if (seed !== undefined && seed !== null) body.seed = seed;
+    if (options && Object.keys(options).length) body.options = options;
     if (player) body.player = player;
     const view = await request("POST", `/games/${slug}/api/new`, body, player && key ? { "X-Player-Key": key } : {});
     return new Session(slug, view.token, view, player ? key : null);

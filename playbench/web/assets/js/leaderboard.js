@@ -23,7 +23,12 @@ async function load() {
     for (const standing of board.players) {
       const row = document.createElement("tr");
       row.dataset.testid = "players-row";
-      cell(row, standing.rank === null ? `(${board.minGames - standing.games} more)` : `#${standing.rank}`, "rank-cell num");
+      const rank = cell(row, standing.rank === null ? "unranked" : `#${standing.rank}`, "rank-cell num");
+      if (standing.rank === null) {
+        const more = board.minGames - standing.games;
+        rank.title = `ranked after ${board.minGames} games: ${more} more to play`;
+        rank.append(Object.assign(document.createElement("small"), { className: "to-go", textContent: ` ${more} more ${more === 1 ? "game" : "games"}` }));
+      }
       cell(row, standing.player, "player");
       cell(row, String(standing.games), "num games-cell");
       cell(row, standing.mean.toFixed(1), "num mean-cell");

@@ -1,19 +1,26 @@
 // /replay/{sessionId} and /replay: step a replay forward and back. Boards are rebuilt by
-// stepping the actions through the stateless API from the seed and options, so the
-// viewer shows exactly what the rules make of them. A replay file written by
+// the rules from the seed, options and actions: POST /api/games/{slug}/frames answers a
+// window of up to 200 boards in one request, so a jump to any step costs one request
+// (and a step inside the window none), and the viewer shows exactly what the rules make
+// of the actions. A replay file written by
 // `playbench run` opens the same way; its format (playbench/runner/replay.py, the one
 // the CLI reads) is a header {replay: 1, game, seed, options, agent, version}, one line
 // per applied action {step, action, reward, score, ...} and the end line {end: {score,
 // fingerprint, steps, outcome, progress}}, whose score the last board must match.
-import { spectate, statelessAction, statelessInit } from "./api.js";
+import { games, postJson, spectate } from "./api.js";
 import { $, showProblem, showView } from "./ui.js";
 import { eventText } from "./words.js";
 
 const PLAY_STEP_MS = 160;
 const STEP_TEXT_CHARS = 240;
+// frames one request answers (the server's most), and how many of them lie behind the
+// step asked for
+const WINDOW = 200;
+const BEHIND = 50;
 const parts = { board: $("board"), score: $("score"), status: $("status"), fields: $("fields") };
 let replay = null;
-let frames = [];
+// step -> frame, filled a window at a time
+let frames = new Map();
 // where the last command asked to be (clicks come faster than the boards are built)
 let wanted = 0;
 let timer = null;
@@ -41,25 +48,16 @@ function parseReplayFile(text) {
   return { game: header.game, seed: header.seed, options: header.options || {}, agent: header.agent, steps, end };
 }
 
-// The frame after `k` actions, stepping from the last frame built.
+// The frame after `k` actions: from the frames fetched, else a window around it.
 async function frame(k) {
-  while (frames.length <= k) {
-    const before = frames[frames.length - 1];
-    const step = replay.steps[frames.length - 1];
-    const answer = await statelessAction(replay.game, before.state, step.action);
-    if (!answer.state) {
-      throw new Error(`step ${frames.length}: the rules refused ${JSON.stringify(step.action)}: ${answer.reason}`);
-    }
-    frames.push({
-      state: answer.state,
-      observation: answer.observation,
-      score: answer.score,
-      gameOver: answer.gameOver,
-      events: answer.events || [],
-      reason: answer.ok ? "" : answer.reason,
-    });
-  }
-  return frames[k];
+  if (frames.has(k)) return frames.get(k);
+  const first = Math.max(0, k - BEHIND);
+  const body = { seed: replay.seed, actions: replay.steps.map((step) => step.action), start: first, count: WINDOW };
+  if (replay.options && Object.keys(replay.options).length) body.options = replay.options;
+  const answer = await postJson(`/api/games/${replay.game}/frames`, body);
+  for (const found of answer.frames) frames.set(found.step, found);
+  if (!frames.has(k)) throw new Error(`the server gave no frame ${k}`);
+  return frames.get(k);
 }
 
 function draw(k, current) {
@@ -120,14 +118,28 @@ function play() {
   }, PLAY_STEP_MS);
 }
 
+// A game's name by its slug (the slug itself for a game this server does not serve).
+async function nameOf(slug) {
+  try {
+    const found = (await games()).find((game) => game.slug === slug);
+    return found ? found.name : slug;
+  } catch {
+    return slug;
+  }
+}
+
 async function open(source) {
   pause();
   showProblem("");
   replay = source;
-  const start = await statelessInit(replay.game, replay.seed, replay.options);
-  frames = [{ state: start.state, observation: start.observation, score: start.score, gameOver: start.gameOver, events: [], reason: "" }];
-  $("heading").textContent = `Replay: ${replay.game} · ${replay.agent || "anonymous"}`;
+  frames = new Map();
+  wanted = 0;
+  const name = await nameOf(replay.game);
+  const who = replay.agent || "anonymous";
+  $("heading").textContent = `Replay: ${name} · ${who}`;
+  document.title = `Replay: ${name} · ${who} · playbench arena`;
   $("who").textContent = `seed ${replay.seed} · ${replay.steps.length} actions`;
+  for (const button of document.querySelectorAll(".transport button, .transport input")) button.disabled = false;
   await go(0);
 }
 

@@ -144,4 +144,4 @@ export function chimestepState(observation) {
 }
 
 export const chimestepGuide =
-  "Space starts. The chick hops along the diagonals: u or ← up-left, i or ↑ up-right, j or ↓ down-left, k or → down-right; t rings the toll bell.";
+  "Space (or start on the pad) starts. The chick hops along the diagonals: u or ← up-left, i or ↑ up-right, j or ↓ down-left, k or → down-right, or the pad's arrows; t rings the toll bell.";

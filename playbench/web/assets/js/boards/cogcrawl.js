@@ -59,9 +59,9 @@ function seenBounds(rows, margin) {
 }
 
 // the play board: the explored part of the map with a margin, cells of at most this size
-const LARGEST_CELL = 30;
+const LARGEST_CELL = 40;
 const SMALLEST_CELL = 8;
-const MARGIN = 3;
+const MARGIN = 2;
 
 export function drawCogcrawl(host, observation, { size = 0, crop = false } = {}) {
   const rows = observation.map;
@@ -162,4 +162,41 @@ export function cogcrawlState(observation) {
   return observation.run ? observation.run.state : "playing";
 }
 
-export const cogcrawlGuide = "Move with h j k l y u b n or the arrows; the keys below do the rest, or send a whole seat reply as an agent does.";
+export const cogcrawlGuide = "Move with h j k l y u b n, the arrows, the pad or a swipe on the map; i shows the pack; the keys below do the rest, or send a whole seat reply as an agent does.";
+
+const LEGEND = [
+  ["@", "you, the cog"],
+  ["+", "door, closed: walk into it to open"],
+  ["'", "door, open"],
+  [">", "stairs down (the down button, >)"],
+  ["<", "stairs up"],
+  ["#", "corridor"],
+  ["}", "lava: it kills"],
+  ["$", "gold: pick up for points"],
+  ["%", "food: eat it (e)"],
+  ["!", "potion: quaff it (q)"],
+  [")", "weapon: wield it (w)"],
+  ["[", "armour: wear it (W)"],
+  ['"', "the Cogheart, on level 10"],
+  ["r", "a monster (its letter): walk into it to fight"],
+];
+
+// Each thing on the map drawn as the board draws it, with what it is.
+export function cogcrawlLegend(host) {
+  host.replaceChildren();
+  for (const [g, words] of LEGEND) {
+    const item = document.createElement("div");
+    item.className = "legend-item";
+    const picture = document.createElement("span");
+    picture.className = "legend-picture";
+    drawCogcrawl(picture, { map: [g], monsters: [] }, { size: 24 });
+    const label = document.createElement("span");
+    label.textContent = words;
+    item.append(picture, label);
+    host.append(item);
+  }
+  const pack = document.createElement("p");
+  pack.className = "note";
+  pack.textContent = "Your pack: i (or the pack button) lists it; eat, quaff, wield and wear ask which letter.";
+  host.append(pack);
+}

@@ -205,4 +205,4 @@ export function delvewickLegend(host) {
   host.append(oil);
 }
 
-export const delvewickGuide = "Arrows or WASD move the mole (digging through soil); space waits a tick.";
+export const delvewickGuide = "Arrows, WASD, the pad or a swipe on the board move the mole (digging through soil); space or wait waits a tick.";

@@ -100,4 +100,33 @@ export function gemswapState(observation) {
   return observation.gameOver ? "over" : "playing";
 }
 
-export const gemswapGuide = "Click a gem, then a neighbouring gem to swap them: a swap must line up three or more of a colour.";
+export const gemswapGuide = "Tap or click a gem, then a neighbouring gem to swap them: a swap must line up three or more of a colour.";
+
+const SPECIALS = [
+  ["R-", "line blaster (4 in a row): clears its row"],
+  ["R|", "line blaster (4 in a column): clears its column"],
+  ["R+", "area bomb (an L, T or + of a colour): clears around it"],
+  ["@", "color bomb (5 in a line): swap it to clear every gem of a colour"],
+];
+
+// The specials, drawn as on the board, with what each does when set off.
+export function gemswapLegend(host) {
+  host.replaceChildren();
+  SPECIALS.forEach(([token, words], index) => {
+    const item = document.createElement("div");
+    item.className = "legend-item";
+    const picture = document.createElement("span");
+    picture.className = "legend-picture";
+    const svg = node("svg", { viewBox: "-20 -20 40 40", width: 30, height: 30, class: "gems" });
+    gem(node("g", {}, svg), token, `legend-${index}`);
+    picture.append(svg);
+    const label = document.createElement("span");
+    label.textContent = words;
+    item.append(picture, label);
+    host.append(item);
+  });
+  const note = document.createElement("p");
+  note.className = "note";
+  note.textContent = "R stands for any colour. A special appears on the gem you moved; it goes off when a line clears it.";
+  host.append(note);
+}

@@ -2,9 +2,9 @@
 // on how to play and a legend where the board needs one; a game without a painter of
 // its own is drawn from its picture (boards/picture.js), or shown as its text board.
 import { chimestepGuide, chimestepState, chimestepStatus, drawChimestep } from "./chimestep.js";
-import { cogcrawlGuide, cogcrawlState, cogcrawlStatus, drawCogcrawl } from "./cogcrawl.js";
+import { cogcrawlGuide, cogcrawlLegend, cogcrawlState, cogcrawlStatus, drawCogcrawl } from "./cogcrawl.js";
 import { delvewickGuide, delvewickLegend, delvewickState, delvewickStatus, drawDelvewick } from "./delvewick.js";
-import { drawGemSwap, gemswapGuide, gemswapState, gemswapStatus } from "./gemswap.js";
+import { drawGemSwap, gemswapGuide, gemswapLegend, gemswapState, gemswapStatus } from "./gemswap.js";
 import { pictureOf, picturePainter } from "./picture.js";
 
 function drawText(host, observation, { text } = {}) {
@@ -17,8 +17,8 @@ function drawText(host, observation, { text } = {}) {
 const PAINTERS = {
   delvewick: { draw: drawDelvewick, status: delvewickStatus, state: delvewickState, guide: delvewickGuide, legend: delvewickLegend },
   chimestep: { draw: drawChimestep, status: chimestepStatus, state: chimestepState, guide: chimestepGuide },
-  "gem-swap": { draw: drawGemSwap, status: gemswapStatus, state: gemswapState, guide: gemswapGuide },
-  cogcrawl: { draw: drawCogcrawl, status: cogcrawlStatus, state: cogcrawlState, guide: cogcrawlGuide },
+  "gem-swap": { draw: drawGemSwap, status: gemswapStatus, state: gemswapState, guide: gemswapGuide, legend: gemswapLegend },
+  cogcrawl: { draw: drawCogcrawl, status: cogcrawlStatus, state: cogcrawlState, guide: cogcrawlGuide, legend: cogcrawlLegend },
 };
 
 const TEXT = {
