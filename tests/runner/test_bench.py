@@ -39,7 +39,7 @@ def random_quick(tmp_path_factory) -> Path:
 
 
 def test_the_shipped_suites_cover_every_game_with_fixed_hashes():
-    assert shipped_suites() == ["quick", "suite-v1"]
+    assert shipped_suites() == ["models-v1", "quick", "suite-v1"]
     quick, full = load_suite("quick"), load_suite("suite-v1")
     assert quick.hash == QUICK_HASH
     assert full.hash == V1_HASH
@@ -100,7 +100,7 @@ def test_a_bad_suite_is_one_clear_line(change, message, tmp_path, capsys):
 
 def test_an_unknown_suite_names_the_shipped_ones(tmp_path, capsys):
     assert bench(tmp_path / "out", "--agent", "bot", "--suite", "v9") == 2
-    assert "no suite 'v9': give one of quick, suite-v1" in capsys.readouterr().err
+    assert "no suite 'v9': give one of models-v1, quick, suite-v1" in capsys.readouterr().err
     with pytest.raises(SuiteError):
         read_suite([])
 
