@@ -16,8 +16,10 @@ seeded 1,000-1,003), start levels 1-6 for Delvewick.
 
 Evaluation plays the first ``--test-games`` test games: seeds 0 .. n - 1 (never a
 training seed), or for Delvewick start levels 7 and 8 in turn (levels never trained on).
-The trained policy is masked and greedy, except on Delvewick, whose game draws nothing at
-random: there it samples its actions (seeded), so its games differ. The random agent
+The trained policy is masked and samples its actions (seeded): Delvewick draws nothing at
+random, so a greedy policy would play two games over and over, and a greedy Chimestep
+policy ran its test games to the 20,000-step cap (hops while the hop cooldown is on are
+buffered and pass no time). The random agent
 plays a uniformly random legal action on the same games. Prints each mean with its 95%
 interval (mean +- 1.96 standard errors) and its normalised score (random 0, bot 1, by
 ``playbench/gym/baselines.json``), beside the bot's mean from that file; writes the
@@ -87,15 +89,15 @@ def evaluate(
     env_id: str,
     games: list[tuple[int, dict | None]],
     model: MaskablePPO | None,
-    deterministic: bool = True,
-) -> tuple[list[float], list[float]]:
-    """Scores and normalised scores over ``games``: the model's masked policy, or random
-    (a uniformly random legal action)."""
+    deterministic: bool = False,
+) -> tuple[list[float], list[float], list[int]]:
+    """Scores, normalised scores and moves played over ``games``: the model's masked
+    policy, or random (a uniformly random legal action)."""
     env = gymnasium.make(env_id, **MAKE)
     chooser = np.random.default_rng(POLICY_SEED)
     if model is not None:
         model.set_random_seed(POLICY_SEED)
-    scores, progress = [], []
+    scores, progress, lengths = [], [], []
     for seed, options in games:
         observation, info = env.reset(seed=seed, options=options)
         done = False
@@ -110,7 +112,8 @@ def evaluate(
             done = terminated or truncated
         scores.append(float(info["score"]))
         progress.append(float(info["progress"]))
-    return scores, progress
+        lengths.append(env.unwrapped.match.moves)
+    return scores, progress, lengths
 
 
 def scale_reward(env: gymnasium.Env) -> gymnasium.Env:
@@ -145,9 +148,8 @@ def train(slug: str, steps: int, minutes: float, test_games: int) -> dict:
     model.learn(total_timesteps=steps, callback=curve)
     seconds = time.monotonic() - began
     games = protocol.test_games(slug, test_games)
-    deterministic = slug != protocol.DELVEWICK
-    trained, trained_progress = evaluate(env_id, games, model, deterministic)
-    random, random_progress = evaluate(env_id, games, None)
+    trained, trained_progress, trained_moves = evaluate(env_id, games, model)
+    random, random_progress, random_moves = evaluate(env_id, games, None)
     return {
         "game": slug,
         "env": env_id,
@@ -157,7 +159,8 @@ def train(slug: str, steps: int, minutes: float, test_games: int) -> dict:
         "train_seconds": round(seconds, 1),
         "episodes": len(curve.points),
         "test_games": len(games),
-        "greedy": deterministic,
+        "trained_moves": statistics.fmean(trained_moves),
+        "random_moves": statistics.fmean(random_moves),
         "trained": interval(trained),
         "trained_progress": interval(trained_progress),
         "random": interval(random),
@@ -207,7 +210,7 @@ def main() -> None:
     results = []
     for slug in args.games:
         result = train(slug, args.steps, args.minutes, args.test_games)
-        path = plot(result, args.out)
+        picture = plot(result, args.out)
         results.append(result)
         trained, random = result["trained"], result["random"]
         progress = result["trained_progress"]
@@ -216,11 +219,18 @@ def main() -> None:
             f"trained {trained['mean']:>8,.1f} ({trained['low']:,.1f}-{trained['high']:,.1f}) "
             f"normalised {progress['mean']:.3f} ({progress['low']:.3f}-{progress['high']:.3f})  "
             f"random {random['mean']:>8,.1f} ({random['low']:,.1f}-{random['high']:,.1f})  "
-            f"bot {result['bot']:,.1f}  separate: {trained['low'] > random['high']}  {path.name}",
+            f"bot {result['bot']:,.1f}  apart: {trained['low'] > random['high']}  {picture.name}",
             flush=True,
         )
-    summary = [{key: value for key, value in r.items() if key != "curve"} for r in results]
-    (args.out / "train_ppo.json").write_text(json.dumps(summary, indent=2) + "\n")
+    # the games run replace their own entries; the others' stay
+    path = args.out / "train_ppo.json"
+    kept = json.loads(path.read_text()) if path.exists() else []
+    ran = {result["game"] for result in results}
+    summary = [entry for entry in kept if entry.get("game") not in ran]
+    summary += [{key: value for key, value in r.items() if key != "curve"} for r in results]
+    order = {slug: index for index, slug in enumerate(GAMES)}
+    summary.sort(key=lambda entry: order.get(entry.get("game"), len(order)))
+    path.write_text(json.dumps(summary, indent=2) + "\n")
 
 
 if __name__ == "__main__":

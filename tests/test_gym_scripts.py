@@ -71,7 +71,7 @@ def test_the_evaluation_plays_the_protocols_test_games(
     Played.resets = []
     games = train_ppo.protocol.test_games(slug, 4)
     env_id = {game: name for name, game in train_ppo.env_ids().items()}[slug]
-    scores, progress = train_ppo.evaluate(env_id, games, None)
+    scores, progress, _ = train_ppo.evaluate(env_id, games, None)
     assert Played.resets == expected
     found = [train_ppo.figures(slug, options) for _, options in games]
     assert progress == [
