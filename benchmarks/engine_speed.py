@@ -14,19 +14,19 @@ when one ends; a game may name its own unit below.
 clock, and prints the units done: a fixed amount of work for an instruction counter
 (``valgrind --tool=callgrind``; subtract a run of ``--batches 0`` for the start-up).
 
-``--gym`` measures the Gymnasium door instead: each env through ``gymnasium.make`` (every
-default wrapper on), the engine playing the very same actions, the native vector env
-of 64 matches (``make_vec``'s vector entry point) and FrozenLake-v1 through
-``gymnasium.make``, all in steps per second, alternating in the same run. The env
-side picks a uniformly random legal index from ``info["action_mask"]`` (the pick is in its
-measured loop) and records what it played; the engine side then replays that record
-through the same :class:`Match` kernel the env plays through: ``legal_actions``, a random
-pick among them (an agent of the engine needs the legal actions as the env's mask does)
-and ``Match.play``, once bare and once also computing the JSON observation each step (an
-agent of the engine has to look). The env's step costs engine rate / env rate times the
-engine's (target: at most 1.3). Both sides pick the way an agent would at least cost:
-a choice from the list of legal actions, a choice from ``mask.nonzero()[0]`` (for the
-vector env, one ``nonzero`` over all rows of the mask).
+``--gym`` measures the Gymnasium door against the field instead, all in steps per CPU
+second, alternating in the same run: each env through ``gymnasium.make`` (the ``dict``
+observation, and again with ``obs_type="frame"`` and ``"planes"``), the engine playing the
+very same actions (the :class:`Match` kernel the env plays through: ``legal_actions``, a
+random pick among them and ``Match.play``), the native vector env of 64 matches
+(``make_vec``'s default, per sub-step), FrozenLake-v1 and NLE's ``NetHackScore-v0``
+through ``gymnasium.make`` (random actions from ``action_space.sample``; NLE only when
+``pip install nle`` has put it in the environment: it is a benchmark-only dependency).
+The env side picks a uniformly random legal index from ``info["action_mask"]`` (the pick
+is in its measured loop), the vector side one per row from one ``nonzero`` of the mask.
+Targets (issue 34): every env at least 2x NLE, the vector env at least 2x one env per
+sub-step, each engine at least FrozenLake's rate, the frame and planes within 5x of the
+dict observation.
 """
 
 from __future__ import annotations
@@ -220,13 +220,13 @@ NEW_GAME = "new"
 class GymDoor:
     """One env through ``gymnasium.make`` and the record of what it played."""
 
-    def __init__(self, slug: str) -> None:
+    def __init__(self, slug: str, obs_type: str = "dict") -> None:
         import gymnasium as gym
 
         from playbench.gym import env_ids
 
         env_id = next(env_id for env_id, game in env_ids().items() if game == slug)
-        self.env = gym.make(env_id)
+        self.env = gym.make(env_id, obs_type=obs_type)
         self.chooser = Rng.from_seed(0)
         self.record: list[object] = []
         self.info = self._reset(seed=0)
@@ -321,41 +321,76 @@ class VectorDoor:
 
 VECTOR_ENVS = 64
 GYM_HEADER = (
-    f"{'game':<10} {'env':>8} {'engine':>8} {'eng/env':>7} {'+observe':>8} {'obs/env':>7} "
-    f"{'vec64':>8} {'vec/env':>7} {'FrozenLake':>10} {'env/FL':>6} {'eng/FL':>6}\n"
-    "(steps/s, vec64 in steps of all 64 matches; eng/env = engine rate / env rate, the env's\n"
-    " step cost over the engine's, target at most 1.3; vec/env target at least 1.5)"
+    f"{'game':<10} {'env':>8} {'engine':>8} {'vec64':>8} {'frame':>8} {'planes':>8} "
+    f"{'NLE':>8} {'FrozenLake':>10} {'env/NLE':>7} {'vec/env':>7} {'eng/FL':>6} "
+    f"{'dict/frame':>10} {'dict/planes':>11}\n"
+    "(steps per CPU-second; vec64 per sub-step of its 64 matches; targets: env/NLE >= 2,\n"
+    " vec/env >= 2, eng/FL >= 1, dict/frame and dict/planes <= 5)"
 )
 
 
+def nethack(seconds: float) -> tuple[int, float] | None:
+    """NLE's NetHackScore-v0 through ``gymnasium.make``, random actions; None without nle."""
+    try:
+        import nle  # noqa: F401  (registers NetHackScore-v0)
+    except ImportError:
+        return None
+    import gymnasium as gym
+
+    env = gym.make("NetHackScore-v0")
+    env.reset(seed=0)
+    sample, step = env.action_space.sample, env.step
+    env.action_space.seed(0)
+
+    def batch() -> int:
+        for _ in range(100):
+            _, _, terminated, truncated, _ = step(sample())
+            if terminated or truncated:
+                env.reset()
+        return 100
+
+    try:
+        return timed(seconds, batch)
+    finally:
+        env.close()
+
+
 def measure_gym(slug: str, seconds: float, rounds: int) -> None:
-    """The env, the engine on the same actions (bare, then with ``observe``), the native
-    vector env of 64, and FrozenLake-v1 through ``gymnasium.make``, alternating ``rounds``
-    times."""
+    """The env (dict, frame, planes), the engine on the dict env's actions, the native
+    vector env of 64, NLE and FrozenLake-v1, alternating ``rounds`` times."""
     game = get_game(slug)
     door = GymDoor(slug)
+    pictures = {obs_type: GymDoor(slug, obs_type) for obs_type in ("frame", "planes")}
     vector = VectorDoor(slug, VECTOR_ENVS)
-    sides = ("env", "engine", "looking", "vector", "frozenlake")
+    sides = ("env", "engine", "vector", "frame", "planes", "nle", "frozenlake")
     totals = {side: [0, 0.0] for side in sides}
 
     def add(side: str, steps: int, elapsed: float) -> None:
         totals[side][0] += steps
         totals[side][1] += elapsed
 
+    part = seconds / rounds
     for _ in range(rounds):
-        steps, elapsed, start, record = door.play(seconds / rounds)
+        steps, elapsed, start, record = door.play(part)
         add("env", steps, elapsed)
         add("engine", *replay(game, start, record, looks=False))
-        add("looking", *replay(game, start, record, looks=True))
-        add("vector", *vector.play(seconds / rounds))
-        add("frozenlake", *frozenlake(seconds / rounds, wrapped=True))
-    rate = {side: steps / elapsed for side, (steps, elapsed) in totals.items()}
-    env, lake = rate["env"], rate["frozenlake"]
+        add("vector", *vector.play(part))
+        for obs_type, picture in pictures.items():
+            add(obs_type, *picture.play(part)[:2])
+        found = nethack(part)
+        if found is not None:
+            add("nle", *found)
+        add("frozenlake", *frozenlake(part, wrapped=True))
+    rate = {side: steps / elapsed if elapsed else 0.0 for side, (steps, elapsed) in totals.items()}
+    env, lake, nle = rate["env"], rate["frozenlake"], rate["nle"]
+    versus_nle = f"{env / nle:>7.2f}" if nle else f"{'-':>7}"
+    nle_cell = f"{nle:>8,.0f}" if nle else f"{'-':>8}"
     print(
-        f"{slug:<10} {env:>8,.0f} {rate['engine']:>8,.0f} {rate['engine'] / env:>7.2f} "
-        f"{rate['looking']:>8,.0f} {rate['looking'] / env:>7.2f} "
-        f"{rate['vector']:>8,.0f} {rate['vector'] / env:>7.2f} "
-        f"{lake:>10,.0f} {env / lake:>6.3f} {rate['engine'] / lake:>6.3f}"
+        f"{slug:<10} {env:>8,.0f} {rate['engine']:>8,.0f} {rate['vector']:>8,.0f} "
+        f"{rate['frame']:>8,.0f} {rate['planes']:>8,.0f} {nle_cell} {lake:>10,.0f} "
+        f"{versus_nle} {rate['vector'] / env:>7.2f} {rate['engine'] / lake:>6.3f} "
+        f"{env / rate['frame']:>10.2f} {env / rate['planes']:>11.2f}",
+        flush=True,
     )
 
 

@@ -1,20 +1,29 @@
-"""Proof that the games are learnable through the Gymnasium door: sb3-contrib's MaskablePPO
-on Gem Swap and on Delvewick level 1, against the random agent on 100 held-out seeds.
+"""MaskablePPO on all four games through the Gymnasium door, trained on the train games of
+the protocol (``playbench.gym.protocol``) and measured on its held-out test games, beside
+the random agent and the bot.
 
     pip install -e '.[rl]'
-    nice -n 19 python benchmarks/train_ppo.py [--gem-swap-steps 400000] [--delvewick-steps 100000]
-        [--minutes 9] [--out benchmarks]
+    nice -n 19 python benchmarks/train_ppo.py [--steps 60000] [--minutes 3]
+        [--test-games 100] [--games SLUG ...] [--out benchmarks]
 
-Each game trains for its step budget or for ``--minutes`` of wall time, whichever ends
-first (the steps reached are printed), torch on one thread, on 4 envs made by
-``gymnasium.make`` with one-hot boards, rewards divided by 100 for the value function (the
-curves show them unscaled).
-Training games draw their seeds from the env's generator (seeded with 1, below 2**63);
-evaluation plays seeds 0-99 (never a training seed in practice), the policy
-deterministic and masked, the random agent a uniformly random legal action; for Gem Swap
-also a stronger baseline, a uniformly random legal swap (never the hint, which costs 50
-points). Prints each mean with its 95% interval (mean +- 1.96 standard errors), writes the
-learning curves (mean episode score over the last 50 training episodes, against steps) as
+Budget: each game trains for ``--steps`` environment steps or ``--minutes`` of wall time,
+whichever ends first (the steps reached are printed and stored), torch on one thread, on
+4 envs made by ``gymnasium.make`` (one-hot boards, the default mask: Cogcrawl's ``up`` on
+level 1 left out, illegal actions no-ops), rewards divided by 100 for the value function
+(the curves show them unscaled). Training resets draw from the protocol's training games:
+seeds 1,000 .. 1,000,999 for Gem Swap, Chimestep and Cogcrawl (the first four episodes
+seeded 1,000-1,003), start levels 1-6 for Delvewick.
+
+Evaluation plays the first ``--test-games`` test games: seeds 0 .. n - 1 (never a
+training seed), or for Delvewick start levels 7 and 8 in turn (levels never trained on).
+The trained policy is masked and samples its actions (seeded): Delvewick draws nothing at
+random, so a greedy policy would play two games over and over, and a greedy Chimestep
+policy ran its test games to the 20,000-step cap (hops while the hop cooldown is on are
+buffered and pass no time). The random agent
+plays a uniformly random legal action on the same games. Prints each mean with its 95%
+interval (mean +- 1.96 standard errors) and its normalised score (random 0, bot 1, by
+``playbench/gym/baselines.json``), beside the bot's mean from that file; writes the
+learning curves (episode scores against steps, with the mean of the last 50) as
 ``train_ppo_<game>.png`` and the figures as ``train_ppo.json`` in ``--out``.
 """
 
@@ -23,9 +32,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import statistics
 import time
 from pathlib import Path
-from typing import Any
 
 import gymnasium
 import matplotlib
@@ -37,17 +46,21 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.env_util import make_vec_env
 
 import playbench  # noqa: F401  (registers the env ids)
-from playbench.games.delvewick.levels import LEVELS
+from playbench.gym import env_ids, protocol
+from playbench.gym.baselines import figures
 
 matplotlib.use("Agg")
 from matplotlib import pyplot
 
-EVAL_SEEDS = range(100)
+GAMES = ("gem-swap", "delvewick", "chimestep", "cogcrawl")
 ENVS = 4
 REWARD_SCALE = 0.01
 CURVE_WINDOW = 50
 Z95 = 1.96
-TRAIN_SEED = 1
+TRAIN_SEED = protocol.TRAIN_START_SEED
+POLICY_SEED = 0
+#: the env keywords of training and evaluation alike
+MAKE = {"one_hot": True}
 
 
 class Curve(BaseCallback):
@@ -67,54 +80,56 @@ class Curve(BaseCallback):
 
 def interval(scores: list[float]) -> dict[str, float]:
     values = np.array(scores, dtype=float)
-    half = Z95 * values.std(ddof=1) / math.sqrt(len(values))
+    half = Z95 * values.std(ddof=1) / math.sqrt(len(values)) if len(values) > 1 else 0.0
     mean = float(values.mean())
     return {"mean": mean, "low": mean - half, "high": mean + half}
 
 
 def evaluate(
-    env_id: str, make: dict[str, Any], model: MaskablePPO | None, shunned: tuple[str, ...] = ()
-) -> list[float]:
-    """Scores over the held-out seeds: the model's masked greedy policy, or random (a
-    uniformly random legal action, never one whose text is ``shunned`` while another is
-    legal)."""
-    env = gymnasium.make(env_id, **make)
-    texts = [env.unwrapped.action_text(index) for index in range(env.action_space.n)]
-    allowed = np.array([text not in shunned for text in texts], dtype=np.int8)
-    chooser = np.random.default_rng(0)
-    scores = []
-    for seed in EVAL_SEEDS:
-        observation, info = env.reset(seed=seed)
+    env_id: str,
+    games: list[tuple[int, dict | None]],
+    model: MaskablePPO | None,
+    deterministic: bool = False,
+) -> tuple[list[float], list[float], list[int]]:
+    """Scores, normalised scores and moves played over ``games``: the model's masked
+    policy, or random (a uniformly random legal action)."""
+    env = gymnasium.make(env_id, **MAKE)
+    chooser = np.random.default_rng(POLICY_SEED)
+    if model is not None:
+        model.set_random_seed(POLICY_SEED)
+    scores, progress, lengths = [], [], []
+    for seed, options in games:
+        observation, info = env.reset(seed=seed, options=options)
         done = False
         while not done:
             if model is None:
-                legal = np.flatnonzero(info["action_mask"] & allowed)
-                if not len(legal):
-                    legal = np.flatnonzero(info["action_mask"])
-                action = int(chooser.choice(legal))
+                action = int(chooser.choice(np.flatnonzero(info["action_mask"])))
             else:
                 masks = get_action_masks(env)
-                action = int(model.predict(observation, action_masks=masks, deterministic=True)[0])
+                chosen = model.predict(observation, action_masks=masks, deterministic=deterministic)
+                action = int(chosen[0])
             observation, _, terminated, truncated, info = env.step(action)
             done = terminated or truncated
         scores.append(float(info["score"]))
-    return scores
+        progress.append(float(info["progress"]))
+        lengths.append(env.unwrapped.match.moves)
+    return scores, progress, lengths
 
 
 def scale_reward(env: gymnasium.Env) -> gymnasium.Env:
     return gymnasium.wrappers.TransformReward(env, lambda reward: reward * REWARD_SCALE)
 
 
-def train(
-    name: str,
-    env_id: str,
-    make: dict[str, Any],
-    steps: int,
-    minutes: float,
-    shunned: tuple[str, ...],
-) -> dict:
+def bot_figure(slug: str, games: list[tuple[int, dict | None]]) -> float:
+    """The bot's mean over the test games' options, from baselines.json."""
+    return statistics.fmean(figures(slug, options)["bot"] for _, options in games)
+
+
+def train(slug: str, steps: int, minutes: float, test_games: int) -> dict:
+    env_id = {game: name for name, game in env_ids().items()}[slug]
+    keywords = {**MAKE, **protocol.train_keywords(slug)}
     envs = make_vec_env(
-        env_id, n_envs=ENVS, seed=TRAIN_SEED, env_kwargs=make, wrapper_class=scale_reward
+        env_id, n_envs=ENVS, seed=TRAIN_SEED, env_kwargs=keywords, wrapper_class=scale_reward
     )
     model = MaskablePPO(
         "MultiInputPolicy",
@@ -132,19 +147,26 @@ def train(
     began = time.monotonic()
     model.learn(total_timesteps=steps, callback=curve)
     seconds = time.monotonic() - began
-    trained = evaluate(env_id, make, model)
-    random = evaluate(env_id, make, None)
-    stronger = evaluate(env_id, make, None, shunned) if shunned else None
+    games = protocol.test_games(slug, test_games)
+    trained, trained_progress, trained_moves = evaluate(env_id, games, model)
+    random, random_progress, random_moves = evaluate(env_id, games, None)
     return {
-        "game": name,
+        "game": slug,
         "env": env_id,
         "steps": model.num_timesteps,
         "budget": steps,
+        "minutes": minutes,
         "train_seconds": round(seconds, 1),
         "episodes": len(curve.points),
+        "test_games": len(games),
+        "trained_moves": statistics.fmean(trained_moves),
+        "random_moves": statistics.fmean(random_moves),
         "trained": interval(trained),
+        "trained_progress": interval(trained_progress),
         "random": interval(random),
-        "random_without": {"shunned": list(shunned), **interval(stronger)} if stronger else None,
+        "random_progress": interval(random_progress),
+        "bot": bot_figure(slug, games),
+        # make_vec_env puts Monitor inside the reward scaling: these are the scores
         "curve": curve.points,
     }
 
@@ -159,19 +181,17 @@ def plot(result: dict, out: Path) -> Path:
     axes.plot(steps, scores, ".", alpha=0.2, label="training episode")
     axes.plot(steps[window - 1 :], smooth, label=f"mean of the last {window}")
     random, trained = result["random"], result["trained"]
-    axes.axhspan(random["low"], random["high"], color="grey", alpha=0.3, label="random, 95%")
-    if (stronger := result["random_without"]) is not None:
-        label = f"random without {', '.join(stronger['shunned'])}, 95%"
-        axes.axhspan(stronger["low"], stronger["high"], color="orange", alpha=0.3, label=label)
-    axes.axhspan(trained["low"], trained["high"], color="green", alpha=0.3, label="trained, 95%")
+    for band, colour, label in ((random, "grey", "random"), (trained, "green", "trained")):
+        label = f"{label} (test), 95%"
+        axes.axhspan(band["low"], band["high"], color=colour, alpha=0.3, label=label)
     # the rare far episodes would squeeze the bands and the mean into a thin strip
     axes.set_ylim(top=max(float(np.percentile(scores, 99)), trained["high"]) * 1.1)
     axes.set_xlabel("environment steps")
-    axes.set_ylabel("episode score")
-    axes.set_title(f"MaskablePPO on {result['game']}")
+    axes.set_ylabel("training episode score (train games)")
+    axes.set_title(f"MaskablePPO on {result['game']} (the bot: {result['bot']:,.0f})")
     axes.legend(loc="upper left", ncol=2, fontsize="small")
     figure.tight_layout()
-    path = out / f"train_ppo_{result['game'].lower().replace(' ', '-')}.png"
+    path = out / f"train_ppo_{result['game']}.png"
     figure.savefig(path, dpi=100)
     pyplot.close(figure)
     return path
@@ -182,41 +202,36 @@ def main() -> None:
     # ran 20 times slower (29 s of CPU for 2,048 steps against 1.7 s)
     torch.set_num_threads(1)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--gem-swap-steps", type=int, default=400_000)
-    parser.add_argument("--delvewick-steps", type=int, default=100_000)
-    parser.add_argument("--minutes", type=float, default=9.0, help="wall-time cap per game")
+    parser.add_argument("--games", nargs="*", default=list(GAMES))
+    parser.add_argument("--steps", type=int, default=60_000, help="step budget per game")
+    parser.add_argument("--minutes", type=float, default=3.0, help="wall-time cap per game")
+    parser.add_argument("--test-games", type=int, default=100)
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent)
     args = parser.parse_args()
-    plans = [
-        ("Gem Swap", "playbench/GemSwap-v0", {"one_hot": True}, args.gem_swap_steps, ("hint",)),
-        (
-            "Delvewick level 1",
-            "playbench/Delvewick-v0",
-            {"one_hot": True, "options": {"level": LEVELS[0].to_json()}},
-            args.delvewick_steps,
-            (),
-        ),
-    ]
     results = []
-    for name, env_id, make, steps, shunned in plans:
-        result = train(name, env_id, make, steps, args.minutes, shunned)
-        path = plot(result, args.out)
+    for slug in args.games:
+        result = train(slug, args.steps, args.minutes, args.test_games)
+        picture = plot(result, args.out)
         results.append(result)
         trained, random = result["trained"], result["random"]
+        progress = result["trained_progress"]
         print(
-            f"{name:<18} {result['steps']:>7,} steps in {result['train_seconds']:>6,.0f} s  "
-            f"trained {trained['mean']:>8,.1f} ({trained['low']:,.1f}-{trained['high']:,.1f})  "
+            f"{slug:<10} {result['steps']:>7,} steps in {result['train_seconds']:>5,.0f} s  "
+            f"trained {trained['mean']:>8,.1f} ({trained['low']:,.1f}-{trained['high']:,.1f}) "
+            f"normalised {progress['mean']:.3f} ({progress['low']:.3f}-{progress['high']:.3f})  "
             f"random {random['mean']:>8,.1f} ({random['low']:,.1f}-{random['high']:,.1f})  "
-            f"separate: {trained['low'] > random['high']}  {path.name}"
+            f"bot {result['bot']:,.1f}  apart: {trained['low'] > random['high']}  {picture.name}",
+            flush=True,
         )
-        if (stronger := result["random_without"]) is not None:
-            print(
-                f"{'':<18} random without {', '.join(shunned)}: {stronger['mean']:,.1f} "
-                f"({stronger['low']:,.1f}-{stronger['high']:,.1f})  "
-                f"separate: {trained['low'] > stronger['high']}"
-            )
-    summary = [{key: value for key, value in r.items() if key != "curve"} for r in results]
-    (args.out / "train_ppo.json").write_text(json.dumps(summary, indent=2) + "\n")
+    # the games run replace their own entries; the others' stay
+    path = args.out / "train_ppo.json"
+    kept = json.loads(path.read_text()) if path.exists() else []
+    ran = {result["game"] for result in results}
+    summary = [entry for entry in kept if entry.get("game") not in ran]
+    summary += [{key: value for key, value in r.items() if key != "curve"} for r in results]
+    order = {slug: index for index, slug in enumerate(GAMES)}
+    summary.sort(key=lambda entry: order.get(entry.get("game"), len(order)))
+    path.write_text(json.dumps(summary, indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -28,7 +28,9 @@ def test_engine_speed_gym_prints_a_row_of_positive_rates_for_a_game() -> None:
     assert done.returncode == 0, done.stderr
     rows = [line.split() for line in done.stdout.splitlines() if line.startswith("delvewick")]
     gym_row, engine_row = rows
-    assert len(gym_row) == 11 and all(float(cell.replace(",", "")) > 0 for cell in gym_row[1:])
+    assert len(gym_row) == 13
+    cells = [cell for cell in gym_row[1:] if cell != "-"]
+    assert all(float(cell.replace(",", "")) > 0 for cell in cells)
     assert engine_row[2] == "steps/s" and engine_row[-2] == "ratio"
 
 
@@ -42,24 +44,48 @@ def train_ppo() -> Any:
 
 
 class Played(gymnasium.Wrapper):
-    """Keeps the text of every action stepped."""
+    """Keeps the (seed, options) of every reset and the text of every action stepped."""
 
-    texts: list[str] = []  # noqa: RUF012 (one list for the test's envs)
+    resets: list[tuple[Any, Any]] = []  # noqa: RUF012 (one list for the test's envs)
 
-    def step(self, action: Any) -> Any:
-        Played.texts.append(self.env.unwrapped.action_text(int(action)))
-        return self.env.step(action)
+    def reset(self, **kwargs: Any) -> Any:
+        Played.resets.append((kwargs.get("seed"), kwargs.get("options")))
+        return self.env.reset(**kwargs)
 
 
-@pytest.mark.parametrize(("shunned", "buys_hints"), [((), True), (("hint",), False)])
-def test_the_random_baselines_buy_the_hint_only_when_not_shunned(
-    train_ppo: Any, monkeypatch: pytest.MonkeyPatch, shunned: tuple[str, ...], buys_hints: bool
+@pytest.mark.parametrize(
+    ("slug", "expected"),
+    [
+        ("gem-swap", [(0, None), (1, None), (2, None), (3, None)]),
+        (
+            "delvewick",
+            [(i, {"startLevel": 7 + i % 2}) for i in range(4)],
+        ),
+    ],
+)
+def test_the_evaluation_plays_the_protocols_test_games(
+    train_ppo: Any, monkeypatch: pytest.MonkeyPatch, slug: str, expected: list
 ) -> None:
     made = gymnasium.make
-    monkeypatch.setattr(train_ppo, "EVAL_SEEDS", range(4))
     monkeypatch.setattr(train_ppo.gymnasium, "make", lambda *a, **k: Played(made(*a, **k)))
-    Played.texts = []
-    scores = train_ppo.evaluate("playbench/GemSwap-v0", {}, None, shunned)
-    assert len(scores) == 4
-    assert sum(text.startswith("swap") for text in Played.texts) == 4 * 30
-    assert ("hint" in Played.texts) is buys_hints
+    Played.resets = []
+    games = train_ppo.protocol.test_games(slug, 4)
+    env_id = {game: name for name, game in train_ppo.env_ids().items()}[slug]
+    scores, progress, _ = train_ppo.evaluate(env_id, games, None)
+    assert Played.resets == expected
+    found = [train_ppo.figures(slug, options) for _, options in games]
+    assert progress == [
+        (score - one["random"]) / (one["bot"] - one["random"])
+        for score, one in zip(scores, found, strict=True)
+    ]
+
+
+def test_the_training_keywords_make_envs_that_draw_training_games(train_ppo: Any) -> None:
+    keywords = {**train_ppo.MAKE, **train_ppo.protocol.train_keywords("cogcrawl")}
+    env = gymnasium.make("playbench/Cogcrawl-v0", **keywords)
+    env.reset(seed=train_ppo.TRAIN_SEED)
+    seeds = {env.unwrapped.match.seed}
+    for _ in range(5):
+        env.reset()
+        seeds.add(env.unwrapped.match.seed)
+    assert min(seeds) >= train_ppo.protocol.TRAIN_START_SEED

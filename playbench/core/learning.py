@@ -21,6 +21,11 @@ an :class:`Array` and the door builds the space.
 - ``encode_all(states, out)``: fills row ``i`` of every array of ``out`` from ``states[i]``
   at once (by default ``encode`` row by row), for vector envs.
 - ``status(state)``: the status line of a picture (score, oil, lives, moves, depth).
+- ``quits(state)`` (optional): the legal indices that end the run at once for nothing
+  (Cogcrawl's ``up`` on dungeon level 1); a door leaves them out of the mask unless asked.
+- ``tiles(state)`` (optional): the board as one RGB colour a cell, uint8 (rows, columns,
+  3), at most ``tile_grid(options)`` in size: what a door scales up to a small square
+  frame for pixel agents.
 - ``paint(state)`` (optional): the board as an RGB picture, ``frame(options)`` the largest
   it can be for those options, so a door gives every frame of an env the same size. Or
   ``glyphs(state)``: the board as rows of glyphs, drawn in the colours of the game's
@@ -40,7 +45,17 @@ from playbench.core.game import Action, Game
 #: the module a game's learning description lives in
 MODULE = "learning"
 #: what such a module may leave out
-OPTIONAL = ("legal", "encode_all", "paint", "frame", "glyphs", "grid")
+OPTIONAL = (
+    "legal",
+    "encode_all",
+    "paint",
+    "frame",
+    "glyphs",
+    "grid",
+    "quits",
+    "tiles",
+    "tile_grid",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,17 +121,34 @@ class Learning:
     frame: Callable[[Mapping[str, Any] | None], tuple[int, int]] = field(default=_no_size)
     glyphs: Callable[[Any], list[str]] | None = None
     grid: Callable[[Mapping[str, Any] | None], tuple[int, int]] = field(default=_no_size)
+    quits: Callable[[Any], Sequence[int]] | None = None
+    tiles: Callable[[Any], Any] | None = None
+    tile_grid: Callable[[Mapping[str, Any] | None], tuple[int, int]] = field(default=_no_size)
 
     def legal_indices(self, game: Game, state: Any) -> Sequence[int]:
         """The indices the rules take in ``state``: the mask's ones."""
         return self.legal_of(game)(state)
 
-    def legal_of(self, game: Game) -> Callable[[Any], Sequence[int]]:
-        """The function of a state giving :meth:`legal_indices` (for a door's loop)."""
+    def legal_of(self, game: Game, quits: bool = True) -> Callable[[Any], Sequence[int]]:
+        """The function of a state giving :meth:`legal_indices` (for a door's loop); with
+        ``quits=False`` without the indices ``quits`` names (a list then)."""
         if self.legal is not None:
-            return self.legal
-        table, legal_actions = self.actions, game.legal_actions
-        return lambda state: table.legal(legal_actions(state))
+            legal = self.legal
+        else:
+            table, legal_actions = self.actions, game.legal_actions
+
+            def legal(state: Any) -> Sequence[int]:
+                return table.legal(legal_actions(state))
+
+        left_out = self.quits
+        if quits or left_out is None:
+            return legal
+
+        def staying(state: Any) -> Sequence[int]:
+            found, gone = legal(state), left_out(state)
+            return [index for index in found if index not in gone] if gone else found
+
+        return staying
 
     def encode_each(
         self, states: list[Any], out: dict[str, Any], described: Mapping[str, Array]
@@ -135,7 +167,8 @@ class Learning:
 def learning_of(game: Game) -> Learning | None:
     """What the ``learning`` module beside the game's class says, if there is one: its
     ``ACTIONS``, ``arrays``, ``encode`` and ``status``, and where it has them ``legal``,
-    ``encode_all``, ``paint`` with ``frame``, or ``glyphs`` with ``grid``."""
+    ``encode_all``, ``paint`` with ``frame``, or ``glyphs`` with ``grid``, ``quits``, and
+    ``tiles`` with ``tile_grid``."""
     package = sys.modules[type(game).__module__].__package__
     name = f"{package}.{MODULE}"
     try:

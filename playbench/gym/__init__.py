@@ -67,9 +67,12 @@ def register_envs() -> None:
                 entry_point=ENTRY_POINT,
                 vector_entry_point=VECTOR_ENTRY_POINT,
                 kwargs={"game": game.slug},
-                max_episode_steps=game.step_cap,
-                # the env itself refuses a step or a render before reset (ResetNeeded)
+                # the env keeps its own step cap (the game's), refuses a step or a render
+                # before reset (ResetNeeded) and passes check_env: gymnasium.make hands out
+                # the env itself, so its action_masks() is there to call
+                max_episode_steps=None,
                 order_enforce=False,
+                disable_env_checker=True,
             )
 
 

@@ -8,7 +8,14 @@
   categories becomes ``k`` planes of 0/1 (shape ``(k, rows, columns)``); with
   ``mask_in_observation=True`` the dict also holds ``action_mask`` (PettingZoo's
   convention), the same mask as ``info["action_mask"]``.
-- ``"rgb"``: the frame (:mod:`playbench.gym.pictures`), fixed in size per env.
+- ``"rgb"``: the frame (:mod:`playbench.gym.pictures`), fixed in size per env: large,
+  for people and videos.
+- ``"frame"``: a small square picture for CNNs, uint8 (``frame_size``, ``frame_size``, 3),
+  64 x 64 by default as Procgen's: the game's tiles (one colour a board cell) scaled up
+  by the largest whole number that fits, at the top left on black.
+- ``"planes"``: the board planes one-hot for CNNs, uint8 0 or 255, channels first
+  (categories of every board plane in turn, ``frame_size``, ``frame_size``), each cell
+  scaled up as in ``"frame"``: an image space SB3's ``CnnPolicy`` takes.
 - ``"text"``: the text board a person or a language model reads (``Game.render``).
 """
 
@@ -25,7 +32,7 @@ from playbench.core.game import Game
 from playbench.core.learning import Array, Learning
 from playbench.gym.pictures import Painter
 
-OBS_TYPES = ("dict", "rgb", "text")
+OBS_TYPES = ("dict", "rgb", "frame", "planes", "text")
 MASK = "action_mask"
 #: the longest text board any game draws, and the characters it may use
 TEXT_LENGTH = 8192
@@ -49,9 +56,12 @@ class Observer:
         obs_type: str = "dict",
         one_hot: bool = False,
         mask_in_observation: bool = False,
+        frame_size: int = 64,
     ) -> None:
         if obs_type not in OBS_TYPES:
             raise ValueError(f"obs_type must be one of {list(OBS_TYPES)}, got {obs_type!r}")
+        if type(frame_size) is not int or frame_size < 1:
+            raise ValueError(f"frame_size must be a whole number above 0, got {frame_size!r}")
         self.game = game
         self.learning = learning
         self.obs_type = obs_type
@@ -65,9 +75,16 @@ class Observer:
             if one_hot and array.categories
         }
         self.size = learning.actions.size
+        self.frame_size = frame_size
+        if obs_type == "frame":
+            self.small = SmallFrame(game, learning, options, frame_size)
+        elif obs_type == "planes":
+            self.planes = Planes(game, self.arrays, frame_size)
         plain = obs_type == "dict" and not self.one_hot and not self.mask_in_observation
         #: the observation of a state and its mask, as the options shape it
-        self._observe = {"rgb": self._frame, "text": self._text}.get(obs_type, self._finished)
+        chosen = {"rgb": self._frame, "text": self._text, "frame": self._small}
+        chosen["planes"] = self._planes
+        self._observe = chosen.get(obs_type, self._finished)
         if plain:
             encode, described = learning.encode, self.arrays
             self._observe = lambda state, mask: encode(state, described)
@@ -76,6 +93,10 @@ class Observer:
         """A new observation space (each env owns its own, as it seeds it)."""
         if self.obs_type == "rgb":
             return spaces.Box(0, 255, self.painter.shape, np.uint8)
+        if self.obs_type == "frame":
+            return spaces.Box(0, 255, self.small.shape, np.uint8)
+        if self.obs_type == "planes":
+            return spaces.Box(0, 255, self.planes.shape, np.uint8)
         if self.obs_type == "text":
             return spaces.Text(TEXT_LENGTH, min_length=0, charset=TEXT_CHARSET)
         boxes = {name: _box(array, name in self.one_hot) for name, array in self.arrays.items()}
@@ -102,6 +123,12 @@ class Observer:
     def _frame(self, state: Any, mask: np.ndarray) -> np.ndarray:
         return self.painter.frame(state)
 
+    def _small(self, state: Any, mask: np.ndarray) -> np.ndarray:
+        return self.small.frame(state)
+
+    def _planes(self, state: Any, mask: np.ndarray) -> np.ndarray:
+        return self.planes.of(self.learning.encode(state, self.arrays))
+
     def _text(self, state: Any, mask: np.ndarray) -> str:
         return self.game.render(state)
 
@@ -116,4 +143,66 @@ class Observer:
             out[name] = (plain[(slice(None),) * lead + (None,)] == categories).astype(np.uint8)
         if self.mask_in_observation:
             out[MASK] = mask.copy()
+        return out
+
+
+def _scaled(shape: tuple[int, int], size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Row and column indices that scale a board of ``shape`` up by the largest whole
+    number whose result fits in ``size`` (cropped when even 1 does not)."""
+    scale = max(1, size // max(shape))
+    rows = np.arange(min(shape[0] * scale, size)) // scale
+    columns = np.arange(min(shape[1] * scale, size)) // scale
+    return rows[:, None], columns[None, :]
+
+
+class SmallFrame:
+    """The ``"frame"`` observation: the game's tiles scaled into a small black square."""
+
+    def __init__(
+        self, game: Game, learning: Learning, options: Mapping[str, Any] | None, size: int
+    ) -> None:
+        if learning.tiles is None:
+            raise ValueError(f"{game.slug} has no tiles: no obs_type='frame' for it")
+        self.tiles = learning.tiles
+        self.shape = (size, size, 3)
+        self.rows, self.columns = _scaled(learning.tile_grid(options), size)
+
+    def frame(self, state: Any) -> np.ndarray:
+        tiles = self.tiles(state)
+        picture = np.zeros(self.shape, dtype=np.uint8)
+        rows, columns = self.rows, self.columns
+        height = int(np.searchsorted(rows[:, 0], tiles.shape[0]))
+        width = int(np.searchsorted(columns[0], tiles.shape[1]))
+        picture[:height, :width] = tiles[rows[:height], columns[:, :width]]
+        return picture
+
+
+class Planes:
+    """The ``"planes"`` observation: every board plane one-hot (0 or 255), scaled up."""
+
+    def __init__(self, game: Game, arrays: Mapping[str, Array], size: int) -> None:
+        self.boards = [
+            (name, array.categories)
+            for name, array in arrays.items()
+            if array.categories and len(array.shape) == 2
+        ]
+        if not self.boards:
+            raise ValueError(f"{game.slug} has no board planes: no obs_type='planes' for it")
+        grid = (
+            max(arrays[name].shape[0] for name, _ in self.boards),
+            max(arrays[name].shape[1] for name, _ in self.boards),
+        )
+        self.rows, self.columns = _scaled(grid, size)
+        self.ids = np.arange(max(k for _, k in self.boards), dtype=np.uint8)[:, None, None]
+        self.shape = (sum(k for _, k in self.boards), size, size)
+
+    def of(self, arrays: Mapping[str, np.ndarray]) -> np.ndarray:
+        out = np.zeros(self.shape, dtype=np.uint8)
+        height, width = self.rows.shape[0], self.columns.shape[1]
+        at = 0
+        for name, categories in self.boards:
+            scaled = arrays[name][self.rows, self.columns]
+            place = out[at : at + categories, :height, :width]
+            np.multiply(scaled[None] == self.ids[:categories], 255, out=place, casting="unsafe")
+            at += categories
         return out

@@ -29,7 +29,7 @@ PICTURE_SHAPES = {
     "playbench/GemSwap-v0": (338, 320, 3),
     "playbench/Cogcrawl-v0": (306, 480, 3),
 }
-INFO_KEYS = {"action_mask", "illegal", "reason", "events", "score"}
+INFO_KEYS = {"action_mask", "illegal", "reason", "events", "score", "progress"}
 
 
 def table(slug: str):
@@ -58,6 +58,9 @@ def any_legal(rng: np.random.Generator, mask: np.ndarray) -> int:
         {"obs_type": "rgb"},
         {"obs_type": "text", "json_info": True},
         {"one_hot": True, "mask_in_observation": True},
+        {"obs_type": "frame"},
+        {"obs_type": "planes", "illegal": "penalty"},
+        {"illegal": "terminate", "allow_quit": True},
     ],
 )
 @pytest.mark.parametrize("env_id", IDS)

@@ -43,12 +43,16 @@ def test_native_vector_env_plays_as_the_sync_env(env_id: str) -> None:
     first, info = native.reset(seed=seed)
     second, other = sync.reset(seed=seed)
     rng = np.random.default_rng(seed)
+    ended = np.zeros(3, dtype=np.bool_)
     for _ in range(60):
         for key in first:
             assert np.array_equal(first[key], second[key]), key
-        assert np.array_equal(info["action_mask"], other["action_mask"])
-        picks = np.array([any_legal(rng, mask) for mask in info["action_mask"]])
+        # an ended env's next step only resets it: the native row says any action will do
+        assert info["action_mask"][ended].all()
+        assert np.array_equal(info["action_mask"][~ended], other["action_mask"][~ended])
+        picks = np.array([any_legal(rng, mask) for mask in other["action_mask"]])
         first, reward, terminated, truncated, info = native.step(picks)
+        ended = terminated | truncated
         second, reward2, terminated2, truncated2, other = sync.step(picks)
         assert reward.tolist() == reward2.tolist()
         assert terminated.tolist() == terminated2.tolist()
@@ -57,7 +61,12 @@ def test_native_vector_env_plays_as_the_sync_env(env_id: str) -> None:
 
 
 def test_same_step_autoreset_hands_out_the_next_episode_and_the_final_one() -> None:
-    envs = gymnasium.make_vec("playbench/GemSwap-v0", num_envs=2, json_info=True)
+    envs = gymnasium.make_vec(
+        "playbench/GemSwap-v0",
+        num_envs=2,
+        json_info=True,
+        autoreset_mode=AutoresetMode.SAME_STEP,
+    )
     _, info = envs.reset(seed=5)
     steps = 0
     while True:
@@ -70,9 +79,11 @@ def test_same_step_autoreset_hands_out_the_next_episode_and_the_final_one() -> N
     assert info["action_mask"].any(axis=1).all()
     ended = int(np.flatnonzero(terminated)[0])
     assert info["_final_obs"][ended]
-    final = info["final_info"][ended]
-    assert final["action_mask"].sum() == 0
-    assert final["observation"]["movesLeft"] == 0
+    final = info["final_info"]
+    assert info["_final_info"].tolist() == terminated.tolist()
+    assert final["action_mask"][ended].sum() == 0
+    assert final["observation"]["movesLeft"][ended] == 0
+    assert final["score"][ended] == final["score"].max()
     assert info["observation"][ended]["movesLeft"] == 30
     assert info["final_obs"][ended]["stats"][0] == 0
 
@@ -117,17 +128,21 @@ def test_native_vector_rows_are_the_single_envs_observations(env_id: str) -> Non
     batch, info = envs.reset(seed=seed)
     rows = [env.reset(seed=seed + i)[0] for i, env in enumerate(singles)]
     rng = np.random.default_rng(seed)
+    ended = np.zeros(4, dtype=np.bool_)
     for _ in range(40):
         assert batch in envs.observation_space
         for i, row in enumerate(rows):
             for key, array in row.items():
-                assert np.array_equal(batch[key][i], array), key
+                if key == "action_mask" and ended[i]:
+                    assert batch[key][i].all()
+                else:
+                    assert np.array_equal(batch[key][i], array), key
         picks = [int(rng.choice(np.flatnonzero(mask))) for mask in info["action_mask"]]
         batch, _, terminated, truncated, info = envs.step(picks)
         rows = []
-        for env, pick, ended in zip(singles, picks, terminated | truncated, strict=True):
-            row = env.step(pick)[0]
-            rows.append(env.reset()[0] if ended else row)
+        for i, (env, pick) in enumerate(zip(singles, picks, strict=True)):
+            rows.append(env.reset()[0] if ended[i] else env.step(pick)[0])
+        ended = terminated | truncated
 
 
 def test_a_value_outside_the_space_is_a_noop_in_the_vector_env_too() -> None:

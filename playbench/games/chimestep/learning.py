@@ -14,6 +14,12 @@ Observation (row r of a 7 x 7 plane holds the r + 1 tiles of tier r in columns 0
     / 4, teeter direction (the same) / 4, teeter ticks / 12, lives / 5 (at most 1),
     chain / 10, toll charges / 2, toll cooldown / 24, shimmer ticks / 36, hops this stage
     / par (at most 1).
+
+Tiles: the 7 x 7 plane in colours: tiles by level, a Hush over its tile, the chick on top.
+
+Seed: the game seed makes where and when each Hush enters and where it goes (every
+draw of the run, stage after stage); the pyramid and the stage targets are the same for
+every seed.
 """
 
 from __future__ import annotations
@@ -226,3 +232,33 @@ def paint(state: State) -> np.ndarray:
 
 def frame(options: Mapping[str, Any] | None) -> tuple[int, int]:
     return TIERS * CELL, TIERS * CELL
+
+
+def _tile_colours() -> np.ndarray:
+    """Colour by code: the background (off the pyramid), the three tile levels, the Hush
+    kinds awake then dormant, the chick last."""
+    colours = read_palette(__package__)
+    rows = [colours["background"], *colours["levels"]]
+    rows += [colours["hush"][kind] for kind in KINDS] + [colours["dormant"]] * len(KINDS)
+    rows.append(colours["chick"])
+    return np.array([rgb(colour) for colour in rows], dtype=np.uint8)
+
+
+TILE_COLOURS = _tile_colours()
+#: a Hush code (1..) -> its row in ``TILE_COLOURS``, and the chick's row
+_HUSH_ROW = TILE_CATEGORIES - 1
+_CHICK_ROW = len(TILE_COLOURS) - 1
+
+
+def tiles(state: State) -> np.ndarray:
+    """The 7 x 7 plane of the observation (tier r in columns 0..r): a tile in its level's
+    colour, a Hush in its own over it, the chick over both."""
+    planes = _frombuffer(_planes(state), UINT8)[_GATHER]
+    codes = np.where(planes[1] > 0, planes[1] + _HUSH_ROW, planes[0])
+    row, col = CELLS[state.position]
+    codes[row, col] = _CHICK_ROW
+    return TILE_COLOURS[codes]
+
+
+def tile_grid(options: Mapping[str, Any] | None) -> tuple[int, int]:
+    return TIERS, TIERS

@@ -20,7 +20,14 @@ Observation (only what the seat's own observation shows, never the hidden dungeo
     3 potion, 4 weapon, 5 armour, 6 the Cogheart.
 
 Picture: the drawn map as coloured glyphs (``palette.json``'s cells, monsters in the
-monster colour).
+monster colour); tiles: the same map one colour a cell.
+
+Quits: ``up`` on dungeon level 1 leaves the dungeon and ends the run at once (score 0 for
+a run that has not left level 1), so a door leaves it out of the mask unless asked.
+
+Seed: the game seed makes the whole dungeon (each level's rooms, corridors, stairs,
+monsters and items, drawn when the level is first entered) and every roll of combat,
+hunger and monster moves: one seed, one dungeon, as MiniHack and NetHack do.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ import numpy as np
 
 from playbench.core.game import Action
 from playbench.core.learning import ActionTable, Array
+from playbench.core.palette import read_palette, rgb
 from playbench.games.cogcrawl.actions import legal_primitives
 from playbench.games.cogcrawl.constants import (
     FAINTING,
@@ -118,14 +126,20 @@ UINT8, INT16, FLOAT32 = np.dtype(np.uint8), np.dtype(np.int16), np.dtype(np.floa
 _ndarray = np.ndarray
 
 
-def encode(state: CogState, described: Mapping[str, Array]) -> dict[str, Any]:
-    """From what the seat's observation shows, read off the state without building it: the
-    remembered map's bytes as ids, the monsters in view and the cog drawn on them (as
-    ``drawn_map`` draws them)."""
+def _map_codes(state: CogState) -> bytearray:
+    """The drawn map's category ids, row by row: the remembered map's bytes as ids, the
+    monsters in view and the cog drawn on them (as ``drawn_map`` draws them)."""
     codes = state.level.memory.translate(CATEGORY_BYTES)
     for monster in visible_monsters(state):
         codes[monster.y * WIDTH + monster.x] = MONSTER_CODES[monster.kind]
     codes[state.y * WIDTH + state.x] = COG_CODE
+    return codes
+
+
+def encode(state: CogState, described: Mapping[str, Array]) -> dict[str, Any]:
+    """From what the seat's observation shows, read off the state without building it:
+    the drawn map's ids (``_map_codes``), the counters and the pack in one new buffer."""
+    codes = _map_codes(state)
     pack = bytearray(PACK_SIZE)
     for letter, item in state.pack.items():
         pack[ord(letter) - ord("a")] = PACK_CODES[item[0]]
@@ -165,6 +179,42 @@ def legal(state: CogState) -> list[int]:
             (primitive.verb, primitive.dir if primitive.dir is not None else primitive.item), ()
         )
     ]
+
+
+#: the index of ``up`` (leaving the dungeon from level 1)
+UP = ACTIONS.indices[("up", None)][0]
+_QUITS = (UP,)
+
+
+def quits(state: CogState) -> tuple[int, ...]:
+    """``up`` on level 1: it leaves the dungeon, ending the run at once."""
+    return _QUITS if state.dl == 1 else ()
+
+
+def _tile_colours() -> np.ndarray:
+    """Each map category's colour: the palette's cell colour of its glyph, the monster
+    colour for monsters, white for any other mark."""
+    colours = read_palette(__package__)
+    cells = colours["cells"]
+    table = np.empty((MAP_CATEGORIES, 3), dtype=np.uint8)
+    table[:] = rgb("#ebebeb")
+    for index, glyph in enumerate(MAP_GLYPHS):
+        if glyph in cells:
+            table[index] = rgb(cells[glyph])
+        elif index >= len(TERRAIN_GLYPHS):
+            table[index] = rgb(colours["monster"])
+    return table
+
+
+TILE_COLOURS = _tile_colours()
+
+
+def tiles(state: CogState) -> np.ndarray:
+    return TILE_COLOURS[_ndarray(MAP_SHAPE, UINT8, _map_codes(state))]
+
+
+def tile_grid(options: Mapping[str, Any] | None) -> tuple[int, int]:
+    return HEIGHT, WIDTH
 
 
 def status(state: CogState) -> str:

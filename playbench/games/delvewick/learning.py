@@ -11,6 +11,13 @@ Observation:
     ``mole`` int16 (2,): row and column of the mole, -1 -1 once crushed.
     ``stats`` float32 (6,), each in 0..1: level / 8, gems collected / quota (at most 1),
     exit open, oil left / the level's oil, chain / 3 (at most 1), score / 5,000 (at most 1).
+
+Tiles: the level one palette colour a cell, top row first.
+
+Seed: the game draws nothing at random, so the seed changes nothing: every seed plays the
+same eight levels. What varies a task is the start level (the ``startLevel`` option,
+1..8; a run goes on to the levels after it), so train and test split the levels
+(``playbench.gym.protocol``).
 """
 
 from __future__ import annotations
@@ -201,3 +208,11 @@ def paint(state: State) -> np.ndarray:
 def frame(options: Mapping[str, Any] | None) -> tuple[int, int]:
     height, width = shape(options)
     return height * CELL, width * CELL
+
+
+def tiles(state: State) -> np.ndarray:
+    return COLOURS[_grid(state)]
+
+
+def tile_grid(options: Mapping[str, Any] | None) -> tuple[int, int]:
+    return shape(options)

@@ -11,6 +11,11 @@ Observation (row 1 first):
     4 colour bomb.
     ``stats`` float32 (2,): moves left / 30 (0..1), score / 10,000 (-1..1, below 0 after
     hints bought with fewer than 50 points).
+
+Tiles: one gem colour a cell, a special gem lighter (halfway to white).
+
+Seed: the game seed makes the starting board and every refill that falls in after a
+match (one stream of draws), so one seed is one game; swaps change which draws land where.
 """
 
 from __future__ import annotations
@@ -135,3 +140,24 @@ def paint(state: GemState) -> np.ndarray:
 
 def frame(options: Mapping[str, Any] | None) -> tuple[int, int]:
     return SIZE * CELL, SIZE * CELL
+
+
+def _gem_colours() -> np.ndarray:
+    """Row ``kind > 0`` then colour code: a plain gem's colour, and a special's halfway to
+    white."""
+    gems = read_palette(__package__)["gems"]
+    plain = np.array([rgb(gems[letter]) for letter in [*COLOR_LETTERS, COLOR_BOMB_TOKEN]])
+    return np.stack([plain, (plain + 255) // 2]).astype(np.uint8)
+
+
+GEM_COLOURS = _gem_colours()
+
+
+def tiles(state: GemState) -> np.ndarray:
+    colors = np.frombuffer(state.colors, dtype=np.uint8).reshape(SIZE, SIZE)
+    special = np.frombuffer(state.kinds, dtype=np.uint8).reshape(SIZE, SIZE) != 0
+    return GEM_COLOURS[special.view(np.uint8), colors]
+
+
+def tile_grid(options: Mapping[str, Any] | None) -> tuple[int, int]:
+    return SIZE, SIZE

@@ -1,0 +1,223 @@
+"""Code written for Gymnasium runs on the envs unchanged: the mask where sb3-contrib and
+Gymnasium users look for it, the vector env's info in Gymnasium's layout, every Gymnasium
+vector wrapper over the default ``make_vec``, pickles and deep copies that play on alike,
+``progress`` normalised by the stored baselines."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode
+from gymnasium.wrappers import vector as vector_wrappers
+from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+
+from playbench.gym import env_ids
+from playbench.gym.baselines import figures
+
+ENV_IDS = env_ids()
+IDS = list(ENV_IDS)
+
+
+def legal_pick(rng: np.random.Generator, mask: np.ndarray) -> int:
+    return int(rng.choice(np.flatnonzero(mask)))
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_action_masks_is_on_what_gymnasium_make_returns(env_id: str) -> None:
+    env = gymnasium.make(env_id)
+    _, info = env.reset(seed=4)
+    assert env.action_masks().tolist() == info["action_mask"].tolist()
+    assert env.get_wrapper_attr("action_masks")().tolist() == info["action_mask"].tolist()
+    assert is_masking_supported(env)
+    assert get_action_masks(env).tolist() == info["action_mask"].tolist()
+    wrapped = gymnasium.wrappers.RecordEpisodeStatistics(env)
+    assert get_action_masks(wrapped).tolist() == info["action_mask"].tolist()
+
+
+def test_a_time_limit_of_ones_own_still_ends_the_episode_and_keeps_the_mask_reachable() -> None:
+    env = gymnasium.make("playbench/GemSwap-v0", max_episode_steps=2)
+    _, info = env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    _, _, _, truncated, info = env.step(legal_pick(rng, info["action_mask"]))
+    assert not truncated
+    _, _, _, truncated, info = env.step(legal_pick(rng, info["action_mask"]))
+    assert truncated
+    assert get_action_masks(env).tolist() == info["action_mask"].tolist()
+
+
+def test_the_env_keeps_its_own_step_cap() -> None:
+    env = gymnasium.make("playbench/Delvewick-v0", step_cap=3)
+    env.reset(seed=0)
+    ends = [env.step(4)[2:4] for _ in range(3)]
+    assert ends == [(False, False), (False, False), (False, True)]
+    assert gymnasium.make("playbench/Delvewick-v0").unwrapped.step_cap == 5000
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_vector_info_is_in_gymnasiums_layout_with_key_flags(env_id: str) -> None:
+    native = gymnasium.make_vec(env_id, num_envs=3, autoreset_mode=AutoresetMode.SAME_STEP)
+    sync = gymnasium.make_vec(
+        env_id,
+        num_envs=3,
+        vectorization_mode="sync",
+        vector_kwargs={"autoreset_mode": AutoresetMode.SAME_STEP},
+    )
+    _, info = native.reset(seed=20)
+    _, other = sync.reset(seed=20)
+    assert set(info) == set(other)
+    for key in info:
+        if key.startswith("_"):
+            assert info[key].dtype == np.bool_ and info[key].all(), key
+    rng = np.random.default_rng(20)
+    finals = 0
+    for _ in range(400):
+        picks = [legal_pick(rng, mask) for mask in info["action_mask"]]
+        _, _, terminated, truncated, info = native.step(picks)
+        _, _, _, _, other = sync.step(picks)
+        assert set(info) == set(other)
+        assert info["action_mask"].tolist() == other["action_mask"].tolist()
+        if "final_info" in info:
+            finals += 1
+            ended = terminated | truncated
+            assert info["_final_obs"].tolist() == ended.tolist()
+            assert info["_final_info"].tolist() == other["_final_info"].tolist()
+            assert set(info["final_info"]) == set(other["final_info"])
+            for i in np.flatnonzero(ended):
+                assert info["final_info"]["score"][i] == other["final_info"]["score"][i]
+                assert info["final_info"]["progress"][i] == other["final_info"]["progress"][i]
+                assert info["final_info"]["_score"][i]
+    if env_id in ("playbench/Delvewick-v0", "playbench/GemSwap-v0"):
+        assert finals > 0
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_gymnasium_vector_wrappers_take_the_default_make_vec(env_id: str) -> None:
+    envs = gymnasium.make_vec(env_id, num_envs=4)
+    assert envs.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    wrapped = vector_wrappers.RecordEpisodeStatistics(
+        vector_wrappers.NormalizeObservation(vector_wrappers.FlattenObservation(envs))
+    )
+    observations, info = wrapped.reset(seed=8)
+    assert observations.shape == wrapped.observation_space.shape
+    rng = np.random.default_rng(8)
+    episodes = 0
+    for _ in range(300):
+        assert info["action_mask"].any(axis=1).all()
+        picks = [legal_pick(rng, mask) for mask in info["action_mask"]]
+        observations, _, _, _, info = wrapped.step(picks)
+        assert observations.dtype == np.float32 and np.isfinite(observations).all()
+        if "episode" in info:
+            episodes += int(info["_episode"].sum())
+    if env_id in ("playbench/Delvewick-v0", "playbench/GemSwap-v0"):
+        assert episodes > 0
+
+
+def test_next_step_mask_rows_are_never_all_zero_and_the_ended_env_resets() -> None:
+    envs = gymnasium.make_vec("playbench/GemSwap-v0", num_envs=2)
+    _, info = envs.reset(seed=2)
+    rng = np.random.default_rng(2)
+    while True:
+        picks = [legal_pick(rng, mask) for mask in info["action_mask"]]
+        _, _, terminated, _, info = envs.step(picks)
+        assert info["action_mask"].any(axis=1).all()
+        if terminated.any():
+            break
+    ended = int(np.flatnonzero(terminated)[0])
+    assert info["action_mask"][ended].all()
+    assert info["score"][ended] == envs.unwrapped.matches[ended].score
+    _, reward, terminated, _, info = envs.step([0, 0])
+    assert reward[ended] == 0 and not terminated[ended]
+    assert info["score"][ended] == 0
+    assert not info["action_mask"][ended].all()
+
+
+def same(one, two) -> bool:
+    if isinstance(one, dict):
+        return set(one) == set(two) and all(np.array_equal(one[k], two[k]) for k in one)
+    return np.array_equal(one, two)
+
+
+def play_alike(first, second, steps: int, seed: int) -> None:
+    """Step both with the same legal picks (resetting a single env after its episode),
+    asserting the same observations, rewards, ends, masks and scores."""
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        mask = first.unwrapped.action_masks()
+        pick = legal_pick(rng, mask) if mask.ndim == 1 else [legal_pick(rng, r) for r in mask]
+        one, two = first.step(pick), second.step(pick)
+        for a, b in zip(one[:4], two[:4], strict=True):
+            assert same(a, b)
+        for key in ("action_mask", "score", "progress", "illegal"):
+            assert np.array_equal(one[4][key], two[4][key]), key
+        if mask.ndim == 1 and (one[2] or one[3]):
+            assert same(first.reset()[0], second.reset()[0])
+
+
+@pytest.mark.parametrize("clone", [lambda env: pickle.loads(pickle.dumps(env)), copy.deepcopy])
+@pytest.mark.parametrize("env_id", IDS)
+def test_pickles_and_deep_copies_play_on_identically(env_id: str, clone) -> None:
+    env = gymnasium.make(env_id)
+    env.reset(seed=9)
+    rng = np.random.default_rng(9)
+    for _ in range(15):
+        env.step(legal_pick(rng, env.action_masks()))
+    twin = clone(env)
+    assert twin.unwrapped.match.fingerprint() == env.unwrapped.match.fingerprint()
+    assert twin.action_masks().tolist() == env.action_masks().tolist()
+    play_alike(env, twin, 300, 9)
+    assert twin.unwrapped.match.fingerprint() == env.unwrapped.match.fingerprint()
+    envs = gymnasium.make_vec(env_id, num_envs=3)
+    envs.reset(seed=9)
+    twins = clone(envs)
+    play_alike(envs, twins, 200, 9)
+    assert [m.fingerprint() for m in twins.unwrapped.matches] == [
+        m.fingerprint() for m in envs.unwrapped.matches
+    ]
+
+
+def test_a_pickled_env_never_reset_resets_alike() -> None:
+    env = gymnasium.make("playbench/Chimestep-v0")
+    twin = pickle.loads(pickle.dumps(env))
+    first, second = env.reset(seed=3)[0], twin.reset(seed=3)[0]
+    assert all(np.array_equal(first[key], second[key]) for key in first)
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_progress_is_the_score_normalised_by_the_stored_baselines(env_id: str) -> None:
+    slug = ENV_IDS[env_id]
+    found = figures(slug, None)
+    env = gymnasium.make(env_id)
+    _, info = env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        expected = (info["score"] - found["random"]) / (found["bot"] - found["random"])
+        assert info["progress"] == expected
+        _, _, terminated, truncated, info = env.step(legal_pick(rng, info["action_mask"]))
+        if terminated or truncated:
+            break
+    assert isinstance(info["progress"], float)
+    assert found["bot"] > found["random"]
+
+
+def test_random_play_over_the_baseline_seeds_averages_progress_zero() -> None:
+    """The random agent of benchmarks/gym_baselines.py over its seeds, replayed here on
+    Delvewick's start levels: their mean final progress is 0, so the stored figure is the
+    agent's mean, not a number typed in."""
+    for level in (1, 5):
+        options = {"startLevel": level}
+        found = figures("delvewick", options)
+        env = gymnasium.make("playbench/Delvewick-v0", options=options)
+        finals = []
+        for seed in range(found["random_seeds"][0], found["random_seeds"][1] + 1):
+            rng = np.random.default_rng(seed)
+            _, info = env.reset(seed=seed)
+            done = False
+            while not done:
+                _, _, terminated, truncated, info = env.step(legal_pick(rng, info["action_mask"]))
+                done = terminated or truncated
+            finals.append(info["progress"])
+        assert abs(float(np.mean(finals))) < 1e-9
