@@ -805,7 +805,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--suite",
         default="suite-v1",
-        help="a shipped suite (models-v1, suite-v1, quick) or the path of a suite file (default suite-v1)",
+        help="a shipped suite (models-v1, suite-v1, quick) or the path of a suite file "
+        "(default suite-v1)",
     )
     bench.add_argument("--out", help="bench folder (default runs/bench-<suite>-<agent>-<UTC time>)")
     _add_backend_arguments(bench)
