@@ -5,7 +5,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.agents.conftest import chat, tally
 from tests.arena import arena
+
+#: the scripted endpoint and the test game, as the agents' tests have them
+__all__ = ["chat", "server", "tally"]
 
 
 @pytest.fixture

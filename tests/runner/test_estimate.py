@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
 
 import pytest
 from rich.console import Console
 
 from playbench.agents.llm.settings import LlmSettings
 from playbench.cli import main
-from playbench.core import registry
 from playbench.core.registry import get_game
 from playbench.core.seat import MAX_NOTES
 from playbench.runner.estimate import (
@@ -28,26 +26,10 @@ from playbench.runner.estimate import (
     estimate_table,
 )
 from playbench.runner.suite import load_suite
-from tests.agents.chat_server import MODEL, ChatServer, Reply, legal_commands, serving, text_of
-from tests.agents.conftest import KEY, TALLY
+from tests.agents.chat_server import MODEL, Reply, legal_commands, text_of
 
 LLM = LlmSettings(model=MODEL)
 MODELS_HASH = "sha256:72b8b99a38f52dc0016af3837a3dcf0fd522938f1205f1f831489fcd6426a758"
-
-
-@pytest.fixture
-def tally(monkeypatch):
-    monkeypatch.setattr(TALLY, "bot", "tests.agents.tally_bot")
-    registry.register(TALLY)
-    yield TALLY
-    registry._GAMES.pop(TALLY.slug, None)
-
-
-@pytest.fixture
-def chat(monkeypatch) -> Iterator[ChatServer]:
-    monkeypatch.setenv("OPENAI_API_KEY", KEY)
-    with serving() as server:
-        yield server
 
 
 def test_calls_an_episode_can_make():
