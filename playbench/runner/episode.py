@@ -115,6 +115,8 @@ class Failure:
     task: Task
     message: str
     game: str = ""
+    #: the run asked it to stop (its journal keeps its turns)
+    stopped: bool = False
 
 
 class Stopped(PlaybenchError):
@@ -487,7 +489,9 @@ def play(spec: EpisodeSpec, task: Task, agent: Agent | None = None) -> Episode |
         if spec.server is not None:
             return play_remote(spec, task, agent)
         return play_local(spec, task, agent)
-    except (ServerError, AgentError, Stopped) as error:
+    except Stopped as error:
+        return Failure(task, str(error), spec.game, stopped=True)
+    except (ServerError, AgentError) as error:
         return Failure(task, str(error), spec.game)
     except PlaybenchError as error:
         return Failure(task, f"{type(error).__name__}: {error}", spec.game)

@@ -199,13 +199,15 @@ def prepare(request: RunRequest) -> Plan:
 
 
 def _task(request: RunRequest, folder: RunDir, seed: int) -> Task:
-    """The episode of ``seed``: its options, and its journal where it plays in-process."""
+    """The episode of ``seed``: its options, and its journal where a model plays it
+    in-process (its turns cost calls; a scripted agent's episode is played again at no
+    cost, and is spared a sync per step)."""
     spec = request.spec
     options = None
     if seed in request.options_by_seed:
         options = {**(spec.options or {}), **request.options_by_seed[seed]}
     journal = None
-    if spec.server is None:
+    if spec.server is None and spec.agent == "llm":
         journal = str(folder.replays.absolute() / (replay_name(spec.game, seed) + JOURNAL))
     return Task(seed, options=options, journal=journal)
 
@@ -369,7 +371,8 @@ def execute_all(
             if close is not None:
                 close()
             LEDGER.over = None
-            stopped = stopped or _over_budget(prices, base)
+    cut = [f for report in reports.values() for f in report.failures if f.stopped]
+    stopped = stopped or (bool(cut) and _over_budget(prices, base))
     for game, plan in by_game.items():
         report = reports[game]
         report.stopped_at_cost = stopped

@@ -4,8 +4,8 @@ episode), ``replays/`` and ``summary.json``.
 Every finished episode is written whole or not at all: its replay goes to a temporary
 file renamed into place, then its line is appended to ``runs.jsonl`` in one write, with
 Ctrl-C held back until both are done. A run started again into the same folder reads
-``runs.jsonl`` and skips the episodes it holds. An episode played in this process is
-journaled turn by turn while it runs (``replays/<game>-<seed>.jsonl.partial``), and a run
+``runs.jsonl`` and skips the episodes it holds. An episode a model plays in this process
+is journaled turn by turn while it runs (``replays/<game>-<seed>.jsonl.partial``), and a run
 started again continues it from its last recorded turn.
 """
 
