@@ -277,7 +277,21 @@ def _environment() -> Any:
     )
     environment.filters["number"] = lambda value, digits=1: f"{value:,.{digits}f}"
     environment.filters["share"] = lambda value: "–" if value is None else f"{value:.0%}"
+    environment.filters["played"] = played
     return environment
+
+
+def played(llm: JSON | None) -> str:
+    """Who a model's figure is: the share of turns the model played and its repaired and
+    cut replies ("97% model, 4 repaired"); "–" for an agent that is no model."""
+    if not llm:
+        return "–"
+    share = llm.get("modelTurnShare")
+    text = "–" if share is None else f"{share:.0%} model"
+    for key, word in (("repaired", "repaired"), ("cut", "cut")):
+        if llm.get(key):
+            text += f", {llm[key]} {word}"
+    return text
 
 
 def write_report(folders: list[Path], out: Path) -> list[Path]:

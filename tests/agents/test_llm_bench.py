@@ -64,3 +64,6 @@ def test_an_llm_bench_shows_the_model_share(tally, chat, tmp_path, capsys):
         assert image.size == PIXELS
     page = (report / "index.html").read_text()
     assert "Language models" in page and "89%" in page and "11%" in page
+    # beside the headline and every game's figures: who played them
+    markdown = (report / "report.md").read_text()
+    assert markdown.count("| 89% model |") == 2

@@ -314,3 +314,13 @@ def test_a_budget_or_concurrency_below_one_is_refused(flag, tmp_path, capsys):
     command = ["run", "delvewick", "--agent", "random", "--seeds", "0", flag, "0"]
     assert main([*command, "--out", str(tmp_path / "out")]) == 2
     assert f"{flag} must be at least 1, got 0" in capsys.readouterr().err
+
+
+def test_the_estimate_calls_nothing_and_prints_the_bound(tally, chat, tmp_path, capsys):
+    suite = suite_file(tmp_path, {"tally": game("0-1", maxTurns=5)})
+    folder = tmp_path / "out"
+    prices = ["--price-in", "1", "--price-out", "2"]
+    assert llm_bench(chat, suite, folder, "--estimate", *prices) == 0
+    out = capsys.readouterr().out
+    assert "no model was called" in out and "tally" in out and "10" in out
+    assert chat.requests == [] and chat.pings == [] and not folder.exists()
