@@ -91,3 +91,19 @@ def test_an_argument_no_run_can_use_is_refused_by_name(arguments, said):
     with pytest.raises(TaskArgumentError) as refused:
         gem_swap(**arguments)
     assert str(refused.value).startswith(said)
+
+
+def test_a_game_with_no_task_written_out_gets_one_named_by_its_slug(monkeypatch):
+    from playbench.core import registry
+    from playbench.inspect.tasks import task_for
+    from tests.agents.conftest import TALLY
+
+    monkeypatch.setattr(TALLY, "bot", "tests.agents.tally_bot")
+    registry.register(TALLY)
+    try:
+        made = task_for("tally")(seeds="0-2", max_turns=4)
+    finally:
+        registry._GAMES.pop(TALLY.slug, None)
+    assert made.name.endswith("tally")
+    assert [sample.id for sample in made.dataset] == ["tally-0", "tally-1", "tally-2"]
+    assert made.dataset[0].metadata["maxTurns"] == 4
