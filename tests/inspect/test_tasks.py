@@ -107,3 +107,12 @@ def test_a_game_with_no_task_written_out_gets_one_named_by_its_slug(monkeypatch)
     assert made.name.endswith("tally")
     assert [sample.id for sample in made.dataset] == ["tally-0", "tally-1", "tally-2"]
     assert made.dataset[0].metadata["maxTurns"] == 4
+
+
+def test_the_suite_task_plays_models_v1_unless_told_otherwise():
+    task = suite()
+    models = load_suite("models-v1")
+    assert task.metadata[SUITE_KEY] == models.describe()
+    assert len(task.dataset) == sum(len(entry.seeds) for entry in models.games) == 32
+    budgets = {sample.metadata["maxTurns"] for sample in task.dataset}
+    assert budgets == {300}
