@@ -26,6 +26,8 @@ TEXT = "text"
 JSON_OBJECT = "json_object"
 JSON_SCHEMA = "json_schema"
 REPLY_FORMATS = (TEXT, JSON_OBJECT, JSON_SCHEMA)
+#: the name a ``json_schema`` reply format gives the reply's schema
+REPLY_NAME = "seat_reply"
 #: how much of one result's events a turn report repeats to the model
 MAX_EVENT_CHARS = 200
 
@@ -75,7 +77,7 @@ def response_format(
 ) -> JSON | None:
     """The request's ``response_format`` for a turn (None: none): the reply's schema in
     the settings' form."""
-    return named_schema(settings, "seat_reply", reply_schema(guide, moves, plan))
+    return named_schema(settings, REPLY_NAME, reply_schema(guide, moves, plan))
 
 
 def _move_schema(moves: list[Any]) -> JSON:

@@ -9,17 +9,9 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from playbench.agents.base import AgentError
-from playbench.agents.llm.prompts import (
-    JSON_OBJECT,
-    JSON_SCHEMA,
-    REPLY_FORMATS,
-    SCHEMA_IN_JSON_SCHEMA,
-    TEXT,
-)
+from playbench.agents.llm.prompts import JSON_SCHEMA, REPLY_FORMATS, SCHEMA_IN_JSON_SCHEMA
 from playbench.core.game import JSON
 from playbench.core.seat import SeatGuide
-
-__all__ = ["JSON_OBJECT", "TEXT"]
 
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 #: the most tokens a reply may take: room for ten moves and full notes on every game

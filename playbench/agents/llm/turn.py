@@ -33,13 +33,13 @@ from playbench.agents.base import NEUTRAL_RATING, AgentError, ScriptedAgent, Tab
 from playbench.agents.bot import BotAgent
 from playbench.agents.llm.prompts import (
     NOTES_SCHEMA,
+    REPLY_NAME,
     REVIEW_PROMPT,
     REVIEW_SCHEMA,
     event_text,
     named_schema,
     reflect_prompt,
     reply_schema,
-    response_format,
     retry_prompt,
     system_prompt,
     turn_prompt,
@@ -303,14 +303,13 @@ class Seat:
         settings = self.settings
         recent = list(self.history)[-settings.memory :] if settings.memory else []
         text = turn_prompt(self.guide, view, moves, self.counts.turns, self.notes, recent)
-        plan = self.guide.plan_moves(view)
-        schema = reply_schema(self.guide, moves, plan)
+        schema = reply_schema(self.guide, moves, self.guide.plan_moves(view))
         return Ask(
             messages=[
                 {"role": "system", "content": self.system},
                 {"role": "user", "content": self._content(text, table)},
             ],
-            response_format=response_format(settings, self.guide, moves, plan),
+            response_format=named_schema(settings, REPLY_NAME, schema),
             schema=schema,
             purpose="turn",
         )
