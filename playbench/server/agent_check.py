@@ -46,6 +46,15 @@ class AgentCheckFailed(Exception):
     """The answer was missing, wrong, expired, reused or for another puzzle or session."""
 
 
+class AnswerRefused(AgentCheckFailed):
+    """A genuine, fresh puzzle of this session answered wrong: it is spent (``spend``),
+    right or wrong, before the refusal is told."""
+
+    def __init__(self, message: str, spend: SpentPuzzle) -> None:
+        super().__init__(message)
+        self.spend = spend
+
+
 def _operand() -> int:
     return OPERAND_LOW + secrets.randbelow(OPERAND_HIGH - OPERAND_LOW + 1)
 
@@ -77,14 +86,12 @@ class PuzzleSigner:
             "how": HOW,
         }
 
-    def check(
-        self, storage: Storage, session_id: str, token: str | None, answer: object
-    ) -> SpentPuzzle:
+    def check(self, session_id: str, token: str | None, answer: object) -> SpentPuzzle:
         """Every check of the puzzle ``token`` for ``session_id`` but its spending: the
-        :class:`SpentPuzzle` to store in the same transaction as the work it admits (which fails
-        if the puzzle was spent before). A puzzle is spent once it is known to be this
-        session's and fresh, so a wrong answer is spent here, and refused;
-        :class:`AgentCheckFailed` with the reason."""
+        :class:`SpentPuzzle` to store in the same transaction as the work it admits (which
+        fails if the puzzle was spent before). Writes nothing: a genuine puzzle of this
+        session answered wrong is :class:`AnswerRefused`, which the caller spends
+        (:func:`refusal`); any other failure is :class:`AgentCheckFailed` with the reason."""
         if not token:
             raise AgentCheckFailed(
                 "agent check missing: send X-Agent-Check and X-Agent-Answer "
@@ -111,20 +118,29 @@ class PuzzleSigner:
         value = _as_int(answer)
         if value is not None and hmac.compare_digest(self._mac(f"{body}={value}"), tag):
             return spend
-        if not storage.spend_puzzle(spend.token_hash, spend.expires_at):
-            raise AgentCheckFailed(USED)
         if value is None:
-            raise AgentCheckFailed(
+            raise AnswerRefused(
                 f"agent check answer {answer!r} is not a plain whole number "
-                "(digits only: no sign, separator, spaces or leading zero)"
+                "(digits only: no sign, separator, spaces or leading zero)",
+                spend,
             )
-        raise AgentCheckFailed(f"agent check answer {answer!r} is wrong")
+        raise AnswerRefused(f"agent check answer {answer!r} is wrong", spend)
 
     def verify(self, storage: Storage, session_id: str, token: str | None, answer: object) -> None:
         """:meth:`check` the puzzle and spend it in a transaction of its own."""
-        spend = self.check(storage, session_id, token, answer)
+        try:
+            spend = self.check(session_id, token, answer)
+        except AnswerRefused as refused:
+            spent = storage.spend_puzzle(refused.spend.token_hash, refused.spend.expires_at)
+            raise refusal(refused, spent) from None
         if not storage.spend_puzzle(spend.token_hash, spend.expires_at):
             raise AgentCheckFailed(USED)
+
+
+def refusal(refused: AnswerRefused, spent_now: bool) -> AgentCheckFailed:
+    """What a wrong answer is told once its puzzle's spending was tried: the reason it is
+    wrong, or that the puzzle had been used (a used puzzle gets no verdict on an answer)."""
+    return refused if spent_now else AgentCheckFailed(USED)
 
 
 def _as_int(answer: object) -> int | None:

@@ -1,4 +1,7 @@
-"""Route dependencies as ``Annotated`` aliases."""
+"""Route dependencies as ``Annotated`` aliases.
+
+Every dependency is a coroutine: FastAPI runs a plain function's dependency in its thread
+pool, one hop a dependency a request, for work that takes microseconds."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from playbench.core.registry import get_game
 from playbench.server.services import Services, services_of
 
 
-def game_from_path(slug: str) -> Game:
+async def game_from_path(slug: str) -> Game:
     return get_game(slug)
 
 
@@ -19,7 +22,7 @@ def session_cookie(slug: str) -> str:
     return f"playbench_{slug}"
 
 
-def session_token(
+async def session_token(
     request: Request,
     slug: str,
     authorization: Annotated[
@@ -38,14 +41,14 @@ def token_of(request: Request, slug: str, authorization: str | None) -> str | No
     return request.cookies.get(session_cookie(slug))
 
 
-def agent_headers(
+async def agent_headers(
     x_agent_check: Annotated[str | None, Header(description="agent-check puzzle token")] = None,
     x_agent_answer: Annotated[str | None, Header(description="agent-check answer")] = None,
 ) -> tuple[str | None, str | None]:
     return x_agent_check, x_agent_answer
 
 
-def player_key(
+async def player_key(
     x_player_key: Annotated[
         str | None, Header(description="the player's key from POST /api/players")
     ] = None,
@@ -53,7 +56,11 @@ def player_key(
     return x_player_key
 
 
-ServicesDep = Annotated[Services, Depends(services_of)]
+async def services(request: Request) -> Services:
+    return services_of(request)
+
+
+ServicesDep = Annotated[Services, Depends(services)]
 GameDep = Annotated[Game, Depends(game_from_path)]
 TokenDep = Annotated[str | None, Depends(session_token)]
 AgentHeadersDep = Annotated[tuple[str | None, str | None], Depends(agent_headers)]

@@ -184,7 +184,7 @@ class ActReport:
     results: list[JSON]
 
 
-def act(
+async def act(
     services: Services,
     game: Game,
     row: SessionRow,
@@ -192,7 +192,8 @@ def act(
     spend: SpentPuzzle | None = None,
 ) -> ActReport:
     """Apply commands in order, each in its own transaction, stopping at the first refusal;
-    the puzzle that admitted them (``spend``) is marked used with the first.
+    the puzzle that admitted them (``spend``) is marked used with the first. The event loop
+    goes on while each commits; the report comes once the last is durable.
 
     Raises :class:`BatchConflict` when another request moved the session on first;
     commands applied before that stay applied, and the error names them; and
@@ -221,7 +222,8 @@ def act(
             events=result.events,
         )
         try:
-            version = storage.record_step(row, version, record, spend if not results else None)
+            admitting = spend if not results else None
+            version = await storage.record_step(row, version, record, admitting)
         except PuzzleSpent:
             raise agent_check.AgentCheckFailed(agent_check.USED) from None
         except VersionConflict:

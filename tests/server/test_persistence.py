@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import threading
 
@@ -92,9 +93,9 @@ def test_a_stale_version_is_a_conflict_and_changes_nothing(client):
     record = StepRecord(
         "step 1", {"type": "step", "by": 1}, True, True, True, 1, "", row.state, 1, False
     )
-    assert storage.record_step(row, row.version, record) == row.version + 1
+    assert asyncio.run(storage.record_step(row, row.version, record)) == row.version + 1
     with pytest.raises(VersionConflict):
-        storage.record_step(row, row.version, record)
+        asyncio.run(storage.record_step(row, row.version, record))
     assert len(storage.log(row.id)) == 1
     assert storage.session_by_id(row.id).version == row.version + 1
 
@@ -185,11 +186,11 @@ def test_a_conflict_mid_batch_says_how_many_commands_were_applied(client, monkey
     record_step = storage.record_step
     calls = []
 
-    def second_loses(session, version, record, spend=None):
+    async def second_loses(session, version, record, spend=None):
         calls.append(record.command)
         if len(calls) == 2:
             raise VersionConflict(session.id)
-        return record_step(session, version, record, spend)
+        return await record_step(session, version, record, spend)
 
     monkeypatch.setattr(storage, "record_step", second_loses)
     reply = player.act("step 1", "step 2", "step 1")

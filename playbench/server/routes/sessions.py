@@ -47,11 +47,18 @@ router = APIRouter(prefix="/games/{slug}/api", tags=["sessions"], responses=ERRO
 
 
 def _session(services: Services, game: Game, token: str | None) -> SessionRow:
+    return _found(game, services.storage.session_by_token(game.slug, _token_hash(token)))
+
+
+def _token_hash(token: str | None) -> str:
     if not token:
         raise ApiError(
             401, "no session token: send Authorization: Bearer <token> from new", puzzle=True
         )
-    row = services.storage.session_by_token(game.slug, sessions.token_hash(token))
+    return sessions.token_hash(token)
+
+
+def _found(game: Game, row: SessionRow | None) -> SessionRow:
     if row is None:
         raise ApiError(404, f"no {game.slug} session for this token", puzzle=True)
     return row
@@ -113,20 +120,30 @@ def state(game: GameDep, services: ServicesDep, token: TokenDep) -> Response:
 
 
 @router.post("/act", response_model=ActPublic)
-def act(
+async def act(
     game: GameDep,
     services: ServicesDep,
     token: TokenDep,
     headers: AgentHeadersDep,
     body: ActCreate,
 ) -> Response:
-    row = _session(services, game, token)
+    """Apply commands. A coroutine: the session is read, the commands applied and the
+    answer built in the event loop, which goes on while each step's commit is synced."""
+    storage = services.storage
+    found = await storage.read_async(storage.session_by_token, game.slug, _token_hash(token))
+    row = _found(game, found)
     texts = body.texts()
     sessions.check_act(game, row, texts)
     try:
-        # the puzzle is spent in the first command's own transaction: one commit an act
-        spend = services.signer.check(services.storage, row.id, *_answer(headers, body))
-        report = sessions.act(services, game, row, texts, spend)
+        try:
+            # the puzzle is spent in the first command's own transaction: one commit an act
+            spend = services.signer.check(row.id, *_answer(headers, body))
+        except agent_check.AnswerRefused as refused:
+            spent = await storage.spend_puzzle_async(
+                refused.spend.token_hash, refused.spend.expires_at
+            )
+            raise agent_check.refusal(refused, spent) from None
+        report = await sessions.act(services, game, row, texts, spend)
     except agent_check.AgentCheckFailed as error:
         raise ApiError(403, str(error), puzzle=True) from None
     view = sessions.view(services, game, report.row, report.match)

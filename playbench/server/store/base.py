@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import ParamSpec
 
+from anyio import to_thread
 from sqlalchemy import (
     Connection,
 )
 
 from playbench.server.store.commit import GroupCommit
 from playbench.server.store.schema import T, create_tables, make_engine
+
+P = ParamSpec("P")
 
 
 class StoreBase:
@@ -34,3 +38,18 @@ class StoreBase:
             return self._group.run(work)
         with self.engine.begin() as conn:
             return work(conn)
+
+    async def write_async(self, work: Callable[[Connection], T]) -> T:
+        """:meth:`write` for a coroutine: the event loop goes on until the commit is
+        durable (on PostgreSQL the transaction runs in a worker thread)."""
+        if self._group is not None:
+            return await self._group.run_async(work)
+        return await to_thread.run_sync(self.write, work)
+
+    async def read_async(self, read: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``read(*args)`` for a coroutine: on SQLite in the event loop itself (a read of
+        a local file in WAL mode never waits for the writer, and costs less than a hop to
+        a thread), on PostgreSQL in a worker thread."""
+        if self._group is not None:
+            return read(*args, **kwargs)
+        return await to_thread.run_sync(lambda: read(*args, **kwargs))

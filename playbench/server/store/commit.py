@@ -3,6 +3,7 @@ commits, each in a savepoint of one transaction, and syncs them to disk together
 
 from __future__ import annotations
 
+import asyncio
 import queue
 import threading
 from collections.abc import Callable
@@ -33,9 +34,17 @@ class GroupCommit:
         self._thread: threading.Thread | None = None
 
     def run(self, work: Callable[[Connection], T]) -> T:
-        """Apply ``work`` in the next commit; its value once that commit is durable. The
-        writer thread starts on first use, and again after :meth:`close` (an app that is
-        started twice, as the tests do, writes on)."""
+        """Apply ``work`` in the next commit; its value once that commit is durable."""
+        return self._submit(work).result()
+
+    async def run_async(self, work: Callable[[Connection], T]) -> T:
+        """:meth:`run` for a coroutine: the event loop goes on while the commit syncs."""
+        return await asyncio.wrap_future(self._submit(work))
+
+    def _submit(self, work: Callable[[Connection], T]) -> Future:
+        """Queue ``work`` for the next commit. The writer thread starts on first use, and
+        again after :meth:`close` (an app that is started twice, as the tests do, writes
+        on)."""
         done: Future = Future()
         with self._lock:
             if self._thread is None:
@@ -44,7 +53,7 @@ class GroupCommit:
                 )
                 self._thread.start()
             self._queue.put((work, done))
-        return done.result()
+        return done
 
     def close(self) -> None:
         """Commit what is queued, then stop the writer thread."""

@@ -2,32 +2,39 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from sqlalchemy import (
     Connection,
     insert,
 )
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
 from playbench.server.store.base import StoreBase
 from playbench.server.store.records import SpentPuzzle
 from playbench.server.store.schema import spent_puzzles
 
+#: mark a puzzle used unless it was: the row written, if any (psycopg gives no rowcount
+#: for ON CONFLICT DO NOTHING), built once a dialect
+ONCE = {
+    module.dialect.name: module.insert(spent_puzzles)
+    .on_conflict_do_nothing()
+    .returning(spent_puzzles.c.token_hash)
+    for module in (sqlite, postgresql)
+}
+
 
 def spend_once(conn: Connection, spend: SpentPuzzle) -> bool:
     """Mark ``spend`` used within ``conn``'s transaction; False (and nothing written)
     when it was used already."""
     values = {"token_hash": spend.token_hash, "expires_at": spend.expires_at}
-    dialect = conn.dialect.name
-    if dialect in ("sqlite", "postgresql"):
-        once = (sqlite_insert if dialect == "sqlite" else postgresql_insert)(spent_puzzles)
-        skipped = once.values(values).on_conflict_do_nothing()
-        # the row it wrote, if any (psycopg gives no rowcount for ON CONFLICT DO NOTHING)
-        return conn.execute(skipped.returning(spent_puzzles.c.token_hash)).first() is not None
+    once = ONCE.get(conn.dialect.name)
+    if once is not None:
+        return conn.execute(once, values).first() is not None
     try:
         with conn.begin_nested():
-            conn.execute(insert(spent_puzzles).values(values))
+            conn.execute(insert(spent_puzzles), values)
     except IntegrityError:
         return False
     return True
@@ -38,9 +45,10 @@ class PuzzleStore(StoreBase):
 
     def spend_puzzle(self, token_hash: str, expires_at: float) -> bool:
         """Mark a puzzle used; False when it had been used already."""
-        spend = insert(spent_puzzles).values(token_hash=token_hash, expires_at=expires_at)
-        try:
-            self.write(lambda conn: conn.execute(spend))
-        except IntegrityError:
-            return False
-        return True
+        return self.write(partial(spend_once, spend=SpentPuzzle(token_hash, expires_at)))
+
+    async def spend_puzzle_async(self, token_hash: str, expires_at: float) -> bool:
+        """:meth:`spend_puzzle` for a coroutine."""
+        return await self.write_async(
+            partial(spend_once, spend=SpentPuzzle(token_hash, expires_at))
+        )

@@ -18,6 +18,7 @@ from sqlalchemy import (
     Connection,
     Float,
     and_,
+    bindparam,
     func,
     insert,
     select,
@@ -45,6 +46,25 @@ from playbench.server.store.schema import (
     sessions,
     spent_puzzles,
 )
+
+#: one step of a session, built once (an act binds its values): the version moved on
+#: only from the one the step was computed from
+STEP = (
+    update(sessions)
+    .where(sessions.c.id == bindparam("session"), sessions.c.version == bindparam("seen"))
+    .values(
+        version=bindparam("next"),
+        state=bindparam("new_state"),
+        score=bindparam("new_score"),
+        over=bindparam("new_over"),
+        moves=sessions.c.moves + bindparam("moved"),
+        accepted=sessions.c.accepted + bindparam("admitted"),
+        updated_at=bindparam("now"),
+    )
+)
+LOG = insert(actions)
+BY_TOKEN = select(sessions).where(sessions.c.token_hash == bindparam("token"))
+BY_TOKEN_OF_GAME = BY_TOKEN.where(sessions.c.slug == bindparam("slug"))
 
 
 class SessionStore(StoreBase):
@@ -118,11 +138,9 @@ class SessionStore(StoreBase):
 
     def session_by_token(self, slug: str | None, token_hash: str) -> SessionRow | None:
         """The session of a token (of game ``slug``; None: of any game)."""
-        query = select(sessions).where(sessions.c.token_hash == token_hash)
-        if slug is not None:
-            query = query.where(sessions.c.slug == slug)
+        query = BY_TOKEN if slug is None else BY_TOKEN_OF_GAME
         with self.engine.connect() as conn:
-            row = conn.execute(query).first()
+            row = conn.execute(query, {"token": token_hash, "slug": slug}).first()
         return _row(row) if row is not None else None
 
     def session_by_id(self, session_id: str) -> SessionRow | None:
@@ -137,7 +155,7 @@ class SessionStore(StoreBase):
             raise LookupError(f"session {session_id} is missing from the database")
         return row
 
-    def record_step(
+    async def record_step(
         self,
         session: SessionRow,
         version: int,
@@ -145,27 +163,24 @@ class SessionStore(StoreBase):
         spend: SpentPuzzle | None = None,
     ) -> int:
         """Append one action to the log and store the state after it, with the puzzle that
-        admitted it marked used (``spend``) in the same transaction; the new version.
+        admitted it marked used (``spend``) in the same transaction; the new version once
+        that is durable.
 
         Raises :class:`VersionConflict` when the session is no longer at ``version`` and
         :class:`PuzzleSpent` when ``spend`` was used before (nothing is stored then).
         """
         now = time.time()
-        moves = sessions.c.moves + 1 if record.advanced else sessions.c.moves
-        accepted = sessions.c.accepted + 1 if record.ok else sessions.c.accepted
-        change = (
-            update(sessions)
-            .where(sessions.c.id == session.id, sessions.c.version == version)
-            .values(
-                version=version + 1,
-                state=record.state,
-                score=record.score,
-                over=record.over,
-                moves=moves,
-                accepted=accepted,
-                updated_at=now,
-            )
-        )
+        change = {
+            "session": session.id,
+            "seen": version,
+            "next": version + 1,
+            "new_state": record.state,
+            "new_score": record.score,
+            "new_over": record.over,
+            "moved": int(record.advanced),
+            "admitted": int(record.ok),
+            "now": now,
+        }
         entry = {
             "session_id": session.id,
             "seq": version + 1,
@@ -181,12 +196,12 @@ class SessionStore(StoreBase):
         def step(conn: Connection) -> None:
             if spend is not None and not spend_once(conn, spend):
                 raise PuzzleSpent(session.id)
-            if conn.execute(change).rowcount != 1:
+            if conn.execute(STEP, change).rowcount != 1:
                 raise VersionConflict(session.id)
-            conn.execute(insert(actions).values(entry))
+            conn.execute(LOG, entry)
 
         try:
-            self.write(step)
+            await self.write_async(step)
         except IntegrityError:
             raise VersionConflict(session.id) from None
         return version + 1
