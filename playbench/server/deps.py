@@ -34,11 +34,16 @@ async def session_token(
 
 
 def token_of(request: Request, slug: str, authorization: str | None) -> str | None:
+    return bearer(authorization) or request.cookies.get(session_cookie(slug))
+
+
+def bearer(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header (None: not one)."""
     if authorization:
         scheme, _, value = authorization.partition(" ")
         if scheme.lower() == "bearer" and value.strip():
             return value.strip()
-    return request.cookies.get(session_cookie(slug))
+    return None
 
 
 async def agent_headers(

@@ -169,6 +169,14 @@ async def _key_refused(request: Request, exc: KeyRefused) -> JSONResponse:
     return await _answer(request, exc.status, str(exc))
 
 
+async def answer(request: Request, exc: ApiError | PlaybenchError) -> JSONResponse:
+    """The error table's answer to ``exc``, for a layer that answers before the framework
+    (the session act's fast path) as the app would."""
+    if isinstance(exc, ApiError):
+        return await _api_error(request, exc)
+    return await _playbench(request, exc)
+
+
 def install(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _validation)
     app.add_exception_handler(ApiError, _api_error)

@@ -68,9 +68,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             metrics.mark_worker_gone()
 
     def front(inner: ASGIApp) -> ASGIApp:
-        fast = games.ActionFastPath(
-            SecurityHeaders(inner), sealer=services.sealer, limit=settings.max_body_bytes
+        acting = sessions.ActFastPath(
+            SecurityHeaders(inner), services=services, limit=settings.max_body_bytes
         )
+        fast = games.ActionFastPath(acting, sealer=services.sealer, limit=settings.max_body_bytes)
         limited = RateLimit(
             fast,
             per_address=services.addresses,
@@ -128,11 +129,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 class Arena(FastAPI):
     """FastAPI behind the arena's own layers: the trusted proxies' word on who the client
     is (only with ``--forwarded-allow-ips``), the probes, the scrape and the request
-    metrics, the rate limits, then the action route's
-    fast path (a well-formed action request is answered there, before FastAPI's routing,
-    error pages and body limit, which every other request passes as usual), then the
-    security headers of every answer the framework writes (the layers' own answers carry
-    them already)."""
+    metrics, the rate limits, then the fast paths of the stateless action and the session
+    act (a well-formed request is answered there, before FastAPI's routing, error pages
+    and body limit, which every other request passes as usual), then the security headers
+    of every answer the framework writes (the layers' own answers carry them already)."""
 
     def __init__(self, *, front: Callable[[ASGIApp], ASGIApp], **kwargs: Any) -> None:
         super().__init__(**kwargs)

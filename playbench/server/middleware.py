@@ -110,3 +110,16 @@ def replaying(body: bytes, receive: Receive) -> Receive:
         return {"type": "http.request", "body": body, "more_body": False}
 
     return replay
+
+
+async def read_body(receive: Receive) -> bytes:
+    """A request's body, read whole."""
+    message = await receive()
+    body = message.get("body", b"")
+    if not message.get("more_body", False):
+        return body
+    chunks = [body]
+    while message.get("more_body", False):
+        message = await receive()
+        chunks.append(message.get("body", b""))
+    return b"".join(chunks)

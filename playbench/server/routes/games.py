@@ -29,7 +29,7 @@ from playbench.core.match import Match
 from playbench.core.registry import all_games, get_game
 from playbench.core.rng import MAX_SEED, draw_seed
 from playbench.server.errors import ApiError
-from playbench.server.middleware import ASGIApp, Receive, Scope, replaying, send_json
+from playbench.server.middleware import ASGIApp, Receive, Scope, read_body, replaying, send_json
 from playbench.server.schemas import (
     ActionCreate,
     ActionPublic,
@@ -250,7 +250,7 @@ class ActionFastPath:
         if game is None or size is None or size > self.limit:
             await self.app(scope, receive, send)
             return
-        body = await _read_body(receive)
+        body = await read_body(receive)
         answer = self._answer(game, body)
         if answer is None:
             await self.app(scope, replaying(body, receive), send)
@@ -290,18 +290,6 @@ def _declared_size(scope: Scope) -> int | None:
             except ValueError:
                 return None
     return None
-
-
-async def _read_body(receive: Receive) -> bytes:
-    message = await receive()
-    body = message.get("body", b"")
-    if not message.get("more_body", False):
-        return body
-    chunks = [body]
-    while message.get("more_body", False):
-        message = await receive()
-        chunks.append(message.get("body", b""))
-    return b"".join(chunks)
 
 
 router.add_api_route(

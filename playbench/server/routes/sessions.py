@@ -9,22 +9,28 @@ Every answer, errors included, carries the next puzzle.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
+from pydantic import ValidationError
 
-from playbench.core.game import Game
-from playbench.server import agent_check, players, sessions
+from playbench.core.errors import PlaybenchError, UnknownGameError
+from playbench.core.game import JSON, Game
+from playbench.core.registry import get_game
+from playbench.server import agent_check, errors, players, sessions
 from playbench.server.deps import (
     AgentHeadersDep,
     GameDep,
     PlayerKeyDep,
     ServicesDep,
     TokenDep,
+    bearer,
     session_cookie,
 )
 from playbench.server.errors import ApiError
+from playbench.server.middleware import ASGIApp, Receive, Scope, read_body, replaying, send_json
 from playbench.server.schemas import (
     ActCreate,
     ActPublic,
@@ -36,7 +42,7 @@ from playbench.server.schemas import (
     SessionPublic,
     SessionView,
 )
-from playbench.server.services import Services, json_response
+from playbench.server.services import Services, json_bytes, json_response
 from playbench.server.store import SessionRow
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -127,8 +133,21 @@ async def act(
     headers: AgentHeadersDep,
     body: ActCreate,
 ) -> Response:
-    """Apply commands. A coroutine: the session is read, the commands applied and the
-    answer built in the event loop, which goes on while each step's commit is synced."""
+    """Apply commands (a well-formed request with a bearer token is answered by
+    :class:`ActFastPath` before it reaches here, by the same :func:`act_answer`)."""
+    return json_response(await act_answer(services, game, token, headers, body))
+
+
+async def act_answer(
+    services: Services,
+    game: Game,
+    token: str | None,
+    headers: tuple[str | None, str | None],
+    body: ActCreate,
+) -> JSON:
+    """An act's answer. The session is read, the commands applied and the answer built in
+    the event loop, which goes on while each step's commit is synced. Raises
+    :class:`ApiError` and the sessions' refusals, answered by the error table."""
     storage = services.storage
     found = await storage.read_async(storage.session_by_token, game.slug, _token_hash(token))
     row = _found(game, found)
@@ -147,7 +166,73 @@ async def act(
     except agent_check.AgentCheckFailed as error:
         raise ApiError(403, str(error), puzzle=True) from None
     view = sessions.view(services, game, report.row, report.match)
-    return json_response({**view, "results": report.results})
+    return {**view, "results": report.results}
+
+
+ACT_PATH = re.compile(r"/games/([^/]+)/api/act")
+OK = 200
+
+
+class ActFastPath:
+    """``POST /games/{slug}/api/act`` for a well-formed request, before the framework.
+
+    It answers a request of a known game with a bearer token, a JSON body declared by
+    Content-Length within the body limit that is a valid act, by :func:`act_answer` and
+    the error table, as the route would; everything else (no token but the browser's
+    cookie, a body the route would refuse, a streamed body) is handed, body and all, to
+    the app behind it.
+    """
+
+    def __init__(self, app: ASGIApp, services: Services, limit: int) -> None:
+        self.app = app
+        self.services = services
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Any) -> None:
+        path = ACT_PATH.fullmatch(scope["path"]) if scope["type"] == "http" else None
+        if path is None or scope["method"] != "POST":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        token = bearer(_text(headers.get(b"authorization")))
+        size = headers.get(b"content-length", b"")
+        media = headers.get(b"content-type", b"").split(b";", 1)[0].strip().lower()
+        game = _known(path.group(1))
+        if (
+            game is None
+            or token is None
+            or media != b"application/json"
+            or not size.isdigit()
+            or int(size) > self.limit
+        ):
+            await self.app(scope, receive, send)
+            return
+        body = await read_body(receive)
+        try:
+            request = ActCreate.model_validate_json(body)
+        except ValidationError:
+            await self.app(scope, replaying(body, receive), send)
+            return
+        agent = (_text(headers.get(b"x-agent-check")), _text(headers.get(b"x-agent-answer")))
+        try:
+            answer = await act_answer(self.services, game, token, agent, request)
+        except (ApiError, PlaybenchError) as error:
+            refused = await errors.answer(Request(scope), error)
+            await send_json(send, refused.status_code, bytes(refused.body))
+            return
+        await send_json(send, OK, json_bytes(answer))
+
+
+def _text(value: bytes | None) -> str | None:
+    """A header's value as the framework reads it (Latin-1)."""
+    return value.decode("latin-1") if value is not None else None
+
+
+def _known(slug: str) -> Game | None:
+    try:
+        return get_game(slug)
+    except UnknownGameError:
+        return None
 
 
 @router.post("/finish", response_model=FinishPublic)
