@@ -16,6 +16,7 @@ from playbench.core.game import JSON, Game
 from playbench.server.agent_check import PuzzleSigner
 from playbench.server.guards import Rate
 from playbench.server.quota import LIMITS_SUFFIX, SharedBuckets, limits_engine
+from playbench.server.recent import Recent
 from playbench.server.sealing import Sealer, load_or_create_key
 from playbench.server.settings import DATABASE_FILE, KEY_FILE, Settings
 from playbench.server.store import PruneReport, Storage
@@ -42,6 +43,9 @@ class Services:
     #: bench results published per address and per player
     publishes_per_address: SharedBuckets | None = None
     publishes_per_player: SharedBuckets | None = None
+    #: the sessions this process acted on lately (a hint for the next act: see
+    #: :mod:`playbench.server.recent`)
+    recent: Recent = field(default_factory=Recent)
     _specs: dict[str, JSON] = field(default_factory=dict)
     _spec_texts: dict[str, orjson.Fragment] = field(default_factory=dict)
 

@@ -162,7 +162,7 @@ def load(game: Game, row: SessionRow) -> Match:
 def view(services: Services, game: Game, row: SessionRow, match: Match | None = None) -> JSON:
     """What every session answer shows: the match's view, the session's fields and the
     next agent-check puzzle. A ranked session's seed stays hidden until it is finished."""
-    match = match or load(game, row)
+    match = load(game, row) if match is None else match
     return {
         "sessionId": row.id,
         "slug": row.slug,
@@ -190,17 +190,20 @@ async def act(
     row: SessionRow,
     texts: list[str],
     spend: SpentPuzzle | None = None,
+    match: Match | None = None,
 ) -> ActReport:
     """Apply commands in order, each in its own transaction, stopping at the first refusal;
     the puzzle that admitted them (``spend``) is marked used with the first. The event loop
     goes on while each commits; the report comes once the last is durable.
 
-    Raises :class:`BatchConflict` when another request moved the session on first;
-    commands applied before that stay applied, and the error names them; and
-    :class:`agent_check.AgentCheckFailed` when the puzzle had been used (nothing stored).
+    ``match`` is the session's match at ``row`` when the caller holds it already (else it
+    is loaded from the row). Raises :class:`BatchConflict` when another request moved the
+    session on first; commands applied before that stay applied, and the error names them;
+    and :class:`agent_check.AgentCheckFailed` when the puzzle had been used (nothing
+    stored).
     """
     storage = services.storage
-    match = load(game, row)
+    match = load(game, row) if match is None else match
     state_text = row.state
     version, moves, accepted = row.version, row.moves, row.accepted
     results: list[JSON] = []

@@ -43,7 +43,7 @@ from playbench.server.schemas import (
     SessionView,
 )
 from playbench.server.services import Services, json_bytes, json_response
-from playbench.server.store import SessionRow
+from playbench.server.store import SessionRow, SpentPuzzle
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorPublic} for code in (400, 401, 403, 404, 409, 413, 422)
@@ -146,27 +146,66 @@ async def act_answer(
     body: ActCreate,
 ) -> JSON:
     """An act's answer. The session is read, the commands applied and the answer built in
-    the event loop, which goes on while each step's commit is synced. Raises
-    :class:`ApiError` and the sessions' refusals, answered by the error table."""
-    storage = services.storage
-    found = await storage.read_async(storage.session_by_token, game.slug, _token_hash(token))
-    row = _found(game, found)
+    the event loop, which goes on while each step's commit is synced; a session this
+    process acted on lately is taken from :attr:`Services.recent` instead of its row.
+    Raises :class:`ApiError` and the sessions' refusals, answered by the error table."""
+    hashed = _token_hash(token)
     texts = body.texts()
-    sessions.check_act(game, row, texts)
     try:
-        try:
-            # the puzzle is spent in the first command's own transaction: one commit an act
-            spend = services.signer.check(row.id, *_answer(headers, body))
-        except agent_check.AnswerRefused as refused:
-            spent = await storage.spend_puzzle_async(
-                refused.spend.token_hash, refused.spend.expires_at
-            )
-            raise agent_check.refusal(refused, spent) from None
-        report = await sessions.act(services, game, row, texts, spend)
+        report = await _act_on_recent(services, game, hashed, texts, headers, body)
+        if report is None:
+            storage = services.storage
+            found = await storage.read_async(storage.session_by_token, game.slug, hashed)
+            row = _found(game, found)
+            sessions.check_act(game, row, texts)
+            spend = await _spend(services, row, headers, body)
+            report = await sessions.act(services, game, row, texts, spend)
     except agent_check.AgentCheckFailed as error:
         raise ApiError(403, str(error), puzzle=True) from None
+    services.recent.keep(hashed, report.row, report.match)
     view = sessions.view(services, game, report.row, report.match)
     return {**view, "results": report.results}
+
+
+async def _act_on_recent(
+    services: Services,
+    game: Game,
+    hashed: str,
+    texts: list[str],
+    headers: tuple[str | None, str | None],
+    body: ActCreate,
+) -> sessions.ActReport | None:
+    """The act on the session's recent entry; None when there is none, or when it was
+    stale (its first step lost to the stored version, so nothing was stored)."""
+    recent = services.recent.take(hashed)
+    if recent is None:
+        return None
+    row, match = recent
+    sessions.check_act(game, row, texts)
+    spend = await _spend(services, row, headers, body)
+    try:
+        return await sessions.act(services, game, row, texts, spend, match)
+    except sessions.BatchConflict as conflict:
+        if conflict.applied:
+            raise
+        return None
+
+
+async def _spend(
+    services: Services,
+    row: SessionRow,
+    headers: tuple[str | None, str | None],
+    body: AgentAnswer,
+) -> SpentPuzzle:
+    """The puzzle that admits an act, checked (it is spent in the first command's own
+    transaction: one commit an act); a wrong answer is spent here, and refused."""
+    try:
+        return services.signer.check(row.id, *_answer(headers, body))
+    except agent_check.AnswerRefused as refused:
+        spent = await services.storage.spend_puzzle_async(
+            refused.spend.token_hash, refused.spend.expires_at
+        )
+        raise agent_check.refusal(refused, spent) from None
 
 
 ACT_PATH = re.compile(r"/games/([^/]+)/api/act")
