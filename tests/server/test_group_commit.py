@@ -72,6 +72,37 @@ def test_a_failing_write_is_rolled_back_alone(tmp_path):
     storage.close()
 
 
+def test_a_failing_write_inside_a_batch_takes_only_its_own_rows_back(tmp_path):
+    storage = _storage(tmp_path)
+    group = storage._group
+    started, release = threading.Event(), threading.Event()
+
+    def hold(conn) -> None:
+        started.set()
+        release.wait()
+
+    def spend(token: str):
+        def write(conn) -> None:
+            conn.execute(insert(spent_puzzles).values(token_hash=token, expires_at=4e9))
+
+        return write
+
+    def half_then_fail(conn) -> None:
+        spend("half")(conn)
+        spend("before")(conn)  # written by the batch's first write: refused
+
+    holding = group._submit(hold)
+    started.wait()  # the writer is inside a commit: what follows is queued as one batch
+    futures = [group._submit(work) for work in (spend("before"), half_then_fail, spend("after"))]
+    release.set()
+    holding.result()
+    assert futures[0].result() is None and futures[2].result() is None
+    with pytest.raises(Exception, match="UNIQUE"):
+        futures[1].result()
+    assert _hashes(storage) == {"before", "after"}
+    storage.close()
+
+
 def test_a_write_returns_its_value(tmp_path):
     storage = _storage(tmp_path)
     assert storage._group.run(lambda conn: conn.exec_driver_sql("SELECT 41 + 1").scalar()) == 42

@@ -17,6 +17,10 @@ from sqlalchemy import (
 from playbench.server.metrics import COMMIT_BATCH
 from playbench.server.store.schema import MAX_GROUP, T, make_writer_engine
 
+SAVEPOINT = "SAVEPOINT each_write"
+ROLLBACK_TO = "ROLLBACK TO each_write"
+RELEASE = "RELEASE each_write"
+
 
 class GroupCommit:
     """Group commit for SQLite: one thread applies the write transactions, each in its own
@@ -88,11 +92,17 @@ class GroupCommit:
         try:
             with self.engine.begin() as conn:
                 for work, done in batch:
+                    # a savepoint by its SQL, not conn.begin_nested(): a quarter of its cost,
+                    # paid once a write
+                    conn.exec_driver_sql(SAVEPOINT)
                     try:
-                        with conn.begin_nested():
-                            results.append((done, work(conn), None))
+                        value = work(conn)
                     except Exception as error:
+                        conn.exec_driver_sql(ROLLBACK_TO)
                         results.append((done, None, error))
+                    else:
+                        results.append((done, value, None))
+                    conn.exec_driver_sql(RELEASE)
         except Exception as error:
             for _work, done in batch:
                 done.set_exception(error)
