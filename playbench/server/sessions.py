@@ -119,7 +119,7 @@ def check_act(game: Game, row: SessionRow, texts: list[str]) -> None:
             )
 
 
-def new_session(
+async def new_session(
     services: Services,
     game: Game,
     seed: int | None,
@@ -129,14 +129,15 @@ def new_session(
     """Start a game and store it: the stored row, the secret token for it, and the ids
     of the player's ranked sessions of this game closed as abandoned by this one (a
     player has at most one open ranked session per game: starting another closes the
-    open one at its score, and it counts)."""
+    open one at its score, and it counts). The match is kept in :attr:`Services.recent`
+    for the session's first act."""
     ranked = seed is None and not options
     if seed is None:
         seed = draw_seed()
     options = options or {}
     match = Match.start(game, seed, options)
     token = secrets.token_urlsafe(TOKEN_BYTES)
-    row, closed = services.storage.create_session(
+    row, closed = await services.storage.create_session(
         session_id=secrets.token_hex(SESSION_ID_BYTES),
         token_hash=token_hash(token),
         slug=game.slug,
@@ -149,6 +150,7 @@ def new_session(
         owner=player.name_key if player is not None else None,
         ranked=ranked,
     )
+    services.recent.keep(token_hash(token), row, match)
     return row, token, closed
 
 

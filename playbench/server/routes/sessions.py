@@ -91,7 +91,7 @@ def _check(
 
 
 @router.post("/new", response_model=SessionPublic, responses={429: {"model": ErrorPublic}})
-def new(
+async def new(
     game: GameDep,
     services: ServicesDep,
     player_key: PlayerKeyDep,
@@ -101,12 +101,13 @@ def new(
     and hides it until ``finish``. A seed or options make it practice. A ``player`` name
     needs its key (``X-Player-Key``); without a name the session is anonymous."""
     body = body or SessionCreate()
+    storage = services.storage
     owner = (
-        players.authenticate(services.storage, body.player, player_key)
+        await storage.read_async(players.authenticate, storage, body.player, player_key)
         if body.player is not None
         else None
     )
-    row, token, closed = sessions.new_session(services, game, body.seed, body.options, owner)
+    row, token, closed = await sessions.new_session(services, game, body.seed, body.options, owner)
     view = sessions.view(services, game, row)
     response = json_response({**view, "token": token, "closedAsAbandoned": closed})
     response.set_cookie(

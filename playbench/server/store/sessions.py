@@ -71,7 +71,7 @@ class SessionStore(StoreBase):
     """Sessions and their logs."""
 
     # -- sessions ----------------------------------------------------------------------
-    def create_session(
+    async def create_session(
         self,
         *,
         session_id: str,
@@ -126,8 +126,8 @@ class SessionStore(StoreBase):
             conn.execute(insert(sessions).values(values))
             return closed
 
-        closed = self.write(start)
-        return self.reload(session_id), closed
+        closed = await self.write_async(start)
+        return await self.read_async(self.reload, session_id), closed
 
     def session_counts(self) -> dict[str, int]:
         """Stored sessions by state, ``open`` (unfinished) and ``finished``."""
