@@ -1,6 +1,11 @@
 """playbench: deterministic, seeded games for AI agents, people and baseline bots."""
 
-from playbench import gym
+# first: the compiled rules modules run only while they match their sources
+from playbench import _compiled
+
+_compiled.install()
+
+from playbench import gym  # noqa: E402
 
 __version__ = "0.1.0"
 
