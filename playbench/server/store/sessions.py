@@ -65,6 +65,11 @@ STEP = (
 LOG = insert(actions)
 BY_TOKEN = select(sessions).where(sessions.c.token_hash == bindparam("token"))
 BY_TOKEN_OF_GAME = BY_TOKEN.where(sessions.c.slug == bindparam("slug"))
+CREATE = insert(sessions)
+#: the player whose ranked sessions a new one closes, locked for the transaction
+LOCK_PLAYER = (
+    select(players.c.name_key).where(players.c.name_key == bindparam("owner")).with_for_update()
+)
 
 
 class SessionStore(StoreBase):
@@ -109,25 +114,40 @@ class SessionStore(StoreBase):
             "created_at": now,
             "updated_at": now,
         }
-        open_ones = (
-            select(sessions.c.id)
-            .where(*_open_ranked(slug), sessions.c.owner == owner)
-            .with_for_update()
-        )
-        lock = select(players.c.name_key).where(players.c.name_key == owner).with_for_update()
+        open_ones = _open_ranked_of(slug, owner) if ranked and owner is not None else None
 
         def start(conn: Connection) -> list[str]:
             closed: list[str] = []
-            if ranked and owner is not None:
-                conn.execute(lock)
+            if open_ones is not None:
+                conn.execute(LOCK_PLAYER, {"owner": owner})
                 closed = [found.id for found in conn.execute(open_ones).all()]
                 if closed:
                     conn.execute(_abandon(sessions.c.id.in_(closed)))
-            conn.execute(insert(sessions).values(values))
+            conn.execute(CREATE, values)
             return closed
 
         closed = await self.write_async(start)
-        return await self.read_async(self.reload, session_id), closed
+        row = SessionRow(
+            id=session_id,
+            slug=slug,
+            seed=seed,
+            options=json.loads(values["options"]),
+            state=state,
+            version=0,
+            score=score,
+            moves=0,
+            accepted=0,
+            player=player,
+            owner=owner,
+            ranked=ranked,
+            over=over,
+            finished=False,
+            abandoned=False,
+            rating=None,
+            review=None,
+            finished_at=None,
+        )
+        return row, closed
 
     def session_counts(self) -> dict[str, int]:
         """Stored sessions by state, ``open`` (unfinished) and ``finished``."""
@@ -425,6 +445,15 @@ def _open_ranked(slug: str | None) -> list[Any]:
         sessions.c.abandoned.is_(False),
     ]
     return found if slug is None else [sessions.c.slug == slug, *found]
+
+
+def _open_ranked_of(slug: str, owner: str) -> Any:
+    """The ids of ``owner``'s open ranked sessions of ``slug``, locked."""
+    return (
+        select(sessions.c.id)
+        .where(*_open_ranked(slug), sessions.c.owner == owner)
+        .with_for_update()
+    )
 
 
 def _abandon(where: Any) -> Any:
