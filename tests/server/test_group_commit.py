@@ -3,6 +3,7 @@ and a write that fails is rolled back alone."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 
 import pytest
@@ -116,4 +117,44 @@ def test_writes_go_on_after_close(tmp_path):
     assert storage.spend_puzzle("after", 4_000_000_000.0)
     assert _hashes(storage) == {"before", "after"}
     storage.close()
+    storage.close()
+
+
+def test_coroutines_hear_of_their_writes_and_a_cancelled_one_stops_no_other(tmp_path):
+    storage = _storage(tmp_path)
+    group = storage._group
+    started, release = threading.Event(), threading.Event()
+
+    def hold(conn) -> None:
+        started.set()
+        release.wait()
+
+    def value_of(token: str):
+        def write(conn) -> str:
+            conn.execute(insert(spent_puzzles).values(token_hash=token, expires_at=4e9))
+            if token == "refused":
+                raise ValueError(token)
+            return token
+
+        return write
+
+    async def main() -> list:
+        holding = group._submit(hold)
+        await asyncio.to_thread(started.wait)  # the writer is inside a commit
+        tasks = [
+            asyncio.create_task(group.run_async(value_of(token)))
+            for token in ("a", "gone", "refused", "b")
+        ]
+        await asyncio.sleep(0)  # each task has queued its write
+        tasks[1].cancel()
+        release.set()
+        await asyncio.wrap_future(holding)
+        return await asyncio.gather(*tasks, return_exceptions=True)
+
+    a, gone, refused, b = asyncio.run(main())
+    assert (a, b) == ("a", "b")
+    assert isinstance(gone, asyncio.CancelledError)
+    assert isinstance(refused, ValueError)
+    # a write whose caller gave up still lands: the cancel came after it was queued
+    assert _hashes(storage) == {"a", "gone", "b"}
     storage.close()

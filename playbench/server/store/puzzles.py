@@ -12,15 +12,17 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
 from playbench.server.store.base import StoreBase
+from playbench.server.store.prepared import Prepared
 from playbench.server.store.records import SpentPuzzle
 from playbench.server.store.schema import spent_puzzles
 
 #: mark a puzzle used unless it was: the row written, if any (psycopg gives no rowcount
 #: for ON CONFLICT DO NOTHING), built once a dialect
 ONCE = {
-    module.dialect.name: module.insert(spent_puzzles)
-    .on_conflict_do_nothing()
-    .returning(spent_puzzles.c.token_hash)
+    module.dialect.name: Prepared(
+        module.insert(spent_puzzles).on_conflict_do_nothing().returning(spent_puzzles.c.token_hash),
+        ("token_hash", "expires_at"),
+    )
     for module in (sqlite, postgresql)
 }
 
@@ -31,7 +33,7 @@ def spend_once(conn: Connection, spend: SpentPuzzle) -> bool:
     values = {"token_hash": spend.token_hash, "expires_at": spend.expires_at}
     once = ONCE.get(conn.dialect.name)
     if once is not None:
-        return conn.execute(once, values).first() is not None
+        return bool(once.run(conn, values).fetchall())
     try:
         with conn.begin_nested():
             conn.execute(insert(spent_puzzles), values)

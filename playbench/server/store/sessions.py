@@ -27,6 +27,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from playbench.server.store.base import StoreBase
+from playbench.server.store.prepared import Prepared
 from playbench.server.store.puzzles import spend_once
 from playbench.server.store.records import (
     LogEntry,
@@ -49,7 +50,7 @@ from playbench.server.store.schema import (
 
 #: one step of a session, built once (an act binds its values): the version moved on
 #: only from the one the step was computed from
-STEP = (
+STEP = Prepared(
     update(sessions)
     .where(sessions.c.id == bindparam("session"), sessions.c.version == bindparam("seen"))
     .values(
@@ -62,10 +63,17 @@ STEP = (
         updated_at=bindparam("now"),
     )
 )
-LOG = insert(actions)
+LOG_COLUMNS = (
+    "session_id", "seq", "command", "action", "ok", "reward", "reason", "events", "created_at",
+)  # fmt: skip
+LOG = Prepared(insert(actions), LOG_COLUMNS)
 BY_TOKEN = select(sessions).where(sessions.c.token_hash == bindparam("token"))
 BY_TOKEN_OF_GAME = BY_TOKEN.where(sessions.c.slug == bindparam("slug"))
-CREATE = insert(sessions)
+CREATE_COLUMNS = (
+    "id", "token_hash", "slug", "seed", "options", "state", "version", "score", "moves",
+    "accepted", "player", "owner", "ranked", "over", "finished", "created_at", "updated_at",
+)  # fmt: skip
+CREATE = Prepared(insert(sessions), CREATE_COLUMNS)
 #: the player whose ranked sessions a new one closes, locked for the transaction
 LOCK_PLAYER = (
     select(players.c.name_key).where(players.c.name_key == bindparam("owner")).with_for_update()
@@ -123,7 +131,7 @@ class SessionStore(StoreBase):
                 closed = [found.id for found in conn.execute(open_ones).all()]
                 if closed:
                     conn.execute(_abandon(sessions.c.id.in_(closed)))
-            conn.execute(CREATE, values)
+            CREATE.run(conn, values)
             return closed
 
         closed = await self.write_async(start)
@@ -216,9 +224,9 @@ class SessionStore(StoreBase):
         def step(conn: Connection) -> None:
             if spend is not None and not spend_once(conn, spend):
                 raise PuzzleSpent(session.id)
-            if conn.execute(STEP, change).rowcount != 1:
+            if STEP.run(conn, change).rowcount != 1:
                 raise VersionConflict(session.id)
-            conn.execute(LOG, entry)
+            LOG.run(conn, entry)
 
         try:
             await self.write_async(step)
