@@ -23,33 +23,29 @@ class StoreBase:
     def __init__(self, url: str) -> None:
         self.engine = make_engine(url)
         create_tables(self.engine)
-        #: SQLite has one writer at a time and syncs every commit: writes go through one
-        #: thread that commits together what arrived meanwhile (PostgreSQL writes directly)
-        self._group = GroupCommit(url) if self.engine.dialect.name == "sqlite" else None
+        #: every commit waits for its sync to disk (and SQLite has one writer at a time):
+        #: writes go through one thread that commits together what arrived meanwhile
+        self._group = GroupCommit(url)
+        #: a read of a local SQLite file in WAL mode never waits for the writer, and costs
+        #: less than a hop to a thread; a database server's read is a round trip
+        self._reads_inline = self.engine.dialect.name == "sqlite"
 
     def close(self) -> None:
-        if self._group is not None:
-            self._group.close()
+        self._group.close()
         self.engine.dispose()
 
     def write(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` in a write transaction; return once it is committed."""
-        if self._group is not None:
-            return self._group.run(work)
-        with self.engine.begin() as conn:
-            return work(conn)
+        return self._group.run(work)
 
     async def write_async(self, work: Callable[[Connection], T]) -> T:
         """:meth:`write` for a coroutine: the event loop goes on until the commit is
-        durable (on PostgreSQL the transaction runs in a worker thread)."""
-        if self._group is not None:
-            return await self._group.run_async(work)
-        return await to_thread.run_sync(self.write, work)
+        durable."""
+        return await self._group.run_async(work)
 
     async def read_async(self, read: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """``read(*args)`` for a coroutine: on SQLite in the event loop itself (a read of
-        a local file in WAL mode never waits for the writer, and costs less than a hop to
-        a thread), on PostgreSQL in a worker thread."""
-        if self._group is not None:
+        """``read(*args)`` for a coroutine: on SQLite in the event loop itself, on a
+        database server in a worker thread."""
+        if self._reads_inline:
             return read(*args, **kwargs)
         return await to_thread.run_sync(lambda: read(*args, **kwargs))

@@ -1,5 +1,5 @@
-"""Group commit for SQLite: one thread applies the write transactions that arrive while it
-commits, each in a savepoint of one transaction, and syncs them to disk together."""
+"""Group commit: one thread applies the write transactions that arrive while it commits, in
+one transaction, and syncs them to disk together."""
 
 from __future__ import annotations
 
@@ -29,11 +29,14 @@ RELEASE = "RELEASE each_write"
 
 
 class GroupCommit:
-    """Group commit for SQLite: one thread applies the write transactions, each in its own
-    savepoint (a failing one is rolled back alone and its caller hears the error), and
-    commits all that arrived while the last commit was syncing, at once. Each caller
-    returns only after the commit that holds its work, so nothing acknowledged is lost;
-    the sync (``synchronous=FULL``) is paid once per batch instead of once per write."""
+    """Group commit: one thread applies the write transactions that arrived while the last
+    commit was syncing, in one transaction, and commits them at once. A write that fails
+    is rolled back alone and its caller hears the error (the batch runs again, each write
+    in its own savepoint). Each caller returns only after the commit that holds its work,
+    so nothing acknowledged is lost; the sync (SQLite's ``synchronous=FULL``, a database
+    server's WAL flush) is paid once per batch instead of once per write, and on SQLite,
+    which has one writer at a time, no two writes of this process wait for each other's
+    lock."""
 
     def __init__(self, url: str) -> None:
         self.engine = make_writer_engine(url)
@@ -98,22 +101,14 @@ class GroupCommit:
 
     def _commit(self, batch: list[tuple[Callable[[Connection], Any], Waiter]]) -> None:
         COMMIT_BATCH.observe(len(batch))
-        results: list[Outcome] = []
         try:
-            with self.engine.begin() as conn:
-                # a savepoint by its SQL on the driver's cursor, not conn.begin_nested():
-                # a twentieth of its cost, paid once a write
-                cursor = driver_cursor(conn)
-                for work, waiter in batch:
-                    cursor.execute(SAVEPOINT)
-                    try:
-                        value = work(conn)
-                    except Exception as error:
-                        cursor.execute(ROLLBACK_TO)
-                        results.append((waiter, None, error))
-                    else:
-                        results.append((waiter, value, None))
-                    cursor.execute(RELEASE)
+            try:
+                results = self._apply(batch, isolated=False)
+            except Exception:
+                if len(batch) == 1:
+                    raise
+                # one write failed and took the others' back with it: again, each alone
+                results = self._apply(batch, isolated=True)
         except Exception as error:
             results = [(waiter, None, error) for _work, waiter in batch]
         by_loop: dict[asyncio.AbstractEventLoop, list[Outcome]] = {}
@@ -128,6 +123,32 @@ class GroupCommit:
                 loop.call_soon_threadsafe(_settle, outcomes)
             except RuntimeError:  # that loop is closed: no one is waiting any more
                 continue
+
+    def _apply(
+        self, batch: list[tuple[Callable[[Connection], Any], Waiter]], isolated: bool
+    ) -> list[Outcome]:
+        """Run the batch's writes in one transaction and commit it. Not ``isolated``: a
+        write that fails raises, and nothing is kept (the common case pays no savepoint:
+        a round trip each way to a database server). ``isolated``: each write in a
+        savepoint of its own, by its SQL on the driver's cursor, and one that fails is
+        rolled back alone, its error its outcome."""
+        results: list[Outcome] = []
+        with self.engine.begin() as conn:
+            cursor = driver_cursor(conn) if isolated else None
+            for work, waiter in batch:
+                if cursor is None:
+                    results.append((waiter, work(conn), None))
+                    continue
+                cursor.execute(SAVEPOINT)
+                try:
+                    value = work(conn)
+                except Exception as error:
+                    cursor.execute(ROLLBACK_TO)
+                    results.append((waiter, None, error))
+                else:
+                    results.append((waiter, value, None))
+                cursor.execute(RELEASE)
+        return results
 
 
 def _settle(outcomes: list[Outcome]) -> None:

@@ -232,10 +232,13 @@ def make_engine(url: str) -> Engine:
 
 
 def make_writer_engine(url: str) -> Engine:
-    """The group commit's own SQLite engine: SQLAlchemy's recipe for savepoints (the driver
-    leaves transactions alone, as it would not begin one before a SAVEPOINT) with each
-    transaction taking the write lock at once (BEGIN IMMEDIATE: a writer never has to
-    upgrade a read lock, which SQLite refuses at once while another writer waits)."""
+    """The group commit's own engine, one connection. On SQLite, SQLAlchemy's recipe for
+    savepoints (the driver leaves transactions alone, as it would not begin one before a
+    SAVEPOINT) with each transaction taking the write lock at once (BEGIN IMMEDIATE: a
+    writer never has to upgrade a read lock, which SQLite refuses at once while another
+    writer waits)."""
+    if not url.startswith("sqlite"):
+        return create_engine(url, pool_size=1, max_overflow=0)
     engine = create_engine(url)
     event.listen(engine, "connect", _sqlite_pragmas)
     event.listen(engine, "connect", _driver_leaves_transactions_alone)
