@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -14,6 +13,7 @@ from sqlalchemy import Engine
 
 from playbench.core.game import JSON, Game
 from playbench.server.agent_check import PuzzleSigner
+from playbench.server.encoding import json_bytes
 from playbench.server.guards import Rate
 from playbench.server.quota import LIMITS_SUFFIX, SharedBuckets, limits_engine
 from playbench.server.recent import Recent
@@ -131,20 +131,6 @@ def build_services(settings: Settings) -> Services:
 
 def services_of(request: Request) -> Services:
     return request.app.state.services
-
-
-def json_bytes(body: Any) -> bytes:
-    """Compact UTF-8 JSON by orjson.
-
-    What orjson does not write (text that is not valid Unicode, such as a lone surrogate
-    a client sent and a reason echoes; an integer beyond 64 bits; a key that is not
-    text) the standard module writes, with JSON escapes. Embedded fragments (the cached
-    specs) hold no such text, and only orjson writes them.
-    """
-    try:
-        return orjson.dumps(body)
-    except orjson.JSONEncodeError:
-        return json.dumps(body, separators=(",", ":")).encode()
 
 
 def json_response(body: Any, status_code: int = 200) -> Response:

@@ -22,13 +22,12 @@ import json
 import secrets
 from dataclasses import dataclass
 
-import orjson
-
 from playbench.core.errors import CommandError, PlaybenchError
-from playbench.core.game import JSON, Game, canonical_json
+from playbench.core.game import JSON, Game
 from playbench.core.match import Match, StepResult
 from playbench.core.rng import draw_seed
 from playbench.server import agent_check, players
+from playbench.server.encoding import canonical_text
 from playbench.server.services import Services
 from playbench.server.store import (
     LogEntry,
@@ -157,15 +156,8 @@ async def new_session(
 
 
 def stored_state(match: Match) -> str:
-    """The match's state as its row stores it: the text of :func:`canonical_json`, written
-    by orjson (a tenth of the time; the same text for every state of integers, text and
-    lists, which is what the games' states hold), or by ``canonical_json`` itself where
-    orjson cannot write the data (a key that is not text, an integer beyond 64 bits)."""
-    data = match.to_json()
-    try:
-        return orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode()
-    except orjson.JSONEncodeError:
-        return canonical_json(data)
+    """The match's state as its row stores it: canonical JSON."""
+    return canonical_text(match.to_json())
 
 
 def load(game: Game, row: SessionRow) -> Match:

@@ -1,5 +1,6 @@
 """Prepared statements: the driver's cursor writes what SQLAlchemy's execution writes, in
-the same transaction, with SQLAlchemy's errors; and the stored state is canonical JSON."""
+the same transaction, with SQLAlchemy's errors; and what a step stores is JSON that reads
+back as it was (its state canonical JSON)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from sqlalchemy import bindparam, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from playbench.core.game import canonical_json
-from playbench.server.sessions import stored_state
+from playbench.server.encoding import canonical_text, json_text
 from playbench.server.store.prepared import Prepared
 from playbench.server.store.schema import actions, create_tables, make_engine, sessions
 from playbench.server.store.sessions import CREATE, LOG
@@ -149,14 +150,7 @@ JSON_DATA = st.recursive(
 )
 
 
-class _State:
-    def __init__(self, data) -> None:
-        self.data = data
-
-    def to_json(self):
-        return self.data
-
-
 @given(JSON_DATA)
-def test_the_stored_state_is_canonical_json(data):
-    assert stored_state(_State(data)) == canonical_json(data)
+def test_the_stored_state_is_canonical_json_and_stored_events_read_back(data):
+    assert canonical_text(data) == canonical_json(data)
+    assert json.loads(json_text(data)) == data

@@ -26,6 +26,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
+from playbench.server.encoding import json_text
 from playbench.server.store.base import StoreBase
 from playbench.server.store.prepared import Prepared
 from playbench.server.store.puzzles import spend_once
@@ -213,11 +214,11 @@ class SessionStore(StoreBase):
             "session_id": session.id,
             "seq": version + 1,
             "command": record.command,
-            "action": json.dumps(record.action) if record.parsed else None,
+            "action": json_text(record.action) if record.parsed else None,
             "ok": record.ok,
             "reward": record.reward,
             "reason": record.reason,
-            "events": json.dumps(record.events) if record.events else None,
+            "events": json_text(record.events) if record.events else None,
             "created_at": now,
         }
 
