@@ -2,7 +2,7 @@
 bottleneck.
 
     python benchmarks/load_sessions.py [--sessions 1,16,64,256] [--seconds 5]
-        [--database URL] [--record]
+        [--rounds 3] [--database URL] [--record]
 
 Starts ``playbench serve`` on 127.0.0.1 (one worker, the default stack, every rate limit
 off, the per-address connection cap raised to 1,000) over a temporary data folder, SQLite
@@ -14,6 +14,9 @@ server's CPU in cores; then as many connections posting the stateless action rou
 (``POST /api/games/gem-swap/action``, a sealed state and a legal swap). The client is raw
 HTTP/1.1 on asyncio in this process: its own CPU in cores is shown beside each row.
 Every run is bounded by ``--seconds``; the sessions are made before the clock starts.
+With ``--rounds`` above 1 the whole series runs that many times, alternating sessions
+and the stateless route, and each figure is the median of its rounds (latencies pooled):
+what a busy neighbour costs one run then moves no figure alone.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import re
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -243,18 +247,38 @@ def serve(data: Path, port: int, database: str | None) -> subprocess.Popen[bytes
     raise RuntimeError("the server did not start")
 
 
-def measure(counts: list[int], seconds: float, database: str | None) -> list[tuple[Row, Row]]:
+def median_row(rows: list[Row]) -> Row:
+    """One row of the median rate (its ``done`` over ``seconds``), CPU figures and
+    latencies of every round."""
+    seconds = statistics.median(row.seconds for row in rows)
+    return Row(
+        rows[0].clients,
+        round(statistics.median(row.rate() for row in rows) * seconds),
+        seconds,
+        [latency for row in rows for latency in row.latencies],
+        statistics.median(row.server_cpu for row in rows),
+        statistics.median(row.client_cpu for row in rows),
+    )
+
+
+def measure(
+    counts: list[int], seconds: float, database: str | None, rounds: int = 1
+) -> list[tuple[Row, Row]]:
     data = Path(tempfile.mkdtemp(prefix="playbench-load-"))
     port = free_port()
     process = serve(data, port, database)
     try:
         body = stateless_body(f"http://{HOST}:{port}")
-        rows = []
-        for clients in counts:
-            acting = asyncio.run(session_row(port, process.pid, clients, seconds))
-            stateless = asyncio.run(stateless_row(port, process.pid, clients, seconds, body))
-            rows.append((acting, stateless))
-        return rows
+        runs: dict[int, list[tuple[Row, Row]]] = {clients: [] for clients in counts}
+        for _round in range(rounds):
+            for clients in counts:
+                acting = asyncio.run(session_row(port, process.pid, clients, seconds))
+                stateless = asyncio.run(stateless_row(port, process.pid, clients, seconds, body))
+                runs[clients].append((acting, stateless))
+        return [
+            (median_row([a for a, _ in runs[n]]), median_row([b for _, b in runs[n]]))
+            for n in counts
+        ]
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=30)
@@ -281,11 +305,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", default="1,16,64,256", help="concurrent sessions")
     parser.add_argument("--seconds", type=float, default=5.0, help="length of each run")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="runs of the series; figures are medians"
+    )
     parser.add_argument("--database", help="a SQLAlchemy URL (default: SQLite)")
     parser.add_argument("--record", action="store_true", help=f"append to {RESULTS.name}")
     args = parser.parse_args()
     counts = [int(part) for part in args.sessions.split(",")]
-    rows = measure(counts, args.seconds, args.database)
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    rows = measure(counts, args.seconds, args.database, args.rounds)
     lines = table(rows)
     print("\n".join(lines))
     if args.record:

@@ -169,11 +169,17 @@ async def _key_refused(request: Request, exc: KeyRefused) -> JSONResponse:
     return await _answer(request, exc.status, str(exc))
 
 
-async def answer(request: Request, exc: ApiError | PlaybenchError) -> JSONResponse:
+#: the refusals a layer in front of the framework answers by :func:`answer`
+ANSWERED = (ApiError, PlaybenchError, KeyRefused)
+
+
+async def answer(request: Request, exc: ApiError | PlaybenchError | KeyRefused) -> JSONResponse:
     """The error table's answer to ``exc``, for a layer that answers before the framework
-    (the session act's fast path) as the app would."""
+    (the sessions' fast path) as the app would."""
     if isinstance(exc, ApiError):
         return await _api_error(request, exc)
+    if isinstance(exc, KeyRefused):
+        return await _key_refused(request, exc)
     return await _playbench(request, exc)
 
 

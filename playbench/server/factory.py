@@ -71,7 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             metrics.mark_worker_gone()
 
     def front(inner: ASGIApp) -> ASGIApp:
-        acting = sessions.ActFastPath(
+        acting = sessions.SessionFastPath(
             SecurityHeaders(inner), services=services, limit=settings.max_body_bytes
         )
         fast = games.ActionFastPath(acting, sealer=services.sealer, limit=settings.max_body_bytes)
@@ -143,7 +143,7 @@ class Arena(FastAPI):
     """FastAPI behind the arena's own layers: the trusted proxies' word on who the client
     is (only with ``--forwarded-allow-ips``), the probes, the scrape and the request
     metrics, the rate limits, then the fast paths of the stateless action and the session
-    act (a well-formed request is answered there, before FastAPI's routing, error pages
+    act and new (a well-formed request is answered there, before FastAPI's routing, error pages
     and body limit, which every other request passes as usual), then the security headers
     of every answer the framework writes (the layers' own answers carry them already)."""
 

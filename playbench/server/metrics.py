@@ -138,8 +138,16 @@ class _Everything(Collector):
         return REGISTRY.collect()
 
 
+#: the scope's key where a layer that answers before the framework's routing names the
+#: route template it answered for
+ANSWERED_ROUTE = "playbench.route"
+
+
 def route_of(scope: Scope) -> str:
     """The route template a request matched (a bounded label), never its raw path."""
+    answered = scope.get(ANSWERED_ROUTE)
+    if answered is not None:
+        return answered
     route = scope.get("route")
     path = getattr(route, "path", None)
     if isinstance(path, str):

@@ -1,18 +1,19 @@
-"""The session act's fast path answers a well-formed act before the framework, as the
-route would (the same core, the same error table), and hands every other request to the
-app with its body intact."""
+"""The sessions' fast path answers a well-formed act or new session before the framework,
+as the route would (the same core, the same error table), and hands every other request
+to the app with its body intact."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import httpx
 import pytest
 
 from playbench.server.middleware import SECURITY_HEADERS
-from playbench.server.routes.sessions import ActFastPath
-from tests.server.helpers import Player, answer_headers
+from playbench.server.routes.sessions import SessionFastPath
+from tests.server.helpers import Player, answer_headers, register
 
 pytestmark = pytest.mark.databases("sqlite", "postgresql")
 
@@ -126,7 +127,7 @@ class Behind:
 
 def through(client, behind: Behind, *requests: dict[str, Any]) -> list[httpx.Response]:
     services = client.app.state.services
-    fast = ActFastPath(behind, services=services, limit=services.settings.max_body_bytes)
+    fast = SessionFastPath(behind, services=services, limit=services.settings.max_body_bytes)
 
     async def send_all() -> list[httpx.Response]:
         transport = httpx.ASGITransport(app=fast)
@@ -169,3 +170,54 @@ def test_what_the_route_must_judge_is_handed_on_with_its_body(client):
     assert behind.bodies == [request["content"] for request in handed]
     state = client.get("/games/tally/api/state", headers=player.auth()).json()
     assert state["moves"] == 0
+
+
+def streamed(body: dict[str, Any]) -> Any:
+    """A JSON body sent in chunks (no Content-Length): the fast path hands it on."""
+    return iter([json.dumps(body).encode()])
+
+
+def test_new_on_the_fast_path_and_the_route_answer_alike(client):
+    key = register(client, "Lovelace")
+    headers = {"Content-Type": "application/json", "X-Player-Key": key}
+    body = {"seed": 321, "player": "Lovelace"}
+    fast = client.post("/games/tally/api/new", json=body, headers={"X-Player-Key": key})
+    client.cookies.clear()
+    routed = client.post("/games/tally/api/new", content=streamed(body), headers=headers)
+    client.cookies.clear()
+    assert (fast.status_code, routed.status_code) == (200, 200)
+    assert "content-length" in fast.request.headers
+    assert "content-length" not in routed.request.headers
+    assert steady(fast.json()) == steady(routed.json())
+    assert steady(fast.json())["seed"] == 321
+    for reply in (fast, routed):
+        token = reply.json()["token"]
+        assert reply.headers["set-cookie"] == (
+            f"playbench_tally={token}; HttpOnly; Path=/games/tally; SameSite=lax"
+        )
+        for name, value in SECURITY_HEADERS:
+            assert reply.headers[name.decode()] == value.decode()
+    # the fast path's cookie plays on the route that reads it
+    player = Player.__new__(Player)
+    player.client, player.slug, player.token, player.last = client, "tally", "", fast.json()
+    player.token = fast.json()["token"]
+    moved = by_cookie(player, {"command": "step 1"}, fast.json()["agentCheck"])
+    assert (moved.status_code, moved.json()["moves"]) == (200, 1)
+
+
+def test_new_refusals_are_the_error_tables_on_both_paths(client):
+    register(client, "Hopper")
+    body = {"seed": 4, "player": "Hopper"}
+    headers = {"X-Player-Key": "not-the-key"}
+    fast = client.post("/games/tally/api/new", json=body, headers=headers)
+    routed = client.post(
+        "/games/tally/api/new",
+        content=streamed(body),
+        headers={**headers, "Content-Type": "application/json"},
+    )
+    assert fast.status_code == routed.status_code == 403
+    assert steady(fast.json()) == steady(routed.json())
+    assert fast.json()["error"] == "the X-Player-Key sent is not 'Hopper''s key"
+    assert "set-cookie" not in fast.headers
+    bad = client.post("/games/tally/api/new", json={"seed": "four"})
+    assert bad.status_code == 422  # the route's own validation answers what the path handed on

@@ -15,6 +15,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from playbench.server import Settings, create_app
 from playbench.server.guards import Rate
 from playbench.server.quota import SharedBuckets, limits_engine
+from tests.server.helpers import answer_headers
 from tests.web.serving import serve_process
 
 QUIET = ["--no-access-log", "--log-level", "warning"]
@@ -65,8 +66,11 @@ def test_metrics_count_routes_statuses_refusals_and_sessions(tmp_path):
     settings = Settings(data_dir=tmp_path / "data", rate_new_per_address=Rate(0.001, 2))
     with TestClient(create_app(settings), client=LOOPBACK) as client:
         before = samples(client.get("/metrics").text)
-        for _ in range(3):
-            client.post("/games/delvewick/api/new", json={"seed": 1})
+        made = [client.post("/games/delvewick/api/new", json={"seed": 1}) for _ in range(3)]
+        player = made[0].json()
+        act = answer_headers(player["agentCheck"], player["token"])
+        command = {"command": player["commands"][0]}
+        assert client.post("/games/delvewick/api/act", json=command, headers=act).is_success
         client.get("/api/games/delvewick/init?seed=3")
         client.get("/api/games/chess/init?seed=3")
         scrape = client.get("/metrics")
@@ -80,6 +84,8 @@ def test_metrics_count_routes_statuses_refusals_and_sessions(tmp_path):
     new = {"route": "/games/{slug}/api/new", "method": "POST"}
     assert grew("playbench_requests_total", **new, status="200") == 2
     assert grew("playbench_requests_total", route="unmatched", method="POST", status="429") == 1
+    act = {"route": "/games/{slug}/api/act", "method": "POST"}
+    assert grew("playbench_requests_total", **act, status="200") == 1
     init = {"route": "/api/games/{slug}/init", "method": "GET"}
     assert grew("playbench_requests_total", **init, status="200") == 1
     assert grew("playbench_requests_total", **init, status="404") == 1

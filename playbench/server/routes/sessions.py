@@ -16,10 +16,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import ValidationError
 
-from playbench.core.errors import PlaybenchError, UnknownGameError
+from playbench.core.errors import UnknownGameError
 from playbench.core.game import JSON, Game
 from playbench.core.registry import get_game
-from playbench.server import agent_check, errors, players, sessions
+from playbench.server import agent_check, errors, metrics, players, sessions
 from playbench.server.deps import (
     AgentHeadersDep,
     GameDep,
@@ -99,8 +99,19 @@ async def new(
 ) -> Response:
     """Start a session. Without a seed and options it is ranked: the server draws the seed
     and hides it until ``finish``. A seed or options make it practice. A ``player`` name
-    needs its key (``X-Player-Key``); without a name the session is anonymous."""
-    body = body or SessionCreate()
+    needs its key (``X-Player-Key``); without a name the session is anonymous. (A request
+    with a JSON body is answered by :class:`SessionFastPath` before it reaches here, by
+    the same :func:`new_answer`.)"""
+    answer, token = await new_answer(services, game, body or SessionCreate(), player_key)
+    response = json_response(answer)
+    response.raw_headers.append(cookie_header(game.slug, token))
+    return response
+
+
+async def new_answer(
+    services: Services, game: Game, body: SessionCreate, player_key: str | None
+) -> tuple[JSON, str]:
+    """A new session's answer, and its token."""
     storage = services.storage
     owner = (
         await storage.read_async(players.authenticate, storage, body.player, player_key)
@@ -109,15 +120,17 @@ async def new(
     )
     row, token, closed = await sessions.new_session(services, game, body.seed, body.options, owner)
     view = sessions.view(services, game, row)
-    response = json_response({**view, "token": token, "closedAsAbandoned": closed})
+    return {**view, "token": token, "closedAsAbandoned": closed}, token
+
+
+def cookie_header(slug: str, token: str) -> tuple[bytes, bytes]:
+    """The ``Set-Cookie`` header that keeps a browser's session token, as Starlette
+    writes it."""
+    response = Response()
     response.set_cookie(
-        session_cookie(game.slug),
-        token,
-        httponly=True,
-        samesite="lax",
-        path=f"/games/{game.slug}",
+        session_cookie(slug), token, httponly=True, samesite="lax", path=f"/games/{slug}"
     )
-    return response
+    return next(header for header in response.raw_headers if header[0] == b"set-cookie")
 
 
 @router.get("/state", response_model=SessionView)
@@ -135,7 +148,7 @@ async def act(
     body: ActCreate,
 ) -> Response:
     """Apply commands (a well-formed request with a bearer token is answered by
-    :class:`ActFastPath` before it reaches here, by the same :func:`act_answer`)."""
+    :class:`SessionFastPath` before it reaches here, by the same :func:`act_answer`)."""
     return json_response(await act_answer(services, game, token, headers, body))
 
 
@@ -209,18 +222,19 @@ async def _spend(
         raise agent_check.refusal(refused, spent) from None
 
 
-ACT_PATH = re.compile(r"/games/([^/]+)/api/act")
+SESSION_PATH = re.compile(r"/games/([^/]+)/api/(act|new)")
 OK = 200
 
 
-class ActFastPath:
-    """``POST /games/{slug}/api/act`` for a well-formed request, before the framework.
+class SessionFastPath:
+    """``POST /games/{slug}/api/act`` and ``.../new`` for a well-formed request, before
+    the framework.
 
-    It answers a request of a known game with a bearer token, a JSON body declared by
-    Content-Length within the body limit that is a valid act, by :func:`act_answer` and
-    the error table, as the route would; everything else (no token but the browser's
-    cookie, a body the route would refuse, a streamed body) is handed, body and all, to
-    the app behind it.
+    It answers a request of a known game with a JSON body declared by Content-Length
+    within the body limit that is a valid act (with a bearer token) or a valid new
+    session, by :func:`act_answer` or :func:`new_answer` and the error table, as the route
+    would; everything else (an act with no token but the browser's cookie, a body the
+    route would refuse, a streamed body) is handed, body and all, to the app behind it.
     """
 
     def __init__(self, app: ASGIApp, services: Services, limit: int) -> None:
@@ -229,10 +243,11 @@ class ActFastPath:
         self.limit = limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Any) -> None:
-        path = ACT_PATH.fullmatch(scope["path"]) if scope["type"] == "http" else None
+        path = SESSION_PATH.fullmatch(scope["path"]) if scope["type"] == "http" else None
         if path is None or scope["method"] != "POST":
             await self.app(scope, receive, send)
             return
+        acting = path.group(2) == "act"
         headers = dict(scope["headers"])
         token = bearer(_text(headers.get(b"authorization")))
         size = headers.get(b"content-length", b"")
@@ -240,7 +255,7 @@ class ActFastPath:
         game = _known(path.group(1))
         if (
             game is None
-            or token is None
+            or (acting and token is None)
             or media != b"application/json"
             or not size.isdigit()
             or int(size) > self.limit
@@ -249,18 +264,28 @@ class ActFastPath:
             return
         body = await read_body(receive)
         try:
-            request = ActCreate.model_validate_json(body)
+            request = (ActCreate if acting else SessionCreate).model_validate_json(body)
         except ValidationError:
             await self.app(scope, replaying(body, receive), send)
             return
-        agent = (_text(headers.get(b"x-agent-check")), _text(headers.get(b"x-agent-answer")))
+        scope[metrics.ANSWERED_ROUTE] = f"{router.prefix}/{path.group(2)}"
+        extra: tuple[tuple[bytes, bytes], ...] = ()
         try:
-            answer = await act_answer(self.services, game, token, agent, request)
-        except (ApiError, PlaybenchError) as error:
+            if isinstance(request, ActCreate):
+                agent = (
+                    _text(headers.get(b"x-agent-check")),
+                    _text(headers.get(b"x-agent-answer")),
+                )
+                answer = await act_answer(self.services, game, token, agent, request)
+            else:
+                key = _text(headers.get(b"x-player-key"))
+                answer, made = await new_answer(self.services, game, request, key)
+                extra = (cookie_header(game.slug, made),)
+        except errors.ANSWERED as error:
             refused = await errors.answer(Request(scope), error)
             await send_json(send, refused.status_code, bytes(refused.body))
             return
-        await send_json(send, OK, json_bytes(answer))
+        await send_json(send, OK, json_bytes(answer), *extra)
 
 
 def _text(value: bytes | None) -> str | None:
