@@ -142,10 +142,11 @@ def settle_heap() -> None:
 class Arena(FastAPI):
     """FastAPI behind the arena's own layers: the trusted proxies' word on who the client
     is (only with ``--forwarded-allow-ips``), the probes, the scrape and the request
-    metrics, the rate limits, then the fast paths of the stateless action and the session
-    act and new (a well-formed request is answered there, before FastAPI's routing, error pages
-    and body limit, which every other request passes as usual), then the security headers
-    of every answer the framework writes (the layers' own answers carry them already)."""
+    metrics, the rate limits, then the fast paths of the stateless action and of the
+    session act and new (a well-formed request is answered there, before FastAPI's
+    routing, error pages and body limit, which every other request passes as usual), then
+    the security headers of every answer the framework writes (the layers' own answers
+    carry them already)."""
 
     def __init__(self, *, front: Callable[[ASGIApp], ASGIApp], **kwargs: Any) -> None:
         super().__init__(**kwargs)

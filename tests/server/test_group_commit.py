@@ -167,3 +167,41 @@ def test_coroutines_hear_of_their_writes_and_a_cancelled_one_stops_no_other(url)
     # a write whose caller gave up still lands: the cancel came after it was queued
     assert _hashes(storage) == {"a", "gone", "b"}
     storage.close()
+
+
+def test_a_batch_runs_each_write_once_unless_one_fails(url):
+    storage = _storage(url)
+    group = storage._group
+    runs: list[str] = []
+
+    def counted(token: str, fail: bool = False):
+        def write(conn) -> None:
+            runs.append(token)
+            conn.execute(insert(spent_puzzles).values(token_hash=token, expires_at=4e9))
+            if fail:
+                raise ValueError(token)
+
+        return write
+
+    def batch(*works) -> list:
+        started, release = threading.Event(), threading.Event()
+
+        def hold(conn) -> None:
+            started.set()
+            release.wait()
+
+        holding = group._submit(hold)
+        started.wait()
+        futures = [group._submit(work) for work in works]
+        release.set()
+        holding.result()
+        return [future.exception() for future in futures]
+
+    assert batch(counted("a"), counted("b")) == [None, None]
+    assert runs == ["a", "b"]
+    runs.clear()
+    outcomes = batch(counted("c"), counted("d", fail=True), counted("e"))
+    assert [type(outcome) for outcome in outcomes] == [type(None), ValueError, type(None)]
+    assert runs == ["c", "d", "c", "d", "e"]  # together up to the failure, then each alone
+    assert _hashes(storage) == {"a", "b", "c", "e"}
+    storage.close()
