@@ -27,11 +27,12 @@ def json_bytes(body: Any) -> bytes:
 
 
 def json_text(data: Any) -> str:
-    """Compact JSON text (a stored action or event list)."""
+    """Compact JSON text (a stored action or event list); what orjson cannot write is
+    written with JSON escapes, so a lone surrogate stores as text."""
     try:
         return orjson.dumps(data).decode()
     except orjson.JSONEncodeError:
-        return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+        return json.dumps(data, separators=(",", ":"))
 
 
 def canonical_text(data: Any) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from sqlalchemy import insert, select
@@ -33,6 +35,40 @@ def _storage(url: str) -> Storage:
 def _hashes(storage: Storage) -> set[str]:
     with storage.engine.connect() as conn:
         return set(conn.execute(select(spent_puzzles.c.token_hash)).scalars())
+
+
+@contextmanager
+def holding_the_writer(group: GroupCommit) -> Iterator[None]:
+    """The writer held inside a commit: every write queued meanwhile is one batch, applied
+    once the block ends."""
+    started, release = threading.Event(), threading.Event()
+
+    def hold(conn) -> None:
+        started.set()
+        release.wait()
+
+    held = group._submit(hold)
+    started.wait()
+    try:
+        yield
+    finally:
+        release.set()
+        held.result()
+
+
+def spend(token: str, fail: bool = False, runs: list[str] | None = None):
+    """A write that spends puzzle ``token`` (then raises, if ``fail``), noting each run in
+    ``runs``; its value is the token."""
+
+    def write(conn) -> str:
+        if runs is not None:
+            runs.append(token)
+        conn.execute(insert(spent_puzzles).values(token_hash=token, expires_at=4e9))
+        if fail:
+            raise ValueError(token)
+        return token
+
+    return write
 
 
 def test_writes_go_through_one_group_commit(url):
@@ -85,28 +121,15 @@ def test_a_failing_write_is_rolled_back_alone(url):
 def test_a_failing_write_inside_a_batch_takes_only_its_own_rows_back(url):
     storage = _storage(url)
     group = storage._group
-    started, release = threading.Event(), threading.Event()
-
-    def hold(conn) -> None:
-        started.set()
-        release.wait()
-
-    def spend(token: str):
-        def write(conn) -> None:
-            conn.execute(insert(spent_puzzles).values(token_hash=token, expires_at=4e9))
-
-        return write
 
     def half_then_fail(conn) -> None:
         spend("half")(conn)
         spend("before")(conn)  # written by the batch's first write: refused
 
-    holding = group._submit(hold)
-    started.wait()  # the writer is inside a commit: what follows is queued as one batch
-    futures = [group._submit(work) for work in (spend("before"), half_then_fail, spend("after"))]
-    release.set()
-    holding.result()
-    assert futures[0].result() is None and futures[2].result() is None
+    with holding_the_writer(group):
+        works = (spend("before"), half_then_fail, spend("after"))
+        futures = [group._submit(work) for work in works]
+    assert futures[0].result() == "before" and futures[2].result() == "after"
     with pytest.raises(IntegrityError):
         futures[1].result()
     assert _hashes(storage) == {"before", "after"}
@@ -132,32 +155,15 @@ def test_writes_go_on_after_close(url):
 def test_coroutines_hear_of_their_writes_and_a_cancelled_one_stops_no_other(url):
     storage = _storage(url)
     group = storage._group
-    started, release = threading.Event(), threading.Event()
-
-    def hold(conn) -> None:
-        started.set()
-        release.wait()
-
-    def value_of(token: str):
-        def write(conn) -> str:
-            conn.execute(insert(spent_puzzles).values(token_hash=token, expires_at=4e9))
-            if token == "refused":
-                raise ValueError(token)
-            return token
-
-        return write
 
     async def main() -> list:
-        holding = group._submit(hold)
-        await asyncio.to_thread(started.wait)  # the writer is inside a commit
-        tasks = [
-            asyncio.create_task(group.run_async(value_of(token)))
-            for token in ("a", "gone", "refused", "b")
-        ]
-        await asyncio.sleep(0)  # each task has queued its write
-        tasks[1].cancel()
-        release.set()
-        await asyncio.wrap_future(holding)
+        with holding_the_writer(group):
+            tasks = [
+                asyncio.create_task(group.run_async(spend(token, fail=token == "refused")))
+                for token in ("a", "gone", "refused", "b")
+            ]
+            await asyncio.sleep(0)  # each task has queued its write
+            tasks[1].cancel()
         return await asyncio.gather(*tasks, return_exceptions=True)
 
     a, gone, refused, b = asyncio.run(main())
@@ -174,33 +180,15 @@ def test_a_batch_runs_each_write_once_unless_one_fails(url):
     group = storage._group
     runs: list[str] = []
 
-    def counted(token: str, fail: bool = False):
-        def write(conn) -> None:
-            runs.append(token)
-            conn.execute(insert(spent_puzzles).values(token_hash=token, expires_at=4e9))
-            if fail:
-                raise ValueError(token)
-
-        return write
-
     def batch(*works) -> list:
-        started, release = threading.Event(), threading.Event()
-
-        def hold(conn) -> None:
-            started.set()
-            release.wait()
-
-        holding = group._submit(hold)
-        started.wait()
-        futures = [group._submit(work) for work in works]
-        release.set()
-        holding.result()
+        with holding_the_writer(group):
+            futures = [group._submit(work) for work in works]
         return [future.exception() for future in futures]
 
-    assert batch(counted("a"), counted("b")) == [None, None]
+    assert batch(spend("a", runs=runs), spend("b", runs=runs)) == [None, None]
     assert runs == ["a", "b"]
     runs.clear()
-    outcomes = batch(counted("c"), counted("d", fail=True), counted("e"))
+    outcomes = batch(spend("c", runs=runs), spend("d", fail=True, runs=runs), spend("e", runs=runs))
     assert [type(outcome) for outcome in outcomes] == [type(None), ValueError, type(None)]
     assert runs == ["c", "d", "c", "d", "e"]  # together up to the failure, then each alone
     assert _hashes(storage) == {"a", "b", "c", "e"}
