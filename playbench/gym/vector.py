@@ -37,13 +37,14 @@ An action outside the single action space raises
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from gymnasium.envs.registration import EnvSpec
+from gymnasium.envs.registration import EnvSpec, VectorizeMode
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
@@ -73,17 +74,25 @@ RESET_MASK = "reset_mask"
 def make_vec(
     id: str | EnvSpec,
     num_envs: int = 1,
-    vectorization_mode: str | None = None,
+    vectorization_mode: VectorizeMode | str | None = None,
     vector_kwargs: dict[str, Any] | None = None,
     wrappers: Sequence[Callable[[gymnasium.Env], gymnasium.Wrapper]] | None = None,
     **kwargs: Any,
 ) -> gymnasium.vector.VectorEnv:
     """``gymnasium.make_vec`` that also hands ``vector_kwargs`` to a native vector env
     (as keywords, which Gymnasium takes); every other call it passes on unchanged."""
-    spec = gymnasium.spec(id) if isinstance(id, str) else id
-    native = vectorization_mode in (None, "vector_entry_point") and (
-        vectorization_mode is not None or spec.vector_entry_point is not None
-    )
+    if isinstance(id, str):
+        module, _, name = id.rpartition(":")
+        if module:
+            importlib.import_module(module)
+        spec = gymnasium.spec(name)
+    else:
+        spec = id
+    mode = None if vectorization_mode is None else VectorizeMode(vectorization_mode)
+    if mode is None:
+        native = spec.vector_entry_point is not None
+    else:
+        native = mode == VectorizeMode.VECTOR_ENTRY_POINT
     if native and vector_kwargs:
         kwargs = {**kwargs, **vector_kwargs}
         vector_kwargs = None

@@ -144,6 +144,14 @@ def test_the_sync_envs_keywords_are_taken_flat_and_unknown_ones_refused() -> Non
         gymnasium.make_vec("playbench/Chimestep-v0", 2, vector_kwargs={"copy": False})
     synced = make_vec("playbench/Chimestep-v0", 2, "sync", vector_kwargs={"copy": False})
     assert isinstance(synced, gymnasium.vector.SyncVectorEnv) and not synced.copy
+    native = make_vec(
+        "playbench:playbench/Chimestep-v0",
+        2,
+        gymnasium.VectorizeMode.VECTOR_ENTRY_POINT,
+        vector_kwargs={"copy": False},
+    )
+    assert isinstance(native, PlaybenchVectorEnv) and not native.copy
+    assert native.spec.kwargs["copy"] is False
 
 
 @pytest.mark.parametrize(
