@@ -107,6 +107,22 @@ def test_native_plays_as_sync_with_the_json_view_progress_rewards_and_test_games
     assert play_both("playbench/Delvewick-v0", mode, 60, max_episode_steps=25, **keywords) > 0
 
 
+@pytest.mark.parametrize(
+    "keywords",
+    [
+        {"obs_type": "frame"},
+        {"obs_type": "planes"},
+        {"obs_type": "text"},
+        {"obs_type": "rgb"},
+        {"one_hot": True, "mask_in_observation": True},
+    ],
+    ids=lambda keywords: "-".join(map(str, keywords.values())),
+)
+def test_native_plays_as_sync_in_every_observation_type(keywords: dict) -> None:
+    for env_id in ("playbench/Chimestep-v0", "playbench/GemSwap-v0"):
+        play_both(env_id, AutoresetMode.NEXT_STEP, 25, max_episode_steps=10, **keywords)
+
+
 def test_native_plays_as_sync_under_disabled_autoreset_with_a_reset_mask() -> None:
     mode = AutoresetMode.DISABLED
     seed = int(np.random.default_rng().integers(2**31))
