@@ -56,16 +56,18 @@ def pick(rng: np.random.Generator, masks: np.ndarray, size: int) -> np.ndarray:
     return np.array(picks)
 
 
-def play_both(env_id: str, mode: AutoresetMode, steps: int, **keywords: object) -> int:
-    """Step a native and a sync env of drawn seeds alike, comparing everything; the number
-    of episodes that ended."""
+def play_both(
+    env_id: str, mode: AutoresetMode, steps: int, other: str = "sync", **keywords: object
+) -> int:
+    """Step a native and a sync (or async) env of drawn seeds alike, comparing everything;
+    the number of episodes that ended."""
     rng = np.random.default_rng()
     count = int(rng.integers(2, 5))
     # held-out games are numbered 0-99: env i of a reset with seed s plays game s + i
     seed = int(rng.integers(100 - count if keywords.get("games") == "test" else 2**31))
     native = make_vec(env_id, count, vector_kwargs={"autoreset_mode": mode}, **keywords)
     sync = gymnasium.make_vec(
-        env_id, count, "sync", vector_kwargs={"autoreset_mode": mode}, **keywords
+        env_id, count, other, vector_kwargs={"autoreset_mode": mode}, **keywords
     )
     assert isinstance(native.unwrapped, PlaybenchVectorEnv)
     assert native.metadata["autoreset_mode"] == sync.metadata["autoreset_mode"] == mode
@@ -87,6 +89,7 @@ def play_both(env_id: str, mode: AutoresetMode, steps: int, **keywords: object) 
         assert terminated.tolist() == terminated2.tolist(), (seed, step)
         assert truncated.tolist() == truncated2.tolist(), (seed, step)
         ended += int((terminated | truncated).sum())
+    sync.close()
     return ended
 
 
@@ -121,6 +124,11 @@ def test_native_plays_as_sync_with_the_json_view_progress_rewards_and_test_games
 def test_native_plays_as_sync_in_every_observation_type(keywords: dict) -> None:
     for env_id in ("playbench/Chimestep-v0", "playbench/GemSwap-v0"):
         play_both(env_id, AutoresetMode.NEXT_STEP, 25, max_episode_steps=10, **keywords)
+
+
+@pytest.mark.parametrize("mode", MODES, ids=lambda mode: mode.value)
+def test_native_plays_as_async_too(mode: AutoresetMode) -> None:
+    assert play_both("playbench/GemSwap-v0", mode, 50, "async", max_episode_steps=12) > 0
 
 
 def test_native_plays_as_sync_under_disabled_autoreset_with_a_reset_mask() -> None:
