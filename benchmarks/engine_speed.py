@@ -226,7 +226,8 @@ class GymDoor:
         from playbench.gym import env_ids
 
         env_id = next(env_id for env_id, game in env_ids().items() if game == slug)
-        self.env = gym.make(env_id, obs_type=obs_type)
+        # games="any": a seed is the game itself, as the replay below starts it
+        self.env = gym.make(env_id, obs_type=obs_type, games="any")
         self.chooser = Rng.from_seed(0)
         self.record: list[object] = []
         self.info = self._reset(seed=0)
@@ -293,7 +294,9 @@ class VectorDoor:
         from playbench.gym import env_ids
 
         env_id = next(env_id for env_id, game in env_ids().items() if game == slug)
-        self.envs = gym.make_vec(env_id, num_envs=num_envs, vectorization_mode="vector_entry_point")
+        self.envs = gym.make_vec(
+            env_id, num_envs=num_envs, vectorization_mode="vector_entry_point", games="any"
+        )
         self.num_envs = num_envs
         self.chooser = Rng.from_seed(0)
         _, self.info = self.envs.reset(seed=0)
@@ -310,7 +313,8 @@ class VectorDoor:
                 ends = rows.searchsorted(range(1, count + 1)).tolist()
                 columns, start, picks = columns.tolist(), 0, []
                 for end in ends:
-                    picks.append(columns[start + below(end - start)])
+                    # a row of zeros (game over: the env resets whatever it gets) picks 0
+                    picks.append(columns[start + below(end - start)] if end > start else 0)
                     start = end
                 _, _, _, _, info = step(picks)
             self.info = info

@@ -92,8 +92,9 @@ def evaluate(
     deterministic: bool = False,
 ) -> tuple[list[float], list[float], list[int]]:
     """Scores, normalised scores and moves played over ``games``: the model's masked
-    policy, or random (a uniformly random legal action)."""
-    env = gymnasium.make(env_id, **MAKE)
+    policy, or random (a uniformly random legal action). The env plays each game's seed
+    itself (``games="any"``: the test games are named here, seed and options)."""
+    env = gymnasium.make(env_id, games="any", **MAKE)
     chooser = np.random.default_rng(POLICY_SEED)
     if model is not None:
         model.set_random_seed(POLICY_SEED)

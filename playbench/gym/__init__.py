@@ -5,7 +5,7 @@
     import playbench  # registers the ids below
 
     env = gymnasium.make("playbench/Delvewick-v0", render_mode="rgb_array")
-    observation, info = env.reset(seed=7)
+    observation, info = env.reset(seed=7)  # a training game, drawn by seed 7
     observation, reward, terminated, truncated, info = env.step(info["action_mask"].argmax())
 
 Without the import, Gymnasium's module-prefixed id does it:
@@ -67,10 +67,11 @@ def register_envs() -> None:
                 entry_point=ENTRY_POINT,
                 vector_entry_point=VECTOR_ENTRY_POINT,
                 kwargs={"game": game.slug},
-                # the env keeps its own step cap (the game's), refuses a step or a render
-                # before reset (ResetNeeded) and passes check_env: gymnasium.make hands out
-                # the env itself, so its action_masks() is there to call
-                max_episode_steps=None,
+                # the game's cap: gymnasium.make cuts there with its TimeLimit (or at the
+                # max_episode_steps asked for), make_vec hands it to the vector env; the
+                # env refuses a step or a render before reset (ResetNeeded) and passes
+                # check_env itself
+                max_episode_steps=game.step_cap,
                 order_enforce=False,
                 disable_env_checker=True,
             )

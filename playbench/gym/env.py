@@ -1,23 +1,27 @@
 """The Gymnasium environment of any playbench game: a loop over :class:`Match`.
 
-``reset(seed=s)`` starts the game with seed ``s``. A reset without a seed draws the next
-game seed from the env's generator (so a seeded env replays the same run of episodes):
-below 2**63, or, with ``num_seeds=n``, one of ``start_seed .. start_seed + n - 1``
-(Procgen's ``start_level``/``num_levels``); with ``tasks`` (a list of game options) it
-also draws the episode's options from them (Delvewick's start levels). ``step(i)`` plays
-action ``i`` of the game's fixed enumeration (its ``learning`` module) and returns the
-step result's reward (the score gained), ``terminated`` at game over and ``truncated``
-after ``step_cap`` steps (by default the game's own cap). The env keeps its own step cap,
-so ``gymnasium.make`` hands out the env itself, with no wrapper in front:
-``env.action_masks()`` works on what it returns (behind any wrapper,
+Which game a reset plays is the train/test protocol's (``games=``,
+:mod:`playbench.gym.protocol`): by default a training game, ``reset(seed=s)`` included
+(``s`` seeds the draw); ``games="test"`` plays held-out game ``i`` at ``reset(seed=i)``;
+``games="any"`` plays game seed ``s`` itself. ``step(i)`` plays action ``i`` of the
+game's fixed enumeration (its ``learning`` module) and returns the reward: the score
+gained (``reward="score"``, the default) or the game's progress gained
+(``reward="progress"``: an episode's rewards sum to its progress at its end less its
+progress at its start); ``terminated`` at game over. The env cuts no episode itself:
+``gymnasium.make`` puts Gymnasium's ``TimeLimit`` in front, at the game's ``step_cap``
+(the id's ``max_episode_steps``) or the ``max_episode_steps`` asked for, so
+``env.spec.max_episode_steps`` is the cap that holds. The mask is
+``env.unwrapped.action_masks()`` (behind any wrapper,
 ``env.get_wrapper_attr("action_masks")()``, as sb3-contrib looks it up).
 
-An action whose mask entry is 0, or one the game refuses, is illegal:
-``info["illegal"]`` true and ``info["reason"]`` saying why, and what else follows is
-``illegal``'s choice: ``"noop"`` (the default: nothing happens, reward 0), ``"penalty"``
-(nothing happens, reward ``-illegal_penalty``) or ``"terminate"`` (the episode ends,
-``terminated`` true, reward 0). The mask leaves out what a game calls a quit (Cogcrawl's
-``up`` on dungeon level 1, which ends the run at score 0) unless ``allow_quit=True``.
+An action outside the action space (not an integer 0 .. n - 1: a float, a bool, an array
+of another shape) raises :class:`ActionOutOfSpace` and changes nothing. One inside it
+whose mask entry is 0, or one the game refuses, is illegal: ``info["illegal"]`` true and
+``info["reason"]`` saying why, and what else follows is ``illegal``'s choice: ``"noop"``
+(the default: nothing happens, reward 0), ``"penalty"`` (nothing happens, reward
+``-illegal_penalty``) or ``"terminate"`` (the episode ends, ``terminated`` true, reward
+0). The mask leaves out what a game calls a quit (Cogcrawl's ``up`` on dungeon level 1,
+which ends the run at score 0) unless ``allow_quit=True``.
 
 ``info`` after every reset and step has the same keys and types: ``action_mask`` (int8,
 one entry per action, read-only for good: a view of new bytes each step), ``illegal``,
@@ -45,12 +49,27 @@ from playbench.core.match import Match, StepResult
 from playbench.core.registry import get_game
 from playbench.gym.baselines import normaliser
 from playbench.gym.observations import Observer
+from playbench.gym.protocol import Seeds
 
-#: game seeds drawn for resets without a seed lie in 0 .. SEED_BOUND - 1
-SEED_BOUND = 2**63 - 1
 RENDER_MODES = ("ansi", "rgb_array")
 #: what an illegal action does (``illegal=``)
 ILLEGAL = ("noop", "penalty", "terminate")
+#: what a step's reward is (``reward=``): the score gained, or the progress gained
+REWARDS = ("score", "progress")
+
+
+class ActionOutOfSpace(gymnasium.error.InvalidAction, ValueError):
+    """An action that is no element of the action space (an illegal one inside it is not
+    an error: ``info["illegal"]``)."""
+
+
+def out_of_space(action: Any, size: int) -> str:
+    """What is wrong with ``action``, no element of ``Discrete(size)``."""
+    return (
+        f"action {action!r} ({type(action).__name__}) is not in Discrete({size}): "
+        f"an action is one integer 0 .. {size - 1} (an int, a NumPy integer or a 0-d "
+        "integer array; not a bool, a float or a longer array)"
+    )
 
 
 def learning_for(game: str | Game) -> tuple[Game, Learning]:
@@ -74,37 +93,9 @@ def check_illegal(illegal: str) -> None:
         raise ValueError(f"illegal must be one of {list(ILLEGAL)}, got {illegal!r}")
 
 
-class Seeds:
-    """Where a door's resets without a seed draw their game seeds and options from."""
-
-    def __init__(
-        self,
-        start_seed: int = 0,
-        num_seeds: int = 0,
-        tasks: Sequence[Mapping[str, Any]] | None = None,
-    ) -> None:
-        if num_seeds < 0 or start_seed < 0:
-            raise ValueError(
-                f"start_seed and num_seeds must be at least 0, got {start_seed}, {num_seeds}"
-            )
-        if num_seeds and start_seed + num_seeds > SEED_BOUND:
-            raise ValueError(f"start_seed + num_seeds must be at most {SEED_BOUND}")
-        if tasks is not None and not len(tasks):
-            raise ValueError("tasks must hold at least one set of options")
-        self.start_seed, self.num_seeds = start_seed, num_seeds
-        self.tasks = None if tasks is None else [dict(task) for task in tasks]
-
-    def draw(
-        self, generator: np.random.Generator, options: Mapping[str, Any] | None
-    ) -> tuple[int, Mapping[str, Any] | None]:
-        """The next game seed and, from ``tasks``, the options (else ``options``)."""
-        if self.num_seeds:
-            seed = self.start_seed + int(generator.integers(self.num_seeds))
-        else:
-            seed = int(generator.integers(SEED_BOUND))
-        if self.tasks is not None:
-            options = self.tasks[int(generator.integers(len(self.tasks)))]
-        return seed, options
+def check_reward(reward: str) -> None:
+    if reward not in REWARDS:
+        raise ValueError(f"reward must be one of {list(REWARDS)}, got {reward!r}")
 
 
 def as_index(action: Any, size: int) -> int | None:
@@ -196,13 +187,14 @@ def step_info(
     return info
 
 
-def outcome(result: StepResult, illegal: str, penalty: float) -> tuple[float, bool]:
-    """A step's reward and whether ``illegal`` ends the episode after ``result``."""
+def outcome(result: StepResult, gain: float, illegal: str, penalty: float) -> tuple[float, bool]:
+    """A step's reward (``gain``, the score or progress it gained, less a penalty) and
+    whether ``illegal`` ends the episode after ``result``."""
     if result.ok:
-        return float(result.reward), False
+        return gain, False
     if illegal == "penalty":
-        return float(result.reward) - penalty, False
-    return float(result.reward), illegal == "terminate"
+        return gain - penalty, False
+    return gain, illegal == "terminate"
 
 
 class Door:
@@ -217,7 +209,16 @@ class Door:
         self.illegal = keywords["illegal"]
         check_illegal(self.illegal)
         self.illegal_penalty = float(keywords["illegal_penalty"])
-        self.seeds = Seeds(keywords["start_seed"], keywords["num_seeds"], keywords["tasks"])
+        self.reward = keywords["reward"]
+        check_reward(self.reward)
+        self.seeds = Seeds(
+            self.game.slug,
+            keywords["games"],
+            keywords["start_seed"],
+            keywords["num_seeds"],
+            keywords["tasks"],
+            self.options,
+        )
         self._actions = self.learning.actions.actions
         self._size = len(self._actions)
         self._observer = Observer(
@@ -240,6 +241,11 @@ class Door:
         if found is None:
             found = self._progress_of[key] = normaliser(self.game.slug, options)
         return found
+
+    def _gain(self) -> Callable[[Any], float] | None:
+        """The game's progress by state, when a step's reward is the progress it gained
+        (None when it is the step's own score gained, ``StepResult.reward``)."""
+        return self.game.progress if self.reward == "progress" else None
 
     def action_text(self, index: int) -> str:
         """The command text of action ``index`` (``"hop upLeft"``, ``"swap A1 right"``)."""
@@ -268,8 +274,9 @@ class PlaybenchEnv(Door, gymnasium.Env):
     custom layout), overridden for one episode by ``reset(options=...)``; ``obs_type``,
     ``one_hot``, ``mask_in_observation`` and ``frame_size`` shape the observation
     (:mod:`playbench.gym.observations`); ``json_info`` adds the JSON observation to
-    ``info``; ``illegal``, ``illegal_penalty``, ``allow_quit``, ``step_cap``,
-    ``start_seed``, ``num_seeds`` and ``tasks`` are described in the module docstring.
+    ``info``; ``illegal``, ``illegal_penalty``, ``allow_quit`` and ``reward`` are
+    described in the module docstring; ``games``, ``start_seed``, ``num_seeds`` and
+    ``tasks`` in :mod:`playbench.gym.protocol`.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 4}
@@ -286,43 +293,40 @@ class PlaybenchEnv(Door, gymnasium.Env):
         illegal: str = "noop",
         illegal_penalty: float = 1.0,
         allow_quit: bool = False,
-        step_cap: int | None = None,
-        start_seed: int = 0,
-        num_seeds: int = 0,
+        reward: str = "score",
+        games: str = "train",
+        start_seed: int | None = None,
+        num_seeds: int | None = None,
         tasks: Sequence[Mapping[str, Any]] | None = None,
-        frame_size: int = 64,
+        frame_size: int | tuple[int, int] | None = None,
     ) -> None:
         check_render_mode(render_mode)
         keywords = dict(locals())
         del keywords["self"], keywords["game"]
         self._door(game, keywords)
         self.render_mode = render_mode
-        self.step_cap = self.game.step_cap if step_cap is None else step_cap
-        if self.step_cap < 1:
-            raise ValueError(f"step_cap must be at least 1, got {self.step_cap}")
         self.action_space = gymnasium.spaces.Discrete(self._size)
         self.observation_space = self._observer.space()
         self._match: Match | None = None
         self._row = mask_row(self._size, ())
-        self._steps = 0
         self._progress = self._normalise(self.options)
         self._observe = self._observer.observe_of()
         self._is_over = self.game.is_over
+        self._gain_of = self._gain()
+        self._gained = 0.0
 
     # -- the loop ---------------------------------------------------------------------------
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
-        if seed is None:
-            seed, chosen = self.seeds.draw(self.np_random, self.options)
-        else:
-            chosen = self.options
+        seed, chosen = self.seeds.game(self.np_random, seed, self.options)
         if options is not None:
             chosen = options
         self._match = Match.start(self.game, seed, chosen)
-        self._steps = 0
         self._progress = self._normalise(chosen)
+        if self._gain_of is not None:
+            self._gained = self._gain_of(self._match.state)
         return self._look(StepResult(ok=True))
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -332,17 +336,19 @@ class PlaybenchEnv(Door, gymnasium.Env):
         size = self._size
         index = action if type(action) is int and 0 <= action < size else as_index(action, size)
         if index is None:
-            reason = f"action {action!r} is no index of Discrete({size})"
-            result = StepResult(ok=False, reason=reason)
-        elif not self._row[index]:
+            raise ActionOutOfSpace(out_of_space(action, size))
+        if not self._row[index]:
             result = StepResult(ok=False, reason=f"{self.action_text(index)} is not legal now")
         else:
             result = match.play(self._actions[index])
-        reward, ended = outcome(result, self.illegal, self.illegal_penalty)
-        self._steps += 1
+        if self._gain_of is None:
+            gain = float(result.reward)
+        else:
+            before, self._gained = self._gained, self._gain_of(match.state)
+            gain = self._gained - before
+        reward, ended = outcome(result, gain, self.illegal, self.illegal_penalty)
         observation, info = self._look(result)
-        over = ended or self._is_over(match.state)
-        return observation, reward, over, not over and self._steps >= self.step_cap, info
+        return observation, reward, ended or self._is_over(match.state), False, info
 
     def _look(self, result: StepResult) -> tuple[Any, dict[str, Any]]:
         """The observation (new arrays each time) and info after ``result``."""
@@ -359,7 +365,7 @@ class PlaybenchEnv(Door, gymnasium.Env):
         return {
             "keywords": self._keywords,
             "match": _match_state(self._match),
-            "steps": self._steps,
+            "gained": self._gained,
             "row": self._row,
             "np_random": self._np_random,
             "np_random_seed": self._np_random_seed,
@@ -370,7 +376,7 @@ class PlaybenchEnv(Door, gymnasium.Env):
         keywords = dict(kept["keywords"])
         self.__init__(keywords.pop("game"), **keywords)
         self._match = _match_of(self.game, kept["match"])
-        self._steps, self._row, self.spec = kept["steps"], kept["row"], kept["spec"]
+        self._gained, self._row, self.spec = kept["gained"], kept["row"], kept["spec"]
         self._np_random, self._np_random_seed = kept["np_random"], kept["np_random_seed"]
         if self._match is not None:
             self._progress = self._normalise(self._match.options)

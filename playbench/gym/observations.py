@@ -10,12 +10,14 @@
   convention), the same mask as ``info["action_mask"]``.
 - ``"rgb"``: the frame (:mod:`playbench.gym.pictures`), fixed in size per env: large,
   for people and videos.
-- ``"frame"``: a small square picture for CNNs, uint8 (``frame_size``, ``frame_size``, 3),
-  64 x 64 by default as Procgen's: the game's tiles (one colour a board cell) scaled up
-  by the largest whole number that fits, at the top left on black.
+- ``"frame"``: a small picture for CNNs, uint8 (height, width, 3): the game's tiles (one
+  colour a board cell) scaled up by the largest whole number that fits, at the top left
+  on black. Its size is ``frame_size`` (a side, or (height, width)); by default the
+  smallest at least 64 a side, as Procgen's, that gives every cell at least 3 x 3 pixels
+  (Cogcrawl's 18 x 48 map: 64 x 144). A size that gives a cell less is refused.
 - ``"planes"``: the board planes one-hot for CNNs, uint8 0 or 255, channels first
-  (categories of every board plane in turn, ``frame_size``, ``frame_size``), each cell
-  scaled up as in ``"frame"``: an image space SB3's ``CnnPolicy`` takes.
+  (categories of every board plane in turn, height, width), each cell scaled up as in
+  ``"frame"``: an image space SB3's ``CnnPolicy`` takes.
 - ``"text"``: the text board a person or a language model reads (``Game.render``).
 """
 
@@ -37,6 +39,9 @@ MASK = "action_mask"
 #: the longest text board any game draws, and the characters it may use
 TEXT_LENGTH = 8192
 TEXT_CHARSET = frozenset(string.printable)
+#: the least side of a frame (Procgen's), and of a board cell in it, in pixels
+FRAME_SIDE = 64
+CELL_SIDE = 3
 
 
 def _box(array: Array, one_hot: bool) -> spaces.Box:
@@ -56,12 +61,11 @@ class Observer:
         obs_type: str = "dict",
         one_hot: bool = False,
         mask_in_observation: bool = False,
-        frame_size: int = 64,
+        frame_size: int | tuple[int, int] | None = None,
     ) -> None:
         if obs_type not in OBS_TYPES:
             raise ValueError(f"obs_type must be one of {list(OBS_TYPES)}, got {obs_type!r}")
-        if type(frame_size) is not int or frame_size < 1:
-            raise ValueError(f"frame_size must be a whole number above 0, got {frame_size!r}")
+        check_frame_size(frame_size)
         self.game = game
         self.learning = learning
         self.obs_type = obs_type
@@ -146,12 +150,41 @@ class Observer:
         return out
 
 
-def _scaled(shape: tuple[int, int], size: int) -> tuple[np.ndarray, np.ndarray]:
-    """Row and column indices that scale a board of ``shape`` up by the largest whole
-    number whose result fits in ``size`` (cropped when even 1 does not)."""
-    scale = max(1, size // max(shape))
-    rows = np.arange(min(shape[0] * scale, size)) // scale
-    columns = np.arange(min(shape[1] * scale, size)) // scale
+def check_frame_size(frame_size: Any) -> None:
+    """ValueError unless ``frame_size`` is None, a side or (height, width) above 0."""
+    sides = frame_size if isinstance(frame_size, tuple) else (frame_size, frame_size)
+    if frame_size is not None and (
+        len(sides) != 2 or not all(type(side) is int and side > 0 for side in sides)
+    ):
+        raise ValueError(
+            "frame_size must be a whole number above 0 or (height, width) of them, "
+            f"got {frame_size!r}"
+        )
+
+
+def frame_shape(frame_size: int | tuple[int, int] | None, grid: tuple[int, int]) -> tuple[int, int]:
+    """(height, width) of a picture of a board of ``grid`` cells: ``frame_size`` as asked,
+    by default the smallest at least ``FRAME_SIDE`` a side giving each cell ``CELL_SIDE``
+    pixels a side; ValueError when the one asked gives a cell fewer."""
+    rows, columns = grid
+    if frame_size is None:
+        return max(FRAME_SIDE, CELL_SIDE * rows), max(FRAME_SIDE, CELL_SIDE * columns)
+    height, width = frame_size if isinstance(frame_size, tuple) else (frame_size, frame_size)
+    if height // rows < CELL_SIDE or width // columns < CELL_SIDE:
+        raise ValueError(
+            f"frame_size {frame_size!r} gives a cell of the {rows} x {columns} board "
+            f"{min(height // rows, width // columns)} pixels a side, under {CELL_SIDE}: "
+            f"a frame must be at least {CELL_SIDE * rows} x {CELL_SIDE * columns}"
+        )
+    return height, width
+
+
+def _scaled(grid: tuple[int, int], shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Row and column indices that scale a board of ``grid`` cells up by the largest whole
+    number whose result fits in ``shape`` (height, width)."""
+    scale = min(shape[0] // grid[0], shape[1] // grid[1])
+    rows = np.arange(grid[0] * scale) // scale
+    columns = np.arange(grid[1] * scale) // scale
     return rows[:, None], columns[None, :]
 
 
@@ -159,13 +192,19 @@ class SmallFrame:
     """The ``"frame"`` observation: the game's tiles scaled into a small black square."""
 
     def __init__(
-        self, game: Game, learning: Learning, options: Mapping[str, Any] | None, size: int
+        self,
+        game: Game,
+        learning: Learning,
+        options: Mapping[str, Any] | None,
+        size: int | tuple[int, int] | None,
     ) -> None:
         if learning.tiles is None:
             raise ValueError(f"{game.slug} has no tiles: no obs_type='frame' for it")
         self.tiles = learning.tiles
-        self.shape = (size, size, 3)
-        self.rows, self.columns = _scaled(learning.tile_grid(options), size)
+        grid = learning.tile_grid(options)
+        height, width = frame_shape(size, grid)
+        self.shape = (height, width, 3)
+        self.rows, self.columns = _scaled(grid, (height, width))
 
     def frame(self, state: Any) -> np.ndarray:
         tiles = self.tiles(state)
@@ -180,7 +219,9 @@ class SmallFrame:
 class Planes:
     """The ``"planes"`` observation: every board plane one-hot (0 or 255), scaled up."""
 
-    def __init__(self, game: Game, arrays: Mapping[str, Array], size: int) -> None:
+    def __init__(
+        self, game: Game, arrays: Mapping[str, Array], size: int | tuple[int, int] | None
+    ) -> None:
         self.boards = [
             (name, array.categories)
             for name, array in arrays.items()
@@ -192,9 +233,10 @@ class Planes:
             max(arrays[name].shape[0] for name, _ in self.boards),
             max(arrays[name].shape[1] for name, _ in self.boards),
         )
-        self.rows, self.columns = _scaled(grid, size)
+        height, width = frame_shape(size, grid)
+        self.rows, self.columns = _scaled(grid, (height, width))
         self.ids = np.arange(max(k for _, k in self.boards), dtype=np.uint8)[:, None, None]
-        self.shape = (sum(k for _, k in self.boards), size, size)
+        self.shape = (sum(k for _, k in self.boards), height, width)
 
     def of(self, arrays: Mapping[str, np.ndarray]) -> np.ndarray:
         out = np.zeros(self.shape, dtype=np.uint8)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import gymnasium
@@ -15,6 +16,7 @@ from playbench.core.registry import get_game
 from playbench.games.chimestep.learning import TICK_COUNTS
 from playbench.games.delvewick.levels import LEVELS, SOLUTION_LETTERS
 from playbench.gym import env_ids
+from playbench.gym.env import ActionOutOfSpace
 from tests.games.delvewick.test_levels import LEVEL_POINTS
 
 ENV_IDS = env_ids()
@@ -106,7 +108,7 @@ def test_rgb_frame_is_a_real_picture(env_id: str) -> None:
 
 @pytest.mark.parametrize("env_id", IDS)
 def test_ansi_is_the_text_board(env_id: str) -> None:
-    env = gymnasium.make(env_id, render_mode="ansi")
+    env = gymnasium.make(env_id, render_mode="ansi", games="any")
     env.reset(seed=4)
     match = Match.start(ENV_IDS[env_id], 4)
     assert env.render() == match.game.render(match.state)
@@ -153,7 +155,7 @@ def test_same_seed_same_episode(env_id: str) -> None:
 
 
 def test_delvewick_level_one_solution_through_the_env() -> None:
-    env = gymnasium.make("playbench/Delvewick-v0")
+    env = gymnasium.make("playbench/Delvewick-v0", games="any")
     observation, info = env.reset(seed=0)
     rewards = []
     for letter in LEVELS[0].solution:
@@ -168,7 +170,7 @@ def test_delvewick_level_one_solution_through_the_env() -> None:
 
 
 def test_delvewick_observation_arrays() -> None:
-    env = gymnasium.make("playbench/Delvewick-v0", json_info=True)
+    env = gymnasium.make("playbench/Delvewick-v0", json_info=True, games="any")
     observation, info = env.reset(seed=0)
     rows = info["observation"]["board"]
     glyphs = " #%.Oo*vGgXEM"
@@ -206,13 +208,25 @@ def test_illegal_action_is_a_noop_with_a_flag() -> None:
     assert env.unwrapped.match.moves == 0
 
 
-@pytest.mark.parametrize("action", [5, -1, 2.0, "up", np.array([1, 2])])
-def test_a_value_outside_the_space_is_a_noop_with_a_flag(action: object) -> None:
-    env = gymnasium.make("playbench/Delvewick-v0", disable_env_checker=True)
-    env.reset(seed=0)
-    _, reward, terminated, _, info = env.step(action)
-    assert (reward, terminated, info["illegal"]) == (0.0, False, True)
-    assert info["reason"] == f"action {action!r} is no index of Discrete(5)"
+@pytest.mark.parametrize(
+    "action", [5, -1, 2.0, 4.0, True, np.True_, "up", np.array([4]), np.array([1, 2]), None]
+)
+def test_an_action_outside_the_space_is_an_error_that_changes_nothing(action: object) -> None:
+    env = gymnasium.make("playbench/Delvewick-v0")
+    env.reset(seed=int(np.random.default_rng().integers(2**31)))
+    before = env.unwrapped.match.fingerprint()
+    with pytest.raises(ActionOutOfSpace, match=r"is not in Discrete\(5\): an action is one"):
+        env.step(action)
+    with pytest.raises(gymnasium.error.InvalidAction):
+        env.step(action)
+    with pytest.raises(ValueError, match=f"action {re.escape(repr(action))} "):
+        env.step(action)
+    assert env.unwrapped.match.fingerprint() == before and env.unwrapped.match.moves == 0
+    legal = int(np.flatnonzero(env.unwrapped.action_masks())[0])
+    _, _, _, _, info = env.step(np.int64(legal))
+    assert not info["illegal"]
+    _, _, _, _, info = env.step(np.array(legal))
+    assert not info["illegal"]
 
 
 def test_gem_swap_hint_costs_its_points_as_a_negative_reward() -> None:

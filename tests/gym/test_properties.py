@@ -45,5 +45,6 @@ def test_masked_play_keeps_every_invariant(env_id: str, seed: int, picks: list[i
         total += reward
         assert total == info["score"] == match.score
         assert terminated == match.over
-    replayed = Match.replay(slug, seed, None, env.unwrapped.match.log)
+    played = env.unwrapped.match
+    replayed = Match.replay(slug, played.seed, played.options, played.log)
     assert replayed.fingerprint() == env.unwrapped.match.fingerprint()

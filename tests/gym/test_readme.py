@@ -43,7 +43,16 @@ def test_readme_vector_loop_runs_past_game_overs(mode: str) -> None:
     try:
         exec(code, scope)
         ended = scope["terminated"] | scope["truncated"]
-        assert scope["info"]["action_mask"].any(axis=1).all()
+        if mode != "vector_entry_point":
+            assert scope["info"]["action_mask"].any(axis=1).all()
+        assert not scope["info"]["illegal"].any()
     finally:
         scope["envs"].close()
     assert len(ended) == 4
+
+
+def test_the_vector_kwargs_example_makes_the_native_env_in_that_mode() -> None:
+    scope: dict = {"AutoresetMode": AutoresetMode}
+    exec(examples()[2], scope)
+    assert type(scope["envs"]).__name__ == "PlaybenchVectorEnv"
+    assert scope["envs"].autoreset_mode == AutoresetMode.SAME_STEP

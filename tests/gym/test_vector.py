@@ -34,32 +34,6 @@ def test_chimestep_under_gymnasium_vector_envs_survives_teeters_and_game_overs(m
         envs.close()
 
 
-@pytest.mark.parametrize("env_id", IDS)
-def test_native_vector_env_plays_as_the_sync_env(env_id: str) -> None:
-    seed = int(np.random.default_rng().integers(2**31))
-    native = gymnasium.make_vec(env_id, num_envs=3, autoreset_mode=AutoresetMode.NEXT_STEP)
-    sync = gymnasium.make_vec(env_id, num_envs=3, vectorization_mode="sync")
-    assert native.unwrapped.__class__.__name__ == "PlaybenchVectorEnv"
-    first, info = native.reset(seed=seed)
-    second, other = sync.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    ended = np.zeros(3, dtype=np.bool_)
-    for _ in range(60):
-        for key in first:
-            assert np.array_equal(first[key], second[key]), key
-        # an ended env's next step only resets it: the native row says any action will do
-        assert info["action_mask"][ended].all()
-        assert np.array_equal(info["action_mask"][~ended], other["action_mask"][~ended])
-        picks = np.array([any_legal(rng, mask) for mask in other["action_mask"]])
-        first, reward, terminated, truncated, info = native.step(picks)
-        ended = terminated | truncated
-        second, reward2, terminated2, truncated2, other = sync.step(picks)
-        assert reward.tolist() == reward2.tolist()
-        assert terminated.tolist() == terminated2.tolist()
-        assert truncated.tolist() == truncated2.tolist()
-        assert info["score"].tolist() == other["score"].tolist()
-
-
 def test_same_step_autoreset_hands_out_the_next_episode_and_the_final_one() -> None:
     envs = gymnasium.make_vec(
         "playbench/GemSwap-v0",
@@ -84,7 +58,7 @@ def test_same_step_autoreset_hands_out_the_next_episode_and_the_final_one() -> N
     assert final["action_mask"][ended].sum() == 0
     assert final["observation"]["movesLeft"][ended] == 0
     assert final["score"][ended] == final["score"].max()
-    assert info["observation"][ended]["movesLeft"] == 30
+    assert info["observation"]["movesLeft"][ended] == 30
     assert info["final_obs"][ended]["stats"][0] == 0
 
 
@@ -133,25 +107,13 @@ def test_native_vector_rows_are_the_single_envs_observations(env_id: str) -> Non
         assert batch in envs.observation_space
         for i, row in enumerate(rows):
             for key, array in row.items():
-                if key == "action_mask" and ended[i]:
-                    assert batch[key][i].all()
-                else:
-                    assert np.array_equal(batch[key][i], array), key
-        picks = [int(rng.choice(np.flatnonzero(mask))) for mask in info["action_mask"]]
+                assert np.array_equal(batch[key][i], array), key
+        picks = [any_legal(rng, mask) for mask in info["action_mask"]]
         batch, _, terminated, truncated, info = envs.step(picks)
         rows = []
         for i, (env, pick) in enumerate(zip(singles, picks, strict=True)):
             rows.append(env.reset()[0] if ended[i] else env.step(pick)[0])
         ended = terminated | truncated
-
-
-def test_a_value_outside_the_space_is_a_noop_in_the_vector_env_too() -> None:
-    envs = gymnasium.make_vec("playbench/Delvewick-v0", num_envs=2)
-    envs.reset(seed=0)
-    _, reward, _, _, info = envs.step([7, 4])
-    assert info["illegal"].tolist() == [True, False]
-    assert info["reason"][0] == "action 7 is no index of Discrete(5)"
-    assert reward.tolist() == [0.0, 0.0]
 
 
 def test_two_delvewick_vector_envs_of_different_board_shapes_step_in_turn() -> None:
