@@ -85,6 +85,7 @@ def _public(shelved: Shelved) -> JSON:
     return {
         "id": shelved.id,
         "suite": {"name": suite["name"], "hash": suite["hash"]},
+        "official": shelved.official,
         "agent": bench["agent"],
         "model": bench.get("model"),
         "headline": bench["headline"],
@@ -194,9 +195,18 @@ def _suite_table(rows: list[JSON]) -> str:
     suite = rows[0]["suite"]
     games = "".join(f"<th>{escape(_name(slug))}</th>" for slug in rows[0]["games"])
     ordered = sorted(rows, key=lambda row: -row["headline"]["meanProgress"])
+    if rows[0]["official"]:
+        section = f'data-testid="bench-suite" data-suite="{escape(suite["name"])}"'
+        title = f'{escape(suite["name"])} <code class="muted">{escape(suite["hash"][:19])}</code>'
+    else:
+        section = f'data-testid="bench-unofficial" data-hash="{escape(suite["hash"])}"'
+        title = (
+            f'Suite <code>{escape(suite["hash"][:19])}</code> <span class="muted">unofficial: '
+            f"not a suite this server ships, named {escape(repr(suite['name']))} by its "
+            "publisher</span>"
+        )
     return (
-        f'<section data-testid="bench-suite" data-suite="{escape(suite["name"])}">'
-        f'<h2>{escape(suite["name"])} <code class="muted">{escape(suite["hash"][:19])}</code></h2>'
+        f"<section {section}><h2>{title}</h2>"
         '<table class="bench-table"><thead><tr><th>Agent</th>'
         f"<th>Headline</th><th>95% interval</th>{games}<th>Report</th></tr></thead><tbody>"
         + "".join(_row(row) for row in ordered)
@@ -216,7 +226,8 @@ def bench_page(request: Request) -> HTMLResponse:
     drawing = any(
         row["reportStatus"] == ReportStatus.DRAWING for rows in suites.values() for row in rows
     )
-    tables = "".join(_suite_table(rows) for rows in suites.values())
+    ordered = sorted(suites.values(), key=lambda rows: not rows[0]["official"])
+    tables = "".join(_suite_table(rows) for rows in ordered)
     if not tables:
         tables = '<p class="muted" data-testid="bench-empty">No verified bench result yet.</p>'
     refused = [item for item in results if not item.verified]
