@@ -41,6 +41,7 @@ from playbench.server.errors import ApiError
 from playbench.server.routes.pages import TITLE, _file, _not_found, _page
 from playbench.server.schemas import ErrorPublic
 from playbench.server.services import Services, json_response
+from playbench.server.settings import Settings
 
 router = APIRouter(tags=["bench"])
 #: the report's replay links (``playbench report`` writes them so)
@@ -50,12 +51,16 @@ PUBLISH_PATH = "/api/bench"
 RELOAD_SECONDS = 3
 
 
-def _shelf(request: Request) -> BenchShelf:
-    settings = request.app.state.services.settings
+def shelf_of(settings: Settings) -> BenchShelf:
+    """The shelf of the server's data folder, under its configured CPU budget."""
     return shelf_for(settings.data_dir, ShelfLimits(cpu_seconds=settings.bench_cpu_seconds))
 
 
-def _too_often(services: Services, address: str, player: str) -> Response | None:
+def _shelf(request: Request) -> BenchShelf:
+    return shelf_of(request.app.state.services.settings)
+
+
+def too_often(services: Services, address: str, player: str) -> Response | None:
     """429 when the address or the player has published too often lately, else None."""
     for buckets, key, who in (
         (services.publishes_per_address, address, "this address"),
@@ -149,7 +154,7 @@ async def publish_bench(
     except players.KeyRefused as refused:
         raise ApiError(refused.status, str(refused)) from None
     address = request.client.host if request.client is not None else ""
-    refused_now = _too_often(services, address, named.name)
+    refused_now = too_often(services, address, named.name)
     if refused_now is not None:
         return refused_now
     archive = await request.body()
