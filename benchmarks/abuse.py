@@ -1278,7 +1278,7 @@ def _result_with(edit) -> bytes:
     folder = Path(tempfile.mkdtemp(prefix="playbench-edited-")) / "random"
     shutil.copytree(RANDOM_V1, folder)
     edit(folder)
-    body = archive(folder)
+    body = _bench_archive(folder)
     shutil.rmtree(folder.parent, ignore_errors=True)
     return body
 
@@ -1393,43 +1393,57 @@ def evidence_probes(scale: int, size_scale: int) -> None:
             f"server CPU {server_cpu(server) - cpu:.2f} s, "
             f"peak RSS {server_peak_mb(server):.0f} MB"
         )
+        _file_attacks(server, client, key, scale)
 
-        def deep(folder: Path) -> None:
-            (folder / "bench.json").write_text("[" * 100_000 + "]" * 100_000)
 
-        def huge(folder: Path) -> None:
-            pad = "x" * (30_000_000 // scale)
-            (folder / "bench.json").write_text(json.dumps({"bench": 1, "pad": pad}))
+def file_probes(scale: int) -> None:
+    """The malformed-file attacks of :func:`evidence_probes` alone."""
+    with (
+        _serving(SHELF_ENV) as (server, _data),
+        httpx.Client(base_url=server.url, timeout=900) as client,
+    ):
+        _file_attacks(server, client, register(client, "shelf probe"), scale)
 
-        costed = _costed(server, client, key, _result_with(deep))
-        print(f"evidence: bench.json nested 100,000 deep: {costed[:170]}")
-        stop, quiet, loaded = threading.Event(), [], []
-        probe = threading.Thread(target=_latencies, args=(server.url, stop, quiet))
-        probe.start()
-        time.sleep(3)
-        stop.set()
-        probe.join()
-        stop = threading.Event()
-        probe = threading.Thread(target=_latencies, args=(server.url, stop, loaded))
-        probe.start()
-        costed = _costed(server, client, key, _result_with(huge))
-        stop.set()
-        probe.join()
-        print(
-            f"evidence: a {30 // scale} MB bench.json: {costed[:170]}; another client's "
-            f"GET /api/games p50/p99 {_ms(quiet, 50)}/{_ms(quiet, 99)} ms alone, "
-            f"{_ms(loaded, 50)}/{_ms(loaded, 99)} ms meanwhile (max {_ms(loaded, 100)} ms)"
-        )
 
-        def malformed(folder: Path) -> None:
-            with (folder / "gem-swap" / "runs.jsonl").open("a") as stream:
-                stream.write("[1, 2]\n")
+def _file_attacks(server: Server, client: httpx.Client, key: str, scale: int) -> None:
+    """A deep and a huge ``bench.json``, a malformed record sent twice, markup names."""
 
-        body = _result_with(malformed)
-        for attempt in ("first", "second"):
-            costed = _costed(server, client, key, body)
-            print(f"evidence: a runs.jsonl line that is no object, {attempt} time: {costed[:170]}")
-        print(f"evidence: markup as agent and model names: {_report_markup(server, client, key)}")
+    def deep(folder: Path) -> None:
+        (folder / "bench.json").write_text("[" * 100_000 + "]" * 100_000)
+
+    def huge(folder: Path) -> None:
+        pad = "x" * (30_000_000 // scale)
+        (folder / "bench.json").write_text(json.dumps({"bench": 1, "pad": pad}))
+
+    costed = _costed(server, client, key, _result_with(deep))
+    print(f"evidence: bench.json nested 100,000 deep: {costed[:170]}")
+    stop, quiet, loaded = threading.Event(), [], []
+    probe = threading.Thread(target=_latencies, args=(server.url, stop, quiet))
+    probe.start()
+    time.sleep(3)
+    stop.set()
+    probe.join()
+    stop = threading.Event()
+    probe = threading.Thread(target=_latencies, args=(server.url, stop, loaded))
+    probe.start()
+    costed = _costed(server, client, key, _result_with(huge))
+    stop.set()
+    probe.join()
+    print(
+        f"evidence: a {30 // scale} MB bench.json: {costed[:170]}; another client's "
+        f"GET /api/games p50/p99 {_ms(quiet, 50)}/{_ms(quiet, 99)} ms alone, "
+        f"{_ms(loaded, 50)}/{_ms(loaded, 99)} ms meanwhile (max {_ms(loaded, 100)} ms)"
+    )
+
+    def malformed(folder: Path) -> None:
+        with (folder / "gem-swap" / "runs.jsonl").open("a") as stream:
+            stream.write("[1, 2]\n")
+
+    body = _result_with(malformed)
+    for attempt in ("first", "second"):
+        costed = _costed(server, client, key, body)
+        print(f"evidence: a runs.jsonl line that is no object, {attempt} time: {costed[:170]}")
+    print(f"evidence: markup as agent and model names: {_report_markup(server, client, key)}")
 
 
 def sybil_pools(idle_names: int, pools: int, sybils: int = 60) -> tuple[int, list[int]]:
@@ -1484,7 +1498,7 @@ def main() -> int:
     parser.add_argument("--claims", type=int, default=200, help="guessed keys tried")
     parser.add_argument(
         "--only",
-        choices=("ranked", "hosting", "shelf", "sybils", "evidence", "human", "pools"),
+        choices=("ranked", "hosting", "shelf", "sybils", "evidence", "files", "human", "pools"),
         help="run only these probes",
     )
     parser.add_argument(
@@ -1506,6 +1520,9 @@ def main() -> int:
         return 0
     if args.only == "evidence":
         evidence_probes(scale, args.size_scale)
+        return 0
+    if args.only == "files":
+        file_probes(scale)
         return 0
     if args.only == "human":
         human_repeats(6)
