@@ -50,6 +50,8 @@ HEADER_TYPES = (b"L", b"K", *PAX_TYPES)
 MAX_HEADER_BYTES = 8 * 1024
 #: bytes of a member's data skipped or copied at a time
 CHUNK_BYTES = 1 << 20
+#: one pax record: its length (of the whole record) and its key
+PAX_RECORD = re.compile(rb"(\d+) ([^=]+)=")
 #: pax keys that make a member sparse (its size on disk another than its data's)
 SPARSE_KEYS = b"GNU.sparse."
 
@@ -170,20 +172,22 @@ def survey(archive: bytes, limits: ShelfLimits) -> str:
 
 
 def _pax_size(data: bytes) -> int | None:
-    """The ``size`` a pax header's records give (None without one); a sparse member's
-    keys refuse the archive."""
-    found = None
-    for record in re.finditer(rb"(\d+) ([^=\n]+)=", data):
-        key = record.group(2)
+    """The ``size`` a pax header's records give (None without one), read record by record
+    as :mod:`tarfile` reads them; a sparse member's keys refuse the archive."""
+    found, position = None, 0
+    while position < len(data) and data[position] != 0:
+        record = PAX_RECORD.match(data, position)
+        if record is None or int(record.group(1)) < record.end() - position + 1:
+            raise not_a_tar("a pax header's records are malformed")
+        end = position + int(record.group(1))
+        key, value = record.group(2), data[record.end() : end - 1]
         if key.startswith(SPARSE_KEYS):
             raise _odd()
         if key == b"size":
-            start = record.end()
-            end = record.start() + int(record.group(1)) - 1
-            text = data[start:end]
-            if not text.isdigit():
+            if not value.isdigit():
                 raise not_a_tar("a pax header's size is not a number")
-            found = int(text)
+            found = int(value)
+        position = end
     return found
 
 
