@@ -1439,10 +1439,20 @@ def _file_attacks(server: Server, client: httpx.Client, key: str, scale: int) ->
         with (folder / "gem-swap" / "runs.jsonl").open("a") as stream:
             stream.write("[1, 2]\n")
 
-    body = _result_with(malformed)
-    for attempt in ("first", "second"):
-        costed = _costed(server, client, key, body)
-        print(f"evidence: a runs.jsonl line that is no object, {attempt} time: {costed[:170]}")
+    def text_seed(folder: Path) -> None:
+        replay = folder / "gem-swap" / "replays" / "gem-swap-0.jsonl"
+        lines = replay.read_text().splitlines()
+        header = {**json.loads(lines[0]), "seed": "zero"}
+        replay.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+
+    for label, edit in (
+        ("a runs.jsonl line that is no object", malformed),
+        ("a replay header whose seed is text", text_seed),
+    ):
+        body = _result_with(edit)
+        for attempt in ("first", "second"):
+            costed = _costed(server, client, key, body)
+            print(f"evidence: {label}, {attempt} time: {costed[:170]}")
     print(f"evidence: markup as agent and model names: {_report_markup(server, client, key)}")
 
 
