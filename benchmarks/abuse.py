@@ -1344,10 +1344,14 @@ def human_repeats(times: int) -> None:
             cpu = server_cpu(server)
             reply = http.post("/api/bench/human", json=body, headers={"X-Player-Key": key})
             answers.append(f"{reply.status_code} ({server_cpu(server) - cpu:.2f} s CPU)")
-        verdicts = len(list((data / "bench" / ".verdicts").glob("*.json")))
+        kept = {
+            folder: len(list((data / "bench" / folder).glob("*.json")))
+            for folder in (".verdicts", ".archives")
+        }
         print(
             f"evidence: POST /api/bench/human {times} times with one set of sessions: "
-            f"{', '.join(answers)}; {verdicts} verdict file(s) kept"
+            f"{', '.join(answers)}; {kept['.verdicts']} verdict(s) on contents and "
+            f"{kept['.archives']} on archives kept"
         )
 
 
