@@ -27,6 +27,7 @@ from typing import IO, Any
 from playbench.runner.bench import BENCH
 from playbench.runner.episode import REPLAYS
 from playbench.runner.store import CONFIG, RUNS
+from playbench.server.bench_derive import MAX_JSON_BYTES
 
 #: a name in an archive: folders and files of letters, digits, ``.``, ``_`` and ``-``
 MEMBER = re.compile(r"^(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*$")
@@ -35,6 +36,8 @@ KEPT = re.compile(
     rf"^(?:{re.escape(BENCH)}|[A-Za-z0-9_-]+/(?:{re.escape(CONFIG)}|{re.escape(RUNS)}"
     rf"|{REPLAYS}/[A-Za-z0-9_-][A-Za-z0-9._-]*\.jsonl))$"
 )
+#: the members read whole as JSON, refused past :data:`MAX_JSON_BYTES` from their header
+JSON_FILES = re.compile(rf"^(?:{re.escape(BENCH)}|[A-Za-z0-9_-]+/{re.escape(CONFIG)})$")
 #: the characters of a name or problem an answer quotes at most
 QUOTED_CHARS = 80
 #: a tar block, and the end of an archive (a block of zeros)
@@ -102,6 +105,13 @@ def not_a_tar(why: str) -> PublishRefused:
     )
 
 
+def _json_size(name: str, size: int) -> None:
+    """:class:`PublishRefused` naming ``name`` when it is read whole as JSON and is past
+    :data:`MAX_JSON_BYTES`."""
+    if size > MAX_JSON_BYTES and JSON_FILES.match(name):
+        raise PublishRefused(422, f"{name} is over {MAX_JSON_BYTES:,} bytes (nothing was kept)")
+
+
 def _odd() -> PublishRefused:
     return PublishRefused(422, "the archive holds an odd entry: only a bench folder's files")
 
@@ -165,6 +175,7 @@ def survey(archive: bytes, limits: ShelfLimits) -> str:
                     continue  # no data follows (anything but a file or folder is refused later)
                 if kind not in FILE_TYPES:
                     raise _odd()
+                _json_size(header[:100].split(b"\0", 1)[0].decode("utf-8", "replace"), size)
                 sizes.file(size)
                 _read(stream, -(-size // BLOCK) * BLOCK, digest, keep=False)
     except (OSError, EOFError, zlib.error) as error:
@@ -252,6 +263,7 @@ def unpack(archive: bytes, into: Path, limits: ShelfLimits) -> None:
                         " (nothing was kept)",
                     )
                 sizes.file(0)
+                _json_size(name, member.size)
                 if KEPT.match(name):
                     _write(tar, member, into / name, sizes)
     except (tarfile.TarError, EOFError, zlib.error) as error:
