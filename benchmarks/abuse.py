@@ -1440,8 +1440,11 @@ def _file_attacks(server: Server, client: httpx.Client, key: str, scale: int) ->
     )
 
     def malformed(folder: Path) -> None:
-        with (folder / "gem-swap" / "runs.jsonl").open("a") as stream:
-            stream.write("[1, 2]\n")
+        rows = _records(folder / "gem-swap")
+        rows[0]["seed"] = "zero"
+        del rows[1]["progress"]
+        text = "".join(json.dumps(row) + "\n" for row in rows)
+        (folder / "gem-swap" / "runs.jsonl").write_text(text)
 
     def text_seed(folder: Path) -> None:
         replay = folder / "gem-swap" / "replays" / "gem-swap-0.jsonl"
@@ -1450,7 +1453,7 @@ def _file_attacks(server: Server, client: httpx.Client, key: str, scale: int) ->
         replay.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
 
     for label, edit in (
-        ("a runs.jsonl line that is no object", malformed),
+        ("runs.jsonl with a seed of text and a record without progress", malformed),
         ("a replay header whose seed is text", text_seed),
     ):
         body = _result_with(edit)

@@ -323,14 +323,21 @@ def test_a_bench_json_nested_past_the_depth_bound_is_named(tmp_path, shelf):
 
 @pytest.mark.parametrize(
     "edit",
-    ["record-not-an-object", "header-seed-text"],
+    ["record-seed-text", "record-without-progress", "record-not-an-object", "header-seed-text"],
 )
 def test_a_malformed_record_or_replay_is_a_final_422_checked_once(tmp_path, shelf, edit):
     made = small(tmp_path)
     run = made / "gem-swap"
-    if edit == "record-not-an-object":
-        with (run / "runs.jsonl").open("a") as stream:
-            stream.write("[1, 2]\n")
+    if edit.startswith("record"):
+        rows = records(run)
+        if edit == "record-seed-text":
+            rows[0]["seed"] = "zero"
+        elif edit == "record-without-progress":
+            del rows[0]["progress"]
+        lines = [json.dumps(row) for row in rows]
+        if edit == "record-not-an-object":
+            lines.append("[1, 2]")
+        (run / "runs.jsonl").write_text("\n".join(lines) + "\n")
     else:
         replay = next((run / "replays").glob("*.jsonl"))
         lines = replay.read_text().splitlines()
