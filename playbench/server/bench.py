@@ -48,15 +48,17 @@ from playbench.runner.replay import write_atomic
 from playbench.runner.report import ReportError, write_report
 from playbench.server.bench_archive import (
     QUOTED_CHARS,
+    RESULT_ID,
     PublishRefused,
     ShelfLimits,
     clip,
     over,
-    quote,
+    prune,
     survey,
     unpack,
+    within_caps,
 )
-from playbench.server.bench_derive import Unsound, is_official, parse_bounded, read_bounded
+from playbench.server.bench_derive import Unsound, is_official, read_bounded
 from playbench.server.metrics import BENCH_CHECKS, BENCH_REPORTS
 
 logger = logging.getLogger(__name__)
@@ -70,12 +72,8 @@ VERDICTS = ".verdicts"
 REPORT_LOCK = ".report.lock"
 REPORT_DRAFT = ".report-draft-"
 REPORT_FAILED = ".report-failed.txt"
-RESULT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 #: the module that re-simulates a result in a process of its own
 CHECKER = "playbench.server.bench_check"
-#: the bytes of a replay line read in the server's own process at most (a model's turn
-#: notes: a few KB)
-MAX_LINE_BYTES = 1 << 20
 #: seconds between two rescans of the results seen (for folders changed by hand)
 RESCAN_SECONDS = 60.0
 #: the bodies already judged, one file per digest of an archive's bytes
@@ -272,8 +270,8 @@ class BenchShelf:
 
     def _admit(self, archive: bytes, incoming: Path, player: str) -> Shelved:
         unpack(archive, incoming, self.limits)
-        bench = _within_caps(incoming, self.limits)
-        _prune(incoming, bench)
+        bench = within_caps(incoming, self.limits)
+        prune(incoming, bench)
         problems = self._check(incoming)
         if problems:
             raise PublishRefused(422, f"{problems[0]} (nothing was kept)")
@@ -475,86 +473,6 @@ def _draw(folder: Path) -> None:
 
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()[:30] or "x"
-
-
-def _within_caps(folder: Path, limits: ShelfLimits) -> JSON:
-    """``bench.json`` of an unpacked result once every replay of its suite's games is
-    within the game's ``maxSteps`` (and ``maxTurns`` where the suite has one) and all of
-    them within ``limits.max_steps``: counted from their lines, before any is simulated;
-    :class:`PublishRefused` otherwise."""
-    if not (folder / BENCH).is_file():
-        raise PublishRefused(
-            422, f"the result holds no {BENCH}: not a bench folder (nothing was kept)"
-        )
-    try:
-        bench = read_bounded(folder / BENCH, BENCH)
-    except Unsound as error:
-        raise PublishRefused(422, f"{error} (nothing was kept)") from None
-    suite = bench.get("suite")
-    games = suite.get("games") if isinstance(suite, dict) else None
-    if not isinstance(games, dict) or not games:
-        raise PublishRefused(422, f"{BENCH} names no suite with games (nothing was kept)")
-    total = 0
-    for slug, entry in games.items():
-        caps = {
-            key: entry.get(key) if isinstance(entry, dict) else None
-            for key in ("maxSteps", "maxTurns")
-        }
-        if not RESULT_ID.match(str(slug)) or not _whole(caps["maxSteps"]):
-            raise PublishRefused(
-                422,
-                f"{BENCH}: the suite's game {quote(str(slug))} has no maxSteps (nothing was kept)",
-            )
-        if caps["maxTurns"] is not None and not _whole(caps["maxTurns"]):
-            raise PublishRefused(
-                422, f"{BENCH}: the maxTurns of {slug} is not a whole number (nothing was kept)"
-            )
-        for replay in sorted((folder / slug / "replays").glob("*.jsonl")):
-            steps, turns = _replay_counts(replay, caps["maxTurns"] is not None)
-            where = replay.relative_to(folder).as_posix()
-            for key, count in (("maxSteps", steps), ("maxTurns", turns)):
-                if caps[key] is not None and count > caps[key]:
-                    raise PublishRefused(
-                        422,
-                        f"{where}: {count} {'actions' if key == 'maxSteps' else 'turns'}, "
-                        f"past the suite's {key} of {caps[key]} for {slug}: not simulated "
-                        "(nothing was kept)",
-                    )
-            total += steps
-            if total > limits.max_steps:
-                raise over(f"the replays hold over {limits.max_steps} actions in all")
-    return bench
-
-
-def _prune(folder: Path, bench: JSON) -> None:
-    """Remove the folders of games the result's suite does not play (none of its
-    figures read them)."""
-    games = set(bench["suite"]["games"])
-    for child in folder.iterdir():
-        if child.is_dir() and child.name not in games:
-            shutil.rmtree(child)
-
-
-def _whole(value: object) -> bool:
-    return type(value) is int and value >= 1
-
-
-def _replay_counts(replay: Path, turns: bool) -> tuple[int, int]:
-    """A replay file's actions (its lines but the header and the end line) and, when
-    ``turns``, the agent turns its lines note (0 otherwise), read a line at a time."""
-    lines = noted = 0
-    with replay.open("rb") as stream:
-        for line in stream:
-            lines += 1
-            if turns and b'"turns"' in line:
-                where = f"{replay.parent.parent.name}/{replay.parent.name}/{replay.name}"
-                try:
-                    found = parse_bounded(line, f"{where} line {lines}", MAX_LINE_BYTES)
-                except Unsound as error:
-                    raise PublishRefused(422, f"{error} (nothing was kept)") from None
-                turned = found.get("turns", ()) if isinstance(found, dict) else ()
-                noted += len(turned) if isinstance(turned, list) else 0
-    return max(0, lines - 2), noted
 
 
 def _simulate(folder: Path, cpu_seconds: int) -> list[str]:

@@ -9,7 +9,8 @@ data, GNU and pax sparse members refused). :func:`unpack` then reads the archive
 :data:`MAX_HEADER_BYTES` before reading it, and writes each member through a counter that
 stops at the limits: so even a size the survey misread cannot write or hold more. Only
 the members a bench result is made of are kept (``bench.json`` and each game folder's
-``run.json``, ``runs.jsonl`` and ``replays/*.jsonl``).
+``run.json``, ``runs.jsonl`` and ``replays/*.jsonl``). :func:`within_caps` then counts
+the replays' actions against the suite's caps, before anything is simulated.
 """
 
 from __future__ import annotations
@@ -18,16 +19,18 @@ import gzip
 import hashlib
 import io
 import re
+import shutil
 import tarfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from playbench.core.game import JSON
 from playbench.runner.bench import BENCH
 from playbench.runner.episode import REPLAYS
 from playbench.runner.store import CONFIG, RUNS
-from playbench.server.bench_derive import MAX_JSON_BYTES
+from playbench.server.bench_derive import MAX_JSON_BYTES, Unsound, parse_bounded, read_bounded
 
 #: a name in an archive: folders and files of letters, digits, ``.``, ``_`` and ``-``
 MEMBER = re.compile(r"^(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*$")
@@ -38,6 +41,11 @@ KEPT = re.compile(
 )
 #: the members read whole as JSON, refused past :data:`MAX_JSON_BYTES` from their header
 JSON_FILES = re.compile(rf"^(?:{re.escape(BENCH)}|[A-Za-z0-9_-]+/{re.escape(CONFIG)})$")
+#: a result's id, and a game's folder in it
+RESULT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+#: the bytes of a replay line read in the server's own process at most (a model's turn
+#: notes: a few KB)
+MAX_LINE_BYTES = 1 << 20
 #: the characters of a name or problem an answer quotes at most
 QUOTED_CHARS = 80
 #: a tar block, and the end of an archive (a block of zeros)
@@ -288,3 +296,83 @@ def _write(tar: tarfile.TarFile, member: tarfile.TarInfo, path: Path, sizes: _Si
             written += len(chunk)
             sizes.bytes(written, len(chunk))
             target.write(chunk)
+
+
+def within_caps(folder: Path, limits: ShelfLimits) -> JSON:
+    """``bench.json`` of an unpacked result once every replay of its suite's games is
+    within the game's ``maxSteps`` (and ``maxTurns`` where the suite has one) and all of
+    them within ``limits.max_steps``: counted from their lines, before any is simulated;
+    :class:`PublishRefused` otherwise."""
+    if not (folder / BENCH).is_file():
+        raise PublishRefused(
+            422, f"the result holds no {BENCH}: not a bench folder (nothing was kept)"
+        )
+    try:
+        bench = read_bounded(folder / BENCH, BENCH)
+    except Unsound as error:
+        raise PublishRefused(422, f"{error} (nothing was kept)") from None
+    suite = bench.get("suite")
+    games = suite.get("games") if isinstance(suite, dict) else None
+    if not isinstance(games, dict) or not games:
+        raise PublishRefused(422, f"{BENCH} names no suite with games (nothing was kept)")
+    total = 0
+    for slug, entry in games.items():
+        caps = {
+            key: entry.get(key) if isinstance(entry, dict) else None
+            for key in ("maxSteps", "maxTurns")
+        }
+        if not RESULT_ID.match(str(slug)) or not _whole(caps["maxSteps"]):
+            raise PublishRefused(
+                422,
+                f"{BENCH}: the suite's game {quote(str(slug))} has no maxSteps (nothing was kept)",
+            )
+        if caps["maxTurns"] is not None and not _whole(caps["maxTurns"]):
+            raise PublishRefused(
+                422, f"{BENCH}: the maxTurns of {slug} is not a whole number (nothing was kept)"
+            )
+        for replay in sorted((folder / slug / "replays").glob("*.jsonl")):
+            steps, turns = _replay_counts(replay, caps["maxTurns"] is not None)
+            where = replay.relative_to(folder).as_posix()
+            for key, count in (("maxSteps", steps), ("maxTurns", turns)):
+                if caps[key] is not None and count > caps[key]:
+                    raise PublishRefused(
+                        422,
+                        f"{where}: {count} {'actions' if key == 'maxSteps' else 'turns'}, "
+                        f"past the suite's {key} of {caps[key]} for {slug}: not simulated "
+                        "(nothing was kept)",
+                    )
+            total += steps
+            if total > limits.max_steps:
+                raise over(f"the replays hold over {limits.max_steps} actions in all")
+    return bench
+
+
+def prune(folder: Path, bench: JSON) -> None:
+    """Remove the folders of games the result's suite does not play (none of its
+    figures read them)."""
+    games = set(bench["suite"]["games"])
+    for child in folder.iterdir():
+        if child.is_dir() and child.name not in games:
+            shutil.rmtree(child)
+
+
+def _whole(value: object) -> bool:
+    return type(value) is int and value >= 1
+
+
+def _replay_counts(replay: Path, turns: bool) -> tuple[int, int]:
+    """A replay file's actions (its lines but the header and the end line) and, when
+    ``turns``, the agent turns its lines note (0 otherwise), read a line at a time."""
+    lines = noted = 0
+    with replay.open("rb") as stream:
+        for line in stream:
+            lines += 1
+            if turns and b'"turns"' in line:
+                where = f"{replay.parent.parent.name}/{replay.parent.name}/{replay.name}"
+                try:
+                    found = parse_bounded(line, f"{where} line {lines}", MAX_LINE_BYTES)
+                except Unsound as error:
+                    raise PublishRefused(422, f"{error} (nothing was kept)") from None
+                turned = found.get("turns", ()) if isinstance(found, dict) else ()
+                noted += len(turned) if isinstance(turned, list) else 0
+    return max(0, lines - 2), noted
