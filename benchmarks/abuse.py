@@ -37,6 +37,21 @@ beside a result of 19,900 files put in by hand. ``--only sybils``: ``--sybils`` 
 (60) from one address, 5 ranked Gem Swap games each with the bot, beside an honest player
 with 40 games of the same bot: where the best sybil and the honest player rank.
 
+``--only evidence`` (issue 40): the random agent's published suite-v1 result forged as a
+publisher might (every record at progress 1.0 and won; every record of a game pointing at
+its best replay; each replay replaced by the best episode's; a one-game one-seed suite of
+its own named suite-v1; ``bench.json`` refigured by the runner's own ``bench_figures``):
+what publishing answers and the headline shown; a member whose pax header states 1 GiB
+(``--size-scale`` divides it) over a ustar 0, and the same hidden in an old-type member
+``junk/``: the answer, the server's CPU and peak RSS, the data folder after, and the first
+``GET /api/bench`` after a restart; a ``bench.json`` nested 100,000 deep and one of 30 MB
+(another client's latency meanwhile); a malformed ``runs.jsonl`` line sent twice; markup
+as agent and model names, counted raw in the drawn report. ``--only human``: the quick
+suite played as practice sessions and ``POST /api/bench/human`` sent six times with them,
+on the default limits. ``--only pools``: the server's ``standings()`` over ``--pools``
+resampled pools of an honest 40-game player and 60 sybils of 5 games (the bot's published
+Gem Swap scores) beside 0, 200 and 2,000 names of six unplayed games.
+
 Then (``--only hosting`` runs them alone) what one client address can take of a server
 on its default limits, and whether another address is still served:
 
@@ -62,7 +77,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
+import gzip
 import io
+import json
 import os
 import random
 import re
@@ -86,6 +104,9 @@ from playbench.agents import make_agent
 from playbench.agents.remote import RemoteTable, Session
 from playbench.cli import DEFAULT_SERVER, SERVERS
 from playbench.core import get_game
+from playbench.runner.bench import bench_figures
+from playbench.runner.publish import archive
+from playbench.runner.suite import load_suite
 from playbench.server.sealing import generate_key
 
 HOST = "127.0.0.1"
@@ -1116,6 +1137,372 @@ def sybils(count: int, games: int, honest_games: int) -> None:
         )
 
 
+# -- the bench shelf as evidence (issue 40) --------------------------------------------------
+#: the random agent's published suite-v1 result, the forgeries' starting point
+RANDOM_V1 = Path(__file__).parents[1] / "docs" / "bench" / "random"
+#: the bot's Gem Swap scores of the published results (the sybil pools resample them)
+BOT_RUNS = (
+    Path(__file__).parents[1] / "docs" / "bench" / "bot" / "gem-swap",
+    Path(__file__).parents[1] / "docs" / "bench" / "models-v1" / "bot" / "gem-swap",
+)
+MIB = 1 << 20
+MARKUP_AGENT = "<script>alert('agent')</script>"
+MARKUP_MODEL = '<img src=x onerror="alert(1)">'
+
+
+def _records(run: Path) -> list[dict]:
+    return [json.loads(line) for line in (run / "runs.jsonl").read_text().splitlines()]
+
+
+def _rewrite(run: Path, change) -> None:
+    rows = [change(row) for row in _records(run)]
+    (run / "runs.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+
+
+def _forged(edit) -> bytes:
+    """The random agent's suite-v1 result edited by ``edit`` (each game's run folder) and
+    refigured with the runner's own ``bench_figures``, packed as ``playbench bench
+    --publish`` packs it."""
+    folder = Path(tempfile.mkdtemp(prefix="playbench-forged-")) / "random"
+    shutil.copytree(RANDOM_V1, folder)
+    for run in sorted(path.parent for path in folder.glob("*/run.json")):
+        edit(run)
+    (folder / "bench.json").write_text(json.dumps(bench_figures(folder), indent=2))
+    body = archive(folder)
+    shutil.rmtree(folder.parent, ignore_errors=True)
+    return body
+
+
+def _progress_won(run: Path) -> None:
+    _rewrite(run, lambda row: {**row, "progress": 1.0, "outcome": "won"})
+
+
+def _best_for_all(run: Path) -> None:
+    top = max(_records(run), key=lambda row: row["score"])
+    _rewrite(run, lambda row: {**top, "seed": row["seed"]})
+
+
+def _best_on_every_seed(run: Path) -> None:
+    top = max(_records(run), key=lambda row: row["score"])
+    for row in _records(run):
+        if row["seed"] != top["seed"]:
+            shutil.copyfile(run / top["replay"], run / row["replay"])
+    _rewrite(run, lambda row: {**top, "seed": row["seed"], "replay": row["replay"]})
+
+
+def _own_suite(name: str) -> bytes:
+    """The bot's one-game, one-seed suite of its own, named ``name``."""
+    root = Path(tempfile.mkdtemp(prefix="playbench-own-"))
+    suite = {
+        "name": name,
+        "description": "one game, one seed",
+        "games": {"delvewick": {"seeds": "0", "options": {}, "maxSteps": 5000, "harness": {}}},
+    }
+    (root / f"{name}.json").write_text(json.dumps(suite))
+    command = [
+        sys.executable, "-m", "playbench.cli", "bench", "--agent", "bot", "--suite",
+        str(root / f"{name}.json"), "--workers", "1", "--out", str(root / "own"),
+    ]  # fmt: skip
+    subprocess.run(command, check=True, capture_output=True)
+    body = archive(root / "own")
+    shutil.rmtree(root, ignore_errors=True)
+    return body
+
+
+def _shown(client: httpx.Client, key: str, body: bytes) -> str:
+    """What publishing ``body`` answers, and the headline shown for it if it is kept."""
+    status, text, _, seconds = _publish(client, key, body)
+    if status != 201:
+        return f"HTTP {status} in {seconds:.1f} s: {json.loads(text).get('error', text)[:150]!r}"
+    answer = json.loads(text)
+    where = "apart, unofficial" if answer.get("official") is False else answer["suite"]["name"]
+    return (
+        f"HTTP 201 in {seconds:.1f} s, listed under {where} with headline "
+        f"{answer['headline']['meanProgress']:.3f}"
+    )
+
+
+def _result_tar(folder: Path) -> bytes:
+    """The plain tar of a result's files, its end blocks cut off (more members follow)."""
+    inner = io.BytesIO()
+    with tarfile.open(fileobj=inner, mode="w") as tar:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                tar.add(path, arcname=path.relative_to(folder).as_posix())
+    head = inner.getvalue().rstrip(b"\0")
+    return head + bytes(-len(head) % 512)
+
+
+def _with_member(blocks: bytes, data_bytes: int) -> bytes:
+    """The random agent's suite-v1 result with raw header ``blocks`` and ``data_bytes``
+    zeros after them, gzipped (zeros pack small: 1 GiB is about a megabyte)."""
+    buffer = io.BytesIO()
+    with gzip.GzipFile(fileobj=buffer, mode="wb") as packed:
+        packed.write(_result_tar(RANDOM_V1) + blocks)
+        chunk = bytes(MIB)
+        for _ in range(data_bytes // MIB):
+            packed.write(chunk)
+        packed.write(bytes(1024))
+    return buffer.getvalue()
+
+
+def _pax_sized(name: str, size: int) -> bytes:
+    """A member whose ustar header says 0 bytes and whose pax header says ``size``."""
+    info = tarfile.TarInfo(name)
+    info.size = 0
+    info.pax_headers = {"size": str(size)}
+    return info.tobuf(tarfile.PAX_FORMAT, "utf-8", "surrogateescape")
+
+
+def _old_folder_hiding(hidden: bytes) -> bytes:
+    """``junk/`` of the old file type, its data ``hidden``: :mod:`tarfile` reads it as a
+    folder, and ``hidden`` as the headers that follow."""
+    info = tarfile.TarInfo("junk/")
+    info.type = tarfile.AREGTYPE
+    info.size = len(hidden)
+    return info.tobuf(tarfile.USTAR_FORMAT, "utf-8", "surrogateescape") + hidden
+
+
+def _tree_mb(root: Path) -> float:
+    found = 0
+    for path in root.rglob("*"):
+        with contextlib.suppress(OSError):
+            if path.is_file():
+                found += path.stat().st_size
+    return found / MIB
+
+
+def _result_with(edit) -> bytes:
+    """The random agent's suite-v1 result with ``edit`` applied to its folder (no
+    refiguring), packed."""
+    folder = Path(tempfile.mkdtemp(prefix="playbench-edited-")) / "random"
+    shutil.copytree(RANDOM_V1, folder)
+    edit(folder)
+    body = _bench_archive(folder)
+    shutil.rmtree(folder.parent, ignore_errors=True)
+    return body
+
+
+def _report_markup(server: Server, client: httpx.Client, key: str) -> str:
+    """A result whose agent and model are markup, published; once its report is drawn,
+    the raw tags in it."""
+
+    def markup(run: Path) -> None:
+        config = json.loads((run / "run.json").read_text())
+        config.update(agent=MARKUP_AGENT, model=MARKUP_MODEL)
+        (run / "run.json").write_text(json.dumps(config))
+
+    status, text, _, _ = _publish(client, key, _forged(markup))
+    if status != 201:
+        return f"HTTP {status}: {text[:120]!r}"
+    result = json.loads(text)["id"]
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        rows = [row for row in client.get("/api/bench").json()["results"] if row["id"] == result]
+        if rows and rows[0]["reportStatus"] != "drawing":
+            break
+        time.sleep(1)
+    page = client.get(f"/bench/{result}/report/").text
+    markdown = client.get(f"/bench/{result}/report/report.md").text
+    return (
+        f"HTTP 201; the drawn report holds {page.count('<script>alert')} raw <script> and "
+        f"{page.count('<img src=x')} raw <img> in its HTML, {markdown.count('<script>')} raw "
+        f"<script> and {markdown.count('<img src=x')} raw <img> in its Markdown"
+    )
+
+
+def _played(http: httpx.Client, slug: str, seed: int, options: dict, name: str, key: str) -> str:
+    """A practice session of the episode under ``name``, played with random legal commands
+    to its end and finished; its id."""
+    session = Session.new(http, slug, seed, options or None, name, key)
+    session_id = session.answer["sessionId"]
+    draw = random.Random(f"{slug}-{seed}")
+    for _ in range(400):
+        if session.answer["gameOver"]:
+            break
+        session.act([draw.choice(session.answer["commands"]) for _ in range(100)])
+    session.finish(6, "played by the probe")
+    return session_id
+
+
+def human_repeats(times: int) -> None:
+    """The quick suite played through as practice sessions by one registered name and
+    ``POST /api/bench/human`` sent ``times`` times with the same sessions, on the
+    server's default limits: each answer, the server's CPU for it, the verdicts kept."""
+    with _serving({}) as (server, data), httpx.Client(base_url=server.url, timeout=600) as http:
+        name = "human probe"
+        key = register(http, name)
+        suite = load_suite("quick")
+        sessions = [
+            _played(http, entry.game, seed, entry.options_of(seed), name, key)
+            for entry in suite.games
+            for seed in entry.seeds
+        ]
+        body = {"suite": "quick", "player": name, "sessions": sessions}
+        answers = []
+        for _ in range(times):
+            cpu = server_cpu(server)
+            reply = http.post("/api/bench/human", json=body, headers={"X-Player-Key": key})
+            answers.append(f"{reply.status_code} ({server_cpu(server) - cpu:.2f} s CPU)")
+        kept = {
+            folder: len(list((data / "bench" / folder).glob("*.json")))
+            for folder in (".verdicts", ".archives")
+        }
+        print(
+            f"evidence: POST /api/bench/human {times} times with one set of sessions: "
+            f"{', '.join(answers)}; {kept['.verdicts']} verdict(s) on contents and "
+            f"{kept['.archives']} on archives kept"
+        )
+
+
+def evidence_probes(scale: int, size_scale: int) -> None:
+    """The shelf's evidence attacks (rates off): forged figures, replays that serve
+    another slot, a suite of one's own under a shipped name, sizes in pax and old-type
+    headers (the server's CPU, peak RSS and data folder after each), a deep and a huge
+    ``bench.json``, a malformed record sent twice, and markup in a result's names."""
+    size = (1 << 30) // size_scale
+    with (
+        _serving(SHELF_ENV) as (server, data),
+        httpx.Client(base_url=server.url, timeout=900) as client,
+    ):
+        key = register(client, "shelf probe")
+        for label, body in (
+            ("every record edited to progress 1.0, won", _forged(_progress_won)),
+            ("every record pointing at its game's best replay", _forged(_best_for_all)),
+            ("each replay replaced by its game's best episode", _forged(_best_on_every_seed)),
+            ("a one-game one-seed suite of its own named suite-v1", _own_suite("suite-v1")),
+            ("the same suite under a name of its own", _own_suite("my-suite")),
+        ):
+            print(f"evidence: {label}: {_shown(client, key, body)}")
+        for label, blocks in (
+            ("a pax header stating", _pax_sized("gem-swap/junk.bin", size)),
+            (
+                "an old-type member 'junk/' hiding a pax header stating",
+                _old_folder_hiding(_pax_sized("gem-swap/junk.bin", size)),
+            ),
+        ):
+            body = _with_member(blocks, size)
+            costed = _costed(server, client, key, body)
+            print(
+                f"evidence: {label} {size >> 20} MiB: {costed[:150]}; data folder "
+                f"{_tree_mb(data):.1f} MB after"
+            )
+        server.stop()
+        server.start()
+        cpu, started = server_cpu(server), time.perf_counter()
+        client.get("/api/bench").raise_for_status()
+        print(
+            f"evidence: GET /api/bench first after a restart: "
+            f"{time.perf_counter() - started:.2f} s, "
+            f"server CPU {server_cpu(server) - cpu:.2f} s, "
+            f"peak RSS {server_peak_mb(server):.0f} MB"
+        )
+        _file_attacks(server, client, key, scale)
+
+
+def file_probes(scale: int) -> None:
+    """The malformed-file attacks of :func:`evidence_probes` alone."""
+    with (
+        _serving(SHELF_ENV) as (server, _data),
+        httpx.Client(base_url=server.url, timeout=900) as client,
+    ):
+        _file_attacks(server, client, register(client, "shelf probe"), scale)
+
+
+def _file_attacks(server: Server, client: httpx.Client, key: str, scale: int) -> None:
+    """A deep and a huge ``bench.json``, a malformed record sent twice, markup names."""
+
+    def deep(folder: Path) -> None:
+        (folder / "bench.json").write_text("[" * 100_000 + "]" * 100_000)
+
+    def huge(folder: Path) -> None:
+        pad = "x" * (30_000_000 // scale)
+        (folder / "bench.json").write_text(json.dumps({"bench": 1, "pad": pad}))
+
+    costed = _costed(server, client, key, _result_with(deep))
+    print(f"evidence: bench.json nested 100,000 deep: {costed[:170]}")
+    stop, quiet, loaded = threading.Event(), [], []
+    probe = threading.Thread(target=_latencies, args=(server.url, stop, quiet))
+    probe.start()
+    time.sleep(3)
+    stop.set()
+    probe.join()
+    stop = threading.Event()
+    probe = threading.Thread(target=_latencies, args=(server.url, stop, loaded))
+    probe.start()
+    costed = _costed(server, client, key, _result_with(huge))
+    stop.set()
+    probe.join()
+    print(
+        f"evidence: a {30 // scale} MB bench.json: {costed[:170]}; another client's "
+        f"GET /api/games p50/p99 {_ms(quiet, 50)}/{_ms(quiet, 99)} ms alone, "
+        f"{_ms(loaded, 50)}/{_ms(loaded, 99)} ms meanwhile (max {_ms(loaded, 100)} ms)"
+    )
+
+    def malformed(folder: Path) -> None:
+        rows = _records(folder / "gem-swap")
+        rows[0]["seed"] = "zero"
+        del rows[1]["progress"]
+        text = "".join(json.dumps(row) + "\n" for row in rows)
+        (folder / "gem-swap" / "runs.jsonl").write_text(text)
+
+    def text_seed(folder: Path) -> None:
+        replay = folder / "gem-swap" / "replays" / "gem-swap-0.jsonl"
+        lines = replay.read_text().splitlines()
+        header = {**json.loads(lines[0]), "seed": "zero"}
+        replay.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+
+    for label, edit in (
+        ("runs.jsonl with a seed of text and a record without progress", malformed),
+        ("a replay header whose seed is text", text_seed),
+    ):
+        body = _result_with(edit)
+        for attempt in ("first", "second"):
+            costed = _costed(server, client, key, body)
+            print(f"evidence: {label}, {attempt} time: {costed[:170]}")
+    print(f"evidence: markup as agent and model names: {_report_markup(server, client, key)}")
+
+
+def sybil_pools(idle_names: int, pools: int, sybils: int = 60) -> tuple[int, list[int]]:
+    """The server's own ``standings()`` over ``pools`` resampled pools: an honest player
+    of 40 ranked Gem Swap games and ``sybils`` names of 5, every score drawn from the
+    bot's published Gem Swap scores, beside ``idle_names`` names that opened 6 ranked
+    games each and never played (abandoned at 0). In how many pools a sybil is first,
+    and the honest player's rank in each."""
+    from playbench.server import standings
+    from playbench.server.store import PlayerGames
+
+    scores = [row["score"] for run in BOT_RUNS for row in _records(run)]
+    has_finished = "finished" in {item.name for item in dataclasses.fields(PlayerGames)}
+
+    def player(name: str, played: list[int], finished: int) -> PlayerGames:
+        mean = statistics.fmean(played)
+        variance = statistics.variance(played) if len(played) > 1 else 0.0
+        fields = [name, len(played), mean, variance, max(played), 0.0]
+        return PlayerGames(*fields, finished) if has_finished else PlayerGames(*fields)
+
+    first, ranks = 0, []
+    for pool in range(pools):
+        rng = random.Random(pool)
+        table = [player("honest", rng.choices(scores, k=40), 40)]
+        table += [player(f"sybil {n}", rng.choices(scores, k=5), 5) for n in range(sybils)]
+        table += [player(f"idle {n}", [0] * 6, 0) for n in range(idle_names)]
+        rows = standings.standings(table)
+        first += rows[0]["player"].startswith("sybil")
+        ranks.append(next(row["rank"] for row in rows if row["player"] == "honest"))
+    return first, ranks
+
+
+def sybil_figures(pools: int) -> None:
+    for idle in (0, 200, 2000):
+        first, ranks = sybil_pools(idle, pools)
+        print(
+            f"evidence: sybil pools ({pools} resampled; honest 40 games, 60 sybils of 5, "
+            f"{idle} names of 6 unplayed games): a sybil first in {first} of {pools}; the "
+            f"honest player's median rank {statistics.median(ranks):.0f}, worst {max(ranks)}"
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tamper", type=int, default=10_000)
@@ -1127,8 +1514,14 @@ def main() -> int:
     parser.add_argument("--server", choices=SERVERS, default=DEFAULT_SERVER, help="the stack")
     parser.add_argument("--claims", type=int, default=200, help="guessed keys tried")
     parser.add_argument(
-        "--only", choices=("ranked", "hosting", "shelf", "sybils"), help="run only these probes"
+        "--only",
+        choices=("ranked", "hosting", "shelf", "sybils", "evidence", "files", "human", "pools"),
+        help="run only these probes",
     )
+    parser.add_argument(
+        "--size-scale", type=int, default=1, help="divide the 1 GiB size claims (--only evidence)"
+    )
+    parser.add_argument("--pools", type=int, default=200, help="resampled pools (--only pools)")
     parser.add_argument("--sybils", type=int, default=60, help="sybil names (--only sybils)")
     args = parser.parse_args()
     Server.stack = args.server
@@ -1141,6 +1534,18 @@ def main() -> int:
         return 0
     if args.only == "sybils":
         sybils(args.sybils, 5, 40)
+        return 0
+    if args.only == "evidence":
+        evidence_probes(scale, args.size_scale)
+        return 0
+    if args.only == "files":
+        file_probes(scale)
+        return 0
+    if args.only == "human":
+        human_repeats(6)
+        return 0
+    if args.only == "pools":
+        sybil_figures(args.pools)
         return 0
     rng = random.Random(20261130)
     get_game("delvewick")

@@ -28,6 +28,7 @@ from playbench.agents.remote import ServerError, read_answer
 from playbench.core.errors import PlaybenchError
 from playbench.core.game import JSON
 from playbench.core.match import Match
+from playbench.runner.outcome import outcome_of
 
 FORMAT = 1
 #: files of a run are readable by everyone, as any file written with open()
@@ -146,6 +147,12 @@ class Verdict:
     fingerprint: str | None = None
     #: the steps an episode was resumed at (a run stopped and started again)
     resumed: tuple[int, ...] = ()
+    #: what the re-simulation found: the replay's header, the game's progress and the
+    #: outcome at the end, and the actions applied (None when it did not match)
+    header: JSON | None = None
+    progress: float | None = None
+    outcome: str | None = None
+    steps: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -181,7 +188,16 @@ def verify_replay(path: Path) -> Verdict:
         said = end.get("fingerprint")
         return Verdict(path, f"final fingerprint {fingerprint} on replay, the file says {said}")
     resumed = tuple(step for step in end.get("resumedAt", ()) if isinstance(step, int))
-    return Verdict(path, score=score, fingerprint=fingerprint, resumed=resumed)
+    return Verdict(
+        path,
+        score=score,
+        fingerprint=fingerprint,
+        resumed=resumed,
+        header=replay.header,
+        progress=match.game.progress(match.state),
+        outcome=outcome_of(match.game, match.state, match.over),
+        steps=len(replay.lines),
+    )
 
 
 def verify_session(server: str, session_id: str, timeout: float = 30.0) -> Verdict:

@@ -261,7 +261,26 @@ def _episodes(entries: list[Entry], out: Path) -> list[JSON]:
     return rows
 
 
-def _environment() -> Any:
+#: characters a Markdown reader would take as markup, and what the report writes instead
+MARKDOWN_ESCAPES = str.maketrans(
+    {
+        "&": "&amp;",
+        "<": "&lt;",
+        ">": "&gt;",
+        **{char: f"\\{char}" for char in "\\`*_[]|#!"},
+    }
+)
+
+
+def markdown_text(value: Any) -> Any:
+    """A value as the Markdown report writes it: text with every character Markdown (or
+    the HTML inside it) would read as markup escaped; anything else as it is."""
+    return value.translate(MARKDOWN_ESCAPES) if isinstance(value, str) else value
+
+
+def _environment(markdown: bool = False) -> Any:
+    """The templates' environment: HTML templates (``*.html.j2``) escape every value,
+    the Markdown one writes every value through :func:`markdown_text`."""
     try:
         import jinja2
     except ImportError:
@@ -270,7 +289,8 @@ def _environment() -> Any:
         ) from None
     environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
-        autoescape=jinja2.select_autoescape(["html"]),
+        autoescape=jinja2.select_autoescape(["html", "html.j2"]),
+        finalize=markdown_text if markdown else None,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
@@ -299,7 +319,7 @@ def write_report(folders: list[Path], out: Path) -> list[Path]:
     if not folders:
         raise ReportError("give at least one bench folder")
     entries = load_entries(folders)
-    environment = _environment()
+    _environment()  # jinja2 is there before anything is drawn
     found = pairs(entries)
     pictures = _charts(entries, found)
     if out.exists() and not out.is_dir():
@@ -328,6 +348,7 @@ def write_report(folders: list[Path], out: Path) -> list[Path]:
         (HTML, "report.html.j2", embedded),
         (MARKDOWN, "report.md.j2", {name: name for name in pictures}),
     ):
+        environment = _environment(markdown=name == MARKDOWN)
         text = environment.get_template(template).render(context, source=sources)
         write_atomic(out / name, text.encode())
         written.append(out / name)

@@ -7,10 +7,16 @@ an agent called ``human``: a run folder per game (``run.json``, ``runs.jsonl`` a
 replay per episode, cut at the suite's ``maxSteps`` as a bench cuts an agent's run) and
 ``bench.json``. The folder is published on the shelf like any other result, so the server
 re-simulates every replay before it lists the result under the player's name.
+
+Finished sessions never change, so one set of sessions makes one result: the archive is
+packed the same each time (no clock in it), and the set's result is kept in
+``<bench>/.human/`` (:func:`published_before`), so that the same set named again is
+answered with its result without being built or re-simulated again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import tarfile
@@ -27,10 +33,13 @@ from playbench.runner.outcome import outcome_of
 from playbench.runner.replay import header, replay_name, write_atomic
 from playbench.runner.store import RunDir
 from playbench.runner.suite import Suite
+from playbench.server.bench import RESULT_ID, BenchShelf, Shelved
 from playbench.server.store import PlayerRow, SessionRow, Storage
 
 #: the agent name a person's bench result carries
 HUMAN = "human"
+#: the results of the sets of sessions published, one file per set, in the shelf
+SETS = ".human"
 
 
 class HumanBenchRefused(Exception):
@@ -154,5 +163,40 @@ def build(storage: Storage, suite: Suite, ids: list[str], player: PlayerRow) -> 
         with tarfile.open(fileobj=packed, mode="w:gz") as tar:
             for path in sorted(folder.rglob("*")):
                 if path.is_file():
-                    tar.add(path, arcname=path.relative_to(folder).as_posix())
+                    tar.add(path, arcname=path.relative_to(folder).as_posix(), filter=_plain)
         return packed.getvalue()
+
+
+def _plain(member: tarfile.TarInfo) -> tarfile.TarInfo:
+    """A member with no clock or owner in its header (the same files, the same tar)."""
+    member.mtime, member.uid, member.gid, member.uname, member.gname = 0, 0, 0, "", ""
+    return member
+
+
+def _set_path(shelf: BenchShelf, suite: Suite, ids: list[str], player: PlayerRow) -> Path:
+    named = json.dumps([suite.hash, player.name_key, ids]).encode()
+    return shelf.root / SETS / f"{hashlib.sha256(named).hexdigest()}.json"
+
+
+def published_before(
+    shelf: BenchShelf, suite: Suite, ids: list[str], player: PlayerRow
+) -> Shelved | None:
+    """The verified result ``player``'s sessions ``ids`` of ``suite`` made, if they
+    published them before (and the result is still there)."""
+    try:
+        path = _set_path(shelf, suite, ids, player)
+        result_id = json.loads(path.read_text(encoding="utf-8"))["id"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not isinstance(result_id, str) or not RESULT_ID.match(result_id):
+        return None
+    return shelf.verified(result_id)
+
+
+def remember(
+    shelf: BenchShelf, suite: Suite, ids: list[str], player: PlayerRow, shelved: Shelved
+) -> None:
+    """Keep the result ``player``'s sessions ``ids`` of ``suite`` made."""
+    path = _set_path(shelf, suite, ids, player)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, json.dumps({"id": shelved.id}).encode())

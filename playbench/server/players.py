@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from confusable_homoglyphs import categories, confusables
 
+from playbench.server.names import has_visible
 from playbench.server.store import PlayerRow, Storage, token_hash
 
 KEY_BYTES = 32
@@ -57,7 +58,7 @@ def check_name(name: str) -> str:
     """The display form of ``name``; :class:`NameRefused` when it mixes scripts or is
     written in look-alikes of Latin letters."""
     shown = display_form(name)
-    if not shown:
+    if not shown or not has_visible(shown):
         raise NameRefused("a player name needs at least one visible character")
     if confusables.is_mixed_script(shown):
         scripts = sorted({categories.alias(char) for char in shown} - NEUTRAL)

@@ -140,9 +140,30 @@ def test_best_of_n_cannot_lift_a_player_in_the_players_table(client, database):
         assert row["mean"] == round(mean, 1)
         assert row["low"] == pytest.approx(round(mean - half, 1), abs=0.11)
         assert row["high"] == pytest.approx(round(mean + half, 1), abs=0.11)
-    assert [row["player"] for row in board["players"]][:2] == ["honest", "mallory"]
-    assert table["honest"]["rank"] == 1 and table["mallory"]["rank"] == 2
-    assert table["newcomer"]["rank"] is None
+    assert [table[name]["finished"] for name in ("mallory", "honest", "newcomer")] == [4, 5, 2]
+    assert board["players"][0]["player"] == "honest" and table["honest"]["rank"] == 1
+    # four finished games of eight: not ranked until a fifth is played to its end
+    assert table["mallory"]["rank"] is None and table["newcomer"]["rank"] is None
+
+
+def test_names_that_open_ranked_games_and_never_play_are_not_ranked(client, database):
+    """Six ranked games opened under each of a few names and left idle: closed as
+    abandoned, they count at their score, but none of them is finished, so the names are
+    no part of the table's pool."""
+    honest = [play_ranked(client, "honest", WINNING, True) for _ in range(5)]
+    for number in range(3):
+        idle = Player(client, "tally", seed=None, player=f"idle {number}")
+        for _ in range(5):  # each new ranked game closes the one before as abandoned
+            body = {"player": f"idle {number}"}
+            answer = client.post("/games/tally/api/new", json=body, headers=idle.key_header())
+            assert answer.status_code == 200, answer.text
+    client.app.state.services.storage.abandon_idle(time.time() + 1)
+    board = client.get("/api/leaderboard/tally?limit=100").json()
+    table = {row["player"]: row for row in board["players"]}
+    assert table["honest"]["rank"] == 1 and table["honest"]["games"] == len(honest)
+    for number in range(3):
+        row = table[f"idle {number}"]
+        assert (row["games"], row["finished"], row["rank"]) == (6, 0, None)
 
 
 def test_t_quantiles_meet_the_normal_beyond_the_table():

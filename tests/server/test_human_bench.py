@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import random
 
+from fastapi.testclient import TestClient
+from prometheus_client import REGISTRY
+
 from playbench.runner.suite import load_suite
+from playbench.server import Settings, create_app
+from playbench.server.bench import ARCHIVES, VERDICTS, shelf_for
+from playbench.server.guards import Rate
 from playbench.server.human_bench import episodes
 from tests.server.helpers import Player, register
 
@@ -53,6 +59,36 @@ def test_a_person_plays_the_quick_suite_and_it_is_listed_under_their_name(client
     rows = [r for r in listed["results"] if r["id"] == published["id"]]
     assert len(rows) == 1, listed
     assert rows[0]["agent"] == "human" and rows[0]["player"] == NAME
+    # the same sessions again: their result, nothing built, simulated or stored again
+    shelf = client.app.state.services.settings.data_dir / "bench"
+    stored = sorted(
+        path.name for folder in (VERDICTS, ARCHIVES) for path in (shelf / folder).iterdir()
+    )
+    checks = REGISTRY.get_sample_value("playbench_bench_checks_total")
+    for _ in range(2):
+        again = client.post("/api/bench/human", json=body, headers=key)
+        assert again.status_code == 201 and again.json() == published
+    assert REGISTRY.get_sample_value("playbench_bench_checks_total") == checks
+    assert stored == sorted(
+        path.name for folder in (VERDICTS, ARCHIVES) for path in (shelf / folder).iterdir()
+    )
+
+
+def test_the_human_bench_has_the_publishing_rate_and_the_configured_cpu_budget(tmp_path):
+    settings = Settings(
+        data_dir=tmp_path / "data",
+        rate_publish_per_player=Rate(per_second=1 / 3600, burst=1.0),
+        bench_cpu_seconds=7,
+    )
+    with TestClient(create_app(settings)) as client:
+        key = {"X-Player-Key": register(client, NAME)}
+        body = {"suite": "quick", "player": NAME, "sessions": []}
+        first = client.post("/api/bench/human", json=body, headers=key)
+        assert first.status_code == 422 and "0 sessions were named" in first.json()["error"]
+        assert shelf_for(settings.data_dir).limits.cpu_seconds == 7
+        again = client.post("/api/bench/human", json=body, headers=key)
+        assert again.status_code == 429
+        assert again.json()["error"].startswith("too many bench results published by this player")
 
 
 def test_an_unfinished_or_foreign_session_is_refused_by_episode(client) -> None:

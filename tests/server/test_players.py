@@ -85,7 +85,24 @@ def test_look_alike_names_are_refused_with_the_reason(client, name, reason, data
     assert count(client, "players") == 0
 
 
-@pytest.mark.parametrize("name", ["José", "Иван", "Ελένη", "bot_7 v2", "l33t", "李小龍"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u2800",  # the blank Braille cell: a symbol drawn as nothing
+        "\u3164",  # the Hangul filler
+        "\u3164\u2800 \u115f\u1160",
+        "\uffa0\u17b4\u034f",  # a halfwidth filler, an inherent vowel, a grapheme joiner
+        "\u0301\u0301",  # combining marks on nothing
+    ],
+)
+def test_names_with_no_visible_character_are_refused(client, name, database):
+    refused = client.post("/api/players", json={"name": name})
+    assert refused.status_code == 422, refused.text
+    assert "visible character" in refused.json()["error"]
+    assert count(client, "players") == 0
+
+
+@pytest.mark.parametrize("name", ["José", "Иван", "Ελένη", "bot_7 v2", "l33t", "李小龍", "한국"])
 def test_names_in_one_script_of_their_own_are_taken(client, name, database):
     reply = client.post("/api/players", json={"name": name})
     assert reply.status_code == 201 and reply.json()["name"] == name, reply.text

@@ -66,7 +66,10 @@ def test_the_page_shows_only_the_result_that_verifies(page: Page, shelf: Shelf, 
     expect(rows.first.locator('td[data-game="gem-swap"]')).to_contain_text(
         f"{gem_swap['meanProgress']:.3f}"
     )
-    expect(page.get_by_test_id("bench-suite")).to_have_attribute("data-suite", "two-games")
+    unofficial = page.get_by_test_id("bench-unofficial")
+    expect(unofficial).to_have_attribute("data-hash", bench["suite"]["hash"])
+    expect(unofficial).to_contain_text("unofficial")
+    expect(page.get_by_test_id("bench-suite")).to_have_count(0)
     refused = page.get_by_test_id("bench-refused")
     expect(refused).to_contain_text("tampered")
     expect(refused).to_contain_text(f"gem-swap-{shelf.seeds[0]}.jsonl")

@@ -41,6 +41,7 @@ from playbench.server.errors import ApiError
 from playbench.server.routes.pages import TITLE, _file, _not_found, _page
 from playbench.server.schemas import ErrorPublic
 from playbench.server.services import Services, json_response
+from playbench.server.settings import Settings
 
 router = APIRouter(tags=["bench"])
 #: the report's replay links (``playbench report`` writes them so)
@@ -50,12 +51,16 @@ PUBLISH_PATH = "/api/bench"
 RELOAD_SECONDS = 3
 
 
-def _shelf(request: Request) -> BenchShelf:
-    settings = request.app.state.services.settings
+def shelf_of(settings: Settings) -> BenchShelf:
+    """The shelf of the server's data folder, under its configured CPU budget."""
     return shelf_for(settings.data_dir, ShelfLimits(cpu_seconds=settings.bench_cpu_seconds))
 
 
-def _too_often(services: Services, address: str, player: str) -> Response | None:
+def _shelf(request: Request) -> BenchShelf:
+    return shelf_of(request.app.state.services.settings)
+
+
+def too_often(services: Services, address: str, player: str) -> Response | None:
     """429 when the address or the player has published too often lately, else None."""
     for buckets, key, who in (
         (services.publishes_per_address, address, "this address"),
@@ -85,6 +90,7 @@ def _public(shelved: Shelved) -> JSON:
     return {
         "id": shelved.id,
         "suite": {"name": suite["name"], "hash": suite["hash"]},
+        "official": shelved.official,
         "agent": bench["agent"],
         "model": bench.get("model"),
         "headline": bench["headline"],
@@ -148,7 +154,7 @@ async def publish_bench(
     except players.KeyRefused as refused:
         raise ApiError(refused.status, str(refused)) from None
     address = request.client.host if request.client is not None else ""
-    refused_now = _too_often(services, address, named.name)
+    refused_now = too_often(services, address, named.name)
     if refused_now is not None:
         return refused_now
     archive = await request.body()
@@ -194,9 +200,18 @@ def _suite_table(rows: list[JSON]) -> str:
     suite = rows[0]["suite"]
     games = "".join(f"<th>{escape(_name(slug))}</th>" for slug in rows[0]["games"])
     ordered = sorted(rows, key=lambda row: -row["headline"]["meanProgress"])
+    if rows[0]["official"]:
+        section = f'data-testid="bench-suite" data-suite="{escape(suite["name"])}"'
+        title = f'{escape(suite["name"])} <code class="muted">{escape(suite["hash"][:19])}</code>'
+    else:
+        section = f'data-testid="bench-unofficial" data-hash="{escape(suite["hash"])}"'
+        title = (
+            f'Suite <code>{escape(suite["hash"][:19])}</code> <span class="muted">unofficial: '
+            f"not a suite this server ships, named {escape(repr(suite['name']))} by its "
+            "publisher</span>"
+        )
     return (
-        f'<section data-testid="bench-suite" data-suite="{escape(suite["name"])}">'
-        f'<h2>{escape(suite["name"])} <code class="muted">{escape(suite["hash"][:19])}</code></h2>'
+        f"<section {section}><h2>{title}</h2>"
         '<table class="bench-table"><thead><tr><th>Agent</th>'
         f"<th>Headline</th><th>95% interval</th>{games}<th>Report</th></tr></thead><tbody>"
         + "".join(_row(row) for row in ordered)
@@ -216,7 +231,8 @@ def bench_page(request: Request) -> HTMLResponse:
     drawing = any(
         row["reportStatus"] == ReportStatus.DRAWING for rows in suites.values() for row in rows
     )
-    tables = "".join(_suite_table(rows) for rows in suites.values())
+    ordered = sorted(suites.values(), key=lambda rows: not rows[0]["official"])
+    tables = "".join(_suite_table(rows) for rows in ordered)
     if not tables:
         tables = '<p class="muted" data-testid="bench-empty">No verified bench result yet.</p>'
     refused = [item for item in results if not item.verified]

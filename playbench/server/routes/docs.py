@@ -253,7 +253,7 @@ def _llms(root: str, games: list[Game], specs: dict[str, Any], settings: Setting
         "## Leaderboard",
         f"- GET {root}/api/leaderboard/{{slug}}: players (ranked by bound, a lower bound on "
         "their mean over all their ranked games widened for the pool's size, from minGames "
-        "games on; low and high their own 95% interval) and entries (the best single "
+        "finished games on; low and high their own 95% interval) and entries (the best single "
         "finished ranked games)",
         "",
         "## Games",

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from html import escape
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
@@ -15,10 +15,17 @@ from starlette.concurrency import run_in_threadpool
 from playbench.core.registry import get_game
 from playbench.runner.suite import Suite, load_suite, shipped_suites
 from playbench.server import players
-from playbench.server.bench import PublishRefused, shelf_for
+from playbench.server.bench import PublishRefused
 from playbench.server.deps import PlayerKeyDep, ServicesDep
 from playbench.server.errors import ApiError
-from playbench.server.human_bench import HumanBenchRefused, build, episodes
+from playbench.server.human_bench import (
+    HumanBenchRefused,
+    build,
+    episodes,
+    published_before,
+    remember,
+)
+from playbench.server.routes.bench import shelf_of, too_often
 from playbench.server.routes.pages import TITLE, _not_found, _page
 from playbench.server.schemas import ErrorPublic, Player, Strict
 from playbench.server.services import json_response
@@ -44,14 +51,16 @@ def _suite(name: str) -> Suite | None:
 @router.post(
     "/api/bench/human",
     status_code=201,
-    responses={code: {"model": ErrorPublic} for code in (401, 403, 404, 422)},
+    responses={code: {"model": ErrorPublic} for code in (401, 403, 404, 413, 422, 429)},
 )
 async def publish_human(
-    body: HumanBenchCreate, services: ServicesDep, key: PlayerKeyDep
+    request: Request, body: HumanBenchCreate, services: ServicesDep, key: PlayerKeyDep
 ) -> Response:
     """Publish a person's run of a suite: their finished practice sessions, one per episode
     in the suite's order, become a bench result of agent ``human``, kept and listed on
-    ``/bench`` under their name once the server has re-simulated every replay."""
+    ``/bench`` under their name once the server has re-simulated every replay (within the
+    shelf's CPU budget). The same sessions again are answered with their result, nothing
+    built or simulated again; 429 past the publishing rate of the address or the player."""
     suite = _suite(body.suite)
     if suite is None:
         raise ApiError(404, f"no suite {body.suite!r}: one of {', '.join(shipped_suites())}")
@@ -59,10 +68,17 @@ async def publish_human(
         named = players.authenticate(services.storage, body.player, key)
     except players.KeyRefused as refused:
         raise ApiError(refused.status, str(refused)) from None
+    address = request.client.host if request.client is not None else ""
+    refused_now = too_often(services, address, named.name)
+    if refused_now is not None:
+        return refused_now
+    shelf = shelf_of(services.settings)
     try:
-        archive = await run_in_threadpool(build, services.storage, suite, body.sessions, named)
-        shelf = shelf_for(services.settings.data_dir)
-        shelved = await run_in_threadpool(shelf.publish, archive, named.name)
+        shelved = await run_in_threadpool(published_before, shelf, suite, body.sessions, named)
+        if shelved is None:
+            archive = await run_in_threadpool(build, services.storage, suite, body.sessions, named)
+            shelved = await run_in_threadpool(shelf.publish, archive, named.name)
+            await run_in_threadpool(remember, shelf, suite, body.sessions, named, shelved)
     except HumanBenchRefused as refused:
         raise ApiError(422, f"{refused} (nothing was published)") from None
     except PublishRefused as refused:

@@ -95,6 +95,8 @@ class PlayerGames:
     variance: float
     best: int
     last_played: float
+    #: of ``games``, those played to their end (the rest closed as abandoned)
+    finished: int
 
 
 @dataclass(frozen=True, slots=True)

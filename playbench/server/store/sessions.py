@@ -19,6 +19,7 @@ from sqlalchemy import (
     Float,
     and_,
     bindparam,
+    case,
     func,
     insert,
     select,
@@ -288,6 +289,7 @@ class SessionStore(StoreBase):
                 func.avg(score * score).label("square"),
                 func.max(sessions.c.score).label("best"),
                 last.label("last"),
+                func.sum(case((sessions.c.finished.is_(True), 1), else_=0)).label("finished"),
             )
             .select_from(sessions.join(players, players.c.name_key == sessions.c.owner))
             .where(
@@ -305,7 +307,15 @@ class SessionStore(StoreBase):
             spread = max(0.0, float(row.square) - mean * mean) * games
             variance = spread / (games - 1) if games > 1 else 0.0
             figures.append(
-                PlayerGames(row.name, games, mean, variance, int(row.best), float(row.last))
+                PlayerGames(
+                    row.name,
+                    games,
+                    mean,
+                    variance,
+                    int(row.best),
+                    float(row.last),
+                    int(row.finished or 0),
+                )
             )
         return figures
 
