@@ -6,7 +6,7 @@ an episode, default 300), ``max_steps`` (actions an episode), ``reply_format``
 (``json_schema``, ``json_object`` or ``text``), ``fallback`` (``bot``, ``random`` or
 ``wait``), ``memory`` (the last N turns in the prompt), ``reflect`` (every K turns the
 model rewrites its notes), ``vision`` (the board's picture too) and ``suite``
-(``models-v1``, ``quick`` or a suite file; ``playbench/suite`` only). The model's own
+(``models-v2``, ``quick`` or a suite file; ``playbench/suite`` only). The model's own
 settings are Inspect's: ``--max-tokens``, ``--temperature``, ``--max-connections``.
 """
 
@@ -31,7 +31,7 @@ from playbench.runner.inspect_log import SUITE_KEY
 from playbench.runner.suite import Suite, load_suite
 
 #: the suite ``playbench/suite`` plays unless ``-T suite=`` names another
-MODELS_SUITE = "models-v1"
+MODELS_SUITE = "models-v2"
 
 
 def _task(
@@ -139,7 +139,7 @@ def cogcrawl(
     return _game_task("cogcrawl", **locals())
 
 
-@task(description="Every game of a published playbench suite (-T suite=models-v1|quick)")
+@task(description="Every game of a published playbench suite (-T suite=models-v2|quick)")
 def suite(
     suite: str = MODELS_SUITE,
     reply_format: str = "json_schema",

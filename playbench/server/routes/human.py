@@ -24,12 +24,12 @@ from playbench.server.schemas import ErrorPublic, Player, Strict
 from playbench.server.services import json_response
 
 router = APIRouter(tags=["bench"])
-#: the most sessions one suite may name (suite-v1 has 40)
+#: the most sessions one suite may name (suite-v2 has 38)
 MAX_EPISODES = 400
 
 
 class HumanBenchCreate(Strict):
-    suite: str = Field(max_length=64, description="a shipped suite's name (quick, suite-v1)")
+    suite: str = Field(max_length=64, description="a shipped suite's name (quick, suite-v2)")
     player: Player = Field(description="the registered name the sessions were played under")
     sessions: list[str] = Field(
         max_length=MAX_EPISODES,
