@@ -29,7 +29,7 @@ the probes measure the rules and not the limiter) and reports:
 ``--only ranked`` runs the last two alone.
 
 ``--only shelf`` (issue 35): what bench uploads cost the server, publishing rates off: a
-tar whose header names a 64 MiB file, the bot's suite-v1 result with a 300,000-action Gem
+tar whose header names a 64 MiB file, the bot's suite-v2 result with a 300,000-action Gem
 Swap replay (its suite caps the game at 200) and the same bytes again, a tar with no
 ``bench.json`` (is the data path shown?), the bot's result and the same again, another
 client's latency while three results are published at once, and ``GET /api/bench``
@@ -1018,13 +1018,13 @@ def _shelf_run(server: Server, data: Path, scale: int) -> None:
         print(f"shelf: a tar whose header names a file of {name_bytes >> 20} MiB: "
               + _costed(server, client, key, body))  # fmt: skip
         body = _long_replay(steps)
-        print(f"shelf: suite-v1 with a {steps:,}-action Gem Swap replay (cap 200): "
+        print(f"shelf: suite-v2 with a {steps:,}-action Gem Swap replay (cap 200): "
               + _costed(server, client, key, body))  # fmt: skip
         print(f"shelf: the same archive again: {_costed(server, client, key, body)}")
         body = _tar(("notes.txt", b"no bench here"))
         print(f"shelf: a tar with no bench.json: {_costed(server, client, key, body)}")
         baseline = _bench_archive(BASELINE)
-        print(f"shelf: the bot's suite-v1 result: {_costed(server, client, key, baseline)}")
+        print(f"shelf: the bot's suite-v2 result: {_costed(server, client, key, baseline)}")
         print(f"shelf: the same result again: {_costed(server, client, key, baseline)}")
         stop, quiet, loaded = threading.Event(), [], []
         probe = threading.Thread(target=_latencies, args=(server.url, stop, quiet))
@@ -1046,7 +1046,7 @@ def _shelf_run(server: Server, data: Path, scale: int) -> None:
         print(
             "shelf: another client's GET /api/games p50/p99 "
             f"{_ms(quiet, 50)}/{_ms(quiet, 99)} ms alone, {_ms(loaded, 50)}/{_ms(loaded, 99)}"
-            " ms while three new suite-v1 results are published at once"
+            " ms while three new suite-v2 results are published at once"
         )
         many = data / "bench" / "many-files"
         shutil.copytree(BASELINE, many)

@@ -25,10 +25,10 @@ from playbench.inspect.dataset import (
     samples,
     suite_budgets,
 )
-from playbench.inspect.scorer import replay
+from playbench.inspect.scorer import replay, scale_of
 from playbench.inspect.solver import checked_settings, seat
 from playbench.runner.inspect_log import SUITE_KEY
-from playbench.runner.suite import Suite, load_suite
+from playbench.runner.suite import Suite, load_suite, shipped_baselines
 
 #: the suite ``playbench/suite`` plays unless ``-T suite=`` names another
 MODELS_SUITE = "models-v2"
@@ -62,7 +62,7 @@ def _task(
             reflect=reflect,
             vision=vision,
         ),
-        scorer=replay(),
+        scorer=replay(scale_of(suite.baselines or shipped_baselines(suite.hash))),
         metadata={SUITE_KEY: suite.describe()},
         description=description,
     )

@@ -73,6 +73,11 @@ HARNESS_FIELDS = {
 }
 
 
+def normalise(score: float, random: float, reference: float) -> float:
+    """``score`` on the scale where ``random`` is 0 and ``reference`` is 1."""
+    return (score - random) / (reference - random)
+
+
 @dataclass(frozen=True, slots=True)
 class Baseline:
     """One game's scale: the random agent's and the reference's score by seed."""
@@ -91,8 +96,7 @@ class Baseline:
 
     def normalised(self, score: float) -> float:
         """``score`` on the game's scale: the random mean is 0, the reference's 1."""
-        low = self.random_mean
-        return (score - low) / (self.reference_mean - low)
+        return normalise(score, self.random_mean, self.reference_mean)
 
     def describe(self) -> JSON:
         """What ``bench.json`` records of the scale, per game."""
