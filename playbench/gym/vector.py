@@ -71,6 +71,7 @@ class PlaybenchVectorEnv(Door, VectorEnv):
         illegal: str = "noop",
         illegal_penalty: float = 1.0,
         allow_quit: bool = False,
+        allow_dominated: bool = False,
         start_seed: int = 0,
         num_seeds: int = 0,
         tasks: Sequence[Mapping[str, Any]] | None = None,

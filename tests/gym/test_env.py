@@ -216,7 +216,7 @@ def test_a_value_outside_the_space_is_a_noop_with_a_flag(action: object) -> None
 
 
 def test_gem_swap_hint_costs_its_points_as_a_negative_reward() -> None:
-    env = gymnasium.make("playbench/GemSwap-v0")
+    env = gymnasium.make("playbench/GemSwap-v0", allow_dominated=True)
     _, info = env.reset(seed=2)
     swap = int(np.flatnonzero(info["action_mask"])[0])
     _, gained, _, _, info = env.step(swap)
@@ -257,7 +257,7 @@ def test_bad_options_fail_at_reset_with_the_game_reason() -> None:
 
 
 def test_truncated_by_max_episode_steps() -> None:
-    env = gymnasium.make("playbench/GemSwap-v0", max_episode_steps=3)
+    env = gymnasium.make("playbench/GemSwap-v0", max_episode_steps=3, allow_dominated=True)
     env.reset(seed=1)
     hint = table("gem-swap").size - 1
     results = [env.step(hint)[2:4] for _ in range(3)]

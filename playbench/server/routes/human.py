@@ -82,7 +82,8 @@ def play_suite(suite: str) -> HTMLResponse:
         f'<li class="episode" data-testid="episode" data-index="{index}" '
         f'data-slug="{escape(slug)}" data-seed="{seed}" '
         f'data-options="{escape(json.dumps(options))}"><span class="cell"></span>'
-        f"<span>{index + 1}. {escape(get_game(slug).name)}, seed {seed}"
+        f"<span>{index + 1}. {escape(get_game(slug).name)}"
+        f"{f', seed {seed}' if get_game(slug).seeded else ''}"
         f"{escape(' options ' + json.dumps(options)) if options else ''}"
         f' (cut at {limit} actions)</span> <a class="button" data-play>play</a></li>'
         for index, (slug, seed, options, limit) in enumerate(episodes(found))
