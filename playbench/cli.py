@@ -412,7 +412,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     folders = [_bench_of(Path(folder), Path(args.out)) for folder in args.folders]
     written = write_report(folders, Path(args.out))
     for pair in pairs(load_entries(folders)):
-        sys.stdout.write(f"{pair.sentence()} ({len(pair.differences)} slots)\n")
+        slots = len(pair.differences)
+        sys.stdout.write(f"{pair.sentence()} ({slots} slot{'' if slots == 1 else 's'})\n")
     sys.stdout.write(f"{len(written)} files written to {args.out} (open {written[-2]})\n")
     return 0
 
