@@ -48,7 +48,7 @@ DATABASE_FILE = "playbench.db"
 KIB = 1024
 MAX_BODY_BYTES = 256 * KIB
 #: ``POST /api/bench``'s own limit: a suite-v2 result gzipped with every replay (the bot's
-#: is 169 KiB; an agent that plays every game to its step cap writes a few MiB)
+#: is 175 KiB; an agent that plays every game to its step cap writes a few MiB)
 MAX_BENCH_BYTES = 16 * KIB * KIB
 MAX_SEALED_STATE_CHARS = 128 * KIB
 MAX_STATE_JSON_BYTES = 1024 * KIB
