@@ -354,7 +354,8 @@ def _publish_the_models(args: argparse.Namespace, bench: Any, folder: Path, out:
 def cmd_bench(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from playbench.runner.bench import BenchRequest, bench_table, execute_bench, prepare_bench
+    from playbench.runner.bench import BenchRequest, execute_bench, prepare_bench
+    from playbench.runner.bench_table import bench_table
     from playbench.runner.episode import EpisodeSpec
     from playbench.runner.suite import load_suite
 
@@ -529,7 +530,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         return 0
     from rich.console import Console
 
-    from playbench.runner.bench import bench_table
+    from playbench.runner.bench_table import bench_table
 
     out = Console(width=None if sys.stdout.isatty() else 160)
     out.print(bench_table(written.bench))
