@@ -40,7 +40,7 @@ from typing import Any
 
 from playbench.agents import LlmSettings
 from playbench.core.errors import PlaybenchError
-from playbench.core.game import JSON, canonical_json
+from playbench.core.game import JSON, Game
 from playbench.core.registry import get_game
 from playbench.runner.seeds import parse_seeds
 
@@ -302,7 +302,7 @@ def _game(slug: str, entry: Any, where: str) -> SuiteGame:
     game.new(listed[0], options or None)
     for seed, extra in by_seed.items():
         game.new(seed, {**options, **extra})
-    _distinct(game.slug, game.seeded, listed, options, by_seed, where)
+    _distinct(game, listed, options, by_seed, where)
     return SuiteGame(
         game.slug,
         listed,
@@ -316,25 +316,21 @@ def _game(slug: str, entry: Any, where: str) -> SuiteGame:
 
 
 def _distinct(
-    slug: str,
-    seeded: bool,
-    seeds: list[int],
-    options: JSON,
-    by_seed: dict[int, JSON],
-    where: str,
+    game: Game, seeds: list[int], options: JSON, by_seed: dict[int, JSON], where: str
 ) -> None:
     """Refuse two slots that play the same episode: in a game whose seed changes nothing,
-    two slots of the same options (seeds are distinct already)."""
-    if seeded:
+    two slots whose options start the same game (``{}`` and ``{"startLevel": 1}`` alike,
+    by the fingerprint of their first state); seeds are distinct already."""
+    if game.seeded:
         return
     first: dict[str, int] = {}
     for seed in seeds:
-        content = canonical_json({**options, **by_seed.get(seed, {})})
+        content = game.fingerprint(game.new(seed, {**options, **by_seed.get(seed, {})} or None))
         if content in first:
             raise SuiteError(
-                f"{where}: {slug} plays one episode twice, on the slots of seeds "
-                f"{first[content]} and {seed}: the seed of {get_game(slug).name} changes "
-                "nothing, so give each slot other options (optionsBySeed)"
+                f"{where}: {game.slug} plays one episode twice, on the slots of seeds "
+                f"{first[content]} and {seed}: the seed of {game.name} changes nothing, so "
+                "give each slot other options (optionsBySeed)"
             )
         first[content] = seed
 

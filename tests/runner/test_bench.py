@@ -102,6 +102,13 @@ def test_a_suite_file_by_path_and_its_hash_follow_its_contents(tmp_path):
             "Delvewick changes nothing",
         ),
         (
+            # {} and {"startLevel": 1} start the same game
+            lambda d: d["games"]["delvewick"]["optionsBySeed"].update(
+                {"1": {}, "2": {"startLevel": 1}}
+            ),
+            "delvewick plays one episode twice, on the slots of seeds 1 and 2",
+        ),
+        (
             lambda d: d["baselines"]["gem-swap"]["random"].pop("0"),
             "the random baseline of gem-swap must give a number for each of its seeds 0, 1, 2",
         ),
