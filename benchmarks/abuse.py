@@ -29,7 +29,7 @@ the probes measure the rules and not the limiter) and reports:
 ``--only ranked`` runs the last two alone.
 
 ``--only shelf`` (issue 35): what bench uploads cost the server, publishing rates off: a
-tar whose header names a 64 MiB file, the bot's suite-v1 result with a 300,000-action Gem
+tar whose header names a 64 MiB file, the bot's suite-v2 result with a 300,000-action Gem
 Swap replay (its suite caps the game at 200) and the same bytes again, a tar with no
 ``bench.json`` (is the data path shown?), the bot's result and the same again, another
 client's latency while three results are published at once, and ``GET /api/bench``
@@ -37,10 +37,10 @@ beside a result of 19,900 files put in by hand. ``--only sybils``: ``--sybils`` 
 (60) from one address, 5 ranked Gem Swap games each with the bot, beside an honest player
 with 40 games of the same bot: where the best sybil and the honest player rank.
 
-``--only evidence`` (issue 40): the random agent's published suite-v1 result forged as a
+``--only evidence`` (issue 40): the random agent's published suite-v2 result forged as a
 publisher might (every record at progress 1.0 and won; every record of a game pointing at
 its best replay; each replay replaced by the best episode's; a one-game one-seed suite of
-its own named suite-v1; ``bench.json`` refigured by the runner's own ``bench_figures``):
+its own named suite-v2; ``bench.json`` refigured by the runner's own ``bench_figures``):
 what publishing answers and the headline shown; a member whose pax header states 1 GiB
 (``--size-scale`` divides it) over a ustar 0, and the same hidden in an old-type member
 ``junk/``: the answer, the server's CPU and peak RSS, the data folder after, and the first
@@ -982,7 +982,7 @@ def _bench_archive(folder: Path) -> bytes:
 
 
 def _long_replay(steps: int) -> bytes:
-    """The bot's suite-v1 result with its first Gem Swap replay stretched to ``steps``
+    """The bot's suite-v2 result with its first Gem Swap replay stretched to ``steps``
     actions (its last action repeated; the suite caps the game at 200)."""
     folder = Path(tempfile.mkdtemp(prefix="playbench-long-")) / "bot"
     shutil.copytree(BASELINE, folder)
@@ -1039,13 +1039,13 @@ def _shelf_run(server: Server, data: Path, scale: int) -> None:
         print(f"shelf: a tar whose header names a file of {name_bytes >> 20} MiB: "
               + _costed(server, client, key, body))  # fmt: skip
         body = _long_replay(steps)
-        print(f"shelf: suite-v1 with a {steps:,}-action Gem Swap replay (cap 200): "
+        print(f"shelf: suite-v2 with a {steps:,}-action Gem Swap replay (cap 200): "
               + _costed(server, client, key, body))  # fmt: skip
         print(f"shelf: the same archive again: {_costed(server, client, key, body)}")
         body = _tar(("notes.txt", b"no bench here"))
         print(f"shelf: a tar with no bench.json: {_costed(server, client, key, body)}")
         baseline = _bench_archive(BASELINE)
-        print(f"shelf: the bot's suite-v1 result: {_costed(server, client, key, baseline)}")
+        print(f"shelf: the bot's suite-v2 result: {_costed(server, client, key, baseline)}")
         print(f"shelf: the same result again: {_costed(server, client, key, baseline)}")
         stop, quiet, loaded = threading.Event(), [], []
         probe = threading.Thread(target=_latencies, args=(server.url, stop, quiet))
@@ -1067,7 +1067,7 @@ def _shelf_run(server: Server, data: Path, scale: int) -> None:
         print(
             "shelf: another client's GET /api/games p50/p99 "
             f"{_ms(quiet, 50)}/{_ms(quiet, 99)} ms alone, {_ms(loaded, 50)}/{_ms(loaded, 99)}"
-            " ms while three new suite-v1 results are published at once"
+            " ms while three new suite-v2 results are published at once"
         )
         many = data / "bench" / "many-files"
         shutil.copytree(BASELINE, many)
@@ -1138,7 +1138,7 @@ def sybils(count: int, games: int, honest_games: int) -> None:
 
 
 # -- the bench shelf as evidence (issue 40) --------------------------------------------------
-#: the random agent's published suite-v1 result, the forgeries' starting point
+#: the random agent's published suite-v2 result, the forgeries' starting point
 RANDOM_V1 = Path(__file__).parents[1] / "docs" / "bench" / "random"
 #: the bot's Gem Swap scores of the published results (the sybil pools resample them)
 BOT_RUNS = (
@@ -1160,7 +1160,7 @@ def _rewrite(run: Path, change) -> None:
 
 
 def _forged(edit) -> bytes:
-    """The random agent's suite-v1 result edited by ``edit`` (each game's run folder) and
+    """The random agent's suite-v2 result edited by ``edit`` (each game's run folder) and
     refigured with the runner's own ``bench_figures``, packed as ``playbench bench
     --publish`` packs it."""
     folder = Path(tempfile.mkdtemp(prefix="playbench-forged-")) / "random"
@@ -1234,7 +1234,7 @@ def _result_tar(folder: Path) -> bytes:
 
 
 def _with_member(blocks: bytes, data_bytes: int) -> bytes:
-    """The random agent's suite-v1 result with raw header ``blocks`` and ``data_bytes``
+    """The random agent's suite-v2 result with raw header ``blocks`` and ``data_bytes``
     zeros after them, gzipped (zeros pack small: 1 GiB is about a megabyte)."""
     buffer = io.BytesIO()
     with gzip.GzipFile(fileobj=buffer, mode="wb") as packed:
@@ -1273,7 +1273,7 @@ def _tree_mb(root: Path) -> float:
 
 
 def _result_with(edit) -> bytes:
-    """The random agent's suite-v1 result with ``edit`` applied to its folder (no
+    """The random agent's suite-v2 result with ``edit`` applied to its folder (no
     refiguring), packed."""
     folder = Path(tempfile.mkdtemp(prefix="playbench-edited-")) / "random"
     shutil.copytree(RANDOM_V1, folder)
@@ -1370,7 +1370,7 @@ def evidence_probes(scale: int, size_scale: int) -> None:
             ("every record edited to progress 1.0, won", _forged(_progress_won)),
             ("every record pointing at its game's best replay", _forged(_best_for_all)),
             ("each replay replaced by its game's best episode", _forged(_best_on_every_seed)),
-            ("a one-game one-seed suite of its own named suite-v1", _own_suite("suite-v1")),
+            ("a one-game one-seed suite of its own named suite-v2", _own_suite("suite-v2")),
             ("the same suite under a name of its own", _own_suite("my-suite")),
         ):
             print(f"evidence: {label}: {_shown(client, key, body)}")

@@ -2,7 +2,7 @@
 stand-in API on 127.0.0.1 that answers every call after a fixed delay.
 
     python benchmarks/llm_latency.py --suite quick --latency 0.5 --concurrency 32
-    python benchmarks/llm_latency.py --suite models-v1 --latency 0.5 --concurrency 32
+    python benchmarks/llm_latency.py --suite models-v2 --latency 0.5 --concurrency 32
     python benchmarks/llm_latency.py --suite quick --seeds 1 --max-steps 6 --latency 0.05
 
 The server (threads: every request waits in its own, so as many wait at once as the

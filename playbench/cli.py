@@ -73,8 +73,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     from playbench.terminal import TerminalSession, require_terminal, run_curses
 
     options = _options(args)
+    game = get_game(args.game)
+    if args.seed is not None and not game.seeded:
+        raise PlaybenchError(
+            f"{game.name}'s seed changes nothing (every run plays the same levels): drop "
+            "--seed; --level or --options choose where it starts"
+        )
     seed = args.seed if args.seed is not None else draw_seed()
-    match = Match.start(get_game(args.game), seed, options)
+    match = Match.start(game, seed, options)
     require_terminal()
     session = TerminalSession(match)
     run_curses(session)
@@ -348,7 +354,8 @@ def _publish_the_models(args: argparse.Namespace, bench: Any, folder: Path, out:
 def cmd_bench(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from playbench.runner.bench import BenchRequest, bench_table, execute_bench, prepare_bench
+    from playbench.runner.bench import BenchRequest, execute_bench, prepare_bench
+    from playbench.runner.bench_table import bench_table
     from playbench.runner.episode import EpisodeSpec
     from playbench.runner.suite import load_suite
 
@@ -401,10 +408,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from playbench.runner.report import write_report
+    from playbench.runner.report import load_entries, pairs, write_report
 
     folders = [_bench_of(Path(folder), Path(args.out)) for folder in args.folders]
     written = write_report(folders, Path(args.out))
+    for pair in pairs(load_entries(folders)):
+        slots = len(pair.differences)
+        sys.stdout.write(f"{pair.sentence()} ({slots} slot{'' if slots == 1 else 's'})\n")
     sys.stdout.write(f"{len(written)} files written to {args.out} (open {written[-2]})\n")
     return 0
 
@@ -520,7 +530,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         return 0
     from rich.console import Console
 
-    from playbench.runner.bench import bench_table
+    from playbench.runner.bench_table import bench_table
 
     out = Console(width=None if sys.stdout.isatty() else 160)
     out.print(bench_table(written.bench))
@@ -662,7 +672,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help="play a game in the terminal")
     play.add_argument("game", help="game slug, e.g. delvewick")
-    play.add_argument("--seed", type=int, help="seed (random when left out)")
+    play.add_argument(
+        "--seed",
+        type=int,
+        help="seed (random when left out; refused by a game whose seed changes nothing, "
+        "such as Delvewick)",
+    )
     play.add_argument("--level", type=int, help="start level (games with levels)")
     play.add_argument("--options", help="game options as a JSON object")
     play.set_defaults(run=cmd_play)
@@ -804,9 +819,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--agent", required=True, help="random, bot or llm")
     bench.add_argument(
         "--suite",
-        default="suite-v1",
-        help="a shipped suite (models-v1, suite-v1, quick) or the path of a suite file "
-        "(default suite-v1)",
+        default="suite-v2",
+        help="a shipped suite (models-v2, suite-v2, quick) or the path of a suite file "
+        "(default suite-v2)",
     )
     bench.add_argument("--out", help="bench folder (default runs/bench-<suite>-<agent>-<UTC time>)")
     _add_backend_arguments(bench)
@@ -816,7 +831,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.set_defaults(run=cmd_bench)
 
     report = commands.add_parser(
-        "report", help="compare bench folders: an HTML page, PNG charts and report.md"
+        "report",
+        help="compare bench folders: an HTML page, PNG charts and report.md; every two "
+        "agents' paired difference per game and on the headline, with its 95%% interval",
     )
     report.add_argument(
         "folders", nargs="+", metavar="DIR", help="bench folders or Inspect logs (.eval)"

@@ -17,6 +17,7 @@ how large a terminal it needs.
 from __future__ import annotations
 
 import curses
+import shlex
 import sys
 import textwrap
 import time
@@ -26,7 +27,7 @@ from typing import Any, TextIO
 
 from playbench.core.controls import HELP_KEY, PROMPT_MARK, Controls, controls_of
 from playbench.core.errors import PlaybenchError
-from playbench.core.game import Game
+from playbench.core.game import Game, canonical_json
 from playbench.core.match import Match
 
 #: how many of the latest messages the screen keeps
@@ -210,8 +211,12 @@ class TerminalSession:
                 return said
         return describe_event(event)
 
+    def _shows_seed(self) -> bool:
+        """A seed is shown where it changes the game (not Delvewick's fixed levels)."""
+        return self.match.seed is not None and self.game.seeded
+
     def header(self) -> str:
-        seed = "" if self.match.seed is None else f"  seed {self.match.seed}"
+        seed = f"  seed {self.match.seed}" if self._shows_seed() else ""
         return f"{self.game.name}{seed}"
 
     def footer(self) -> str:
@@ -255,11 +260,16 @@ class TerminalSession:
         kinds = Counter(command.split()[0] for command in self.log if command.split())
         played = ", ".join(f"{count} {verb}" for verb, count in kinds.items())
         actions = f"{len(self.log)} action{'' if len(self.log) == 1 else 's'}"
-        return (
-            f"{self.game.name} seed {self.match.seed}: score {self.match.score}, "
-            f"{ended} after {actions}{f' ({played})' if played else ''}; "
-            f"play the same seed again: playbench play {self.game.slug} --seed {self.match.seed}"
-        )
+        done = f"score {self.match.score}, {ended} after {actions}"
+        done += f" ({played})" if played else ""
+        if self._shows_seed():
+            return (
+                f"{self.game.name} seed {self.match.seed}: {done}; play the same seed again: "
+                f"playbench play {self.game.slug} --seed {self.match.seed}"
+            )
+        options = self.match.options
+        again = f" --options {shlex.quote(canonical_json(options))}" if options else ""
+        return f"{self.game.name}: {done}; play it again: playbench play {self.game.slug}{again}"
 
 
 @dataclass(frozen=True, slots=True)

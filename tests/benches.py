@@ -8,13 +8,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from playbench.cli import main
+from playbench.core.registry import get_game
+from playbench.games.delvewick.levels import LEVELS
+from playbench.runner.seeds import parse_seeds
 
 
 def small_bench(
     suite_file: Path, out: Path, games: Sequence[str], seeds: str, max_steps: int
 ) -> Path:
     """The random agent's bench into ``out`` over ``games`` on ``seeds``, its suite
-    written to ``suite_file`` (named by the file's stem)."""
+    written to ``suite_file`` (named by the file's stem). A game whose seed changes
+    nothing (Delvewick) starts each slot on another level, so no episode is played twice."""
     suite = {
         "name": suite_file.stem,
         "description": f"{len(games)} games on seeds {seeds}",
@@ -23,6 +27,12 @@ def small_bench(
             for slug in games
         },
     }
+    for slug in games:
+        if not get_game(slug).seeded:
+            suite["games"][slug]["optionsBySeed"] = {
+                str(seed): {"startLevel": 1 + index % len(LEVELS)}
+                for index, seed in enumerate(parse_seeds(seeds))
+            }
     suite_file.write_text(json.dumps(suite))
     command = ["bench", "--agent", "random", "--suite", str(suite_file), "--workers", "1"]
     assert main([*command, "--out", str(out)]) == 0

@@ -114,9 +114,34 @@ def test_the_header_shows_the_seed_and_the_summary_tells_how_to_play_it_again():
     )
 
 
+def test_a_game_whose_seed_changes_nothing_offers_none():
+    match = Match.start("delvewick", 7, {"startLevel": 3})
+    s = TerminalSession(match)
+    assert s.screen().splitlines()[0] == "Delvewick"
+    s.press("q")
+    summary = s.summary()
+    assert "seed" not in summary
+    assert summary.endswith(
+        "play it again: playbench play delvewick --options '{\"startLevel\":3}'"
+    )
+    assert (
+        TerminalSession(Match.start("delvewick", 7))
+        .summary()
+        .endswith("play it again: playbench play delvewick")
+    )
+
+
+def test_play_with_a_seed_that_changes_nothing_is_refused(capsys):
+    assert main(["play", "delvewick", "--seed", "3"]) == 2
+    assert capsys.readouterr().err == (
+        "playbench: Delvewick's seed changes nothing (every run plays the same levels): drop "
+        "--seed; --level or --options choose where it starts\n"
+    )
+
+
 def test_play_without_a_terminal_is_one_clear_line_and_exit_2(capsys, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
-    assert main(["play", "delvewick", "--seed", "3"]) == 2
+    assert main(["play", "gem-swap", "--seed", "3"]) == 2
     err = capsys.readouterr().err
     assert err == (
         "playbench: play needs a terminal: run it in a terminal window, not with its input "

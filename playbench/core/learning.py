@@ -23,6 +23,9 @@ an :class:`Array` and the door builds the space.
 - ``status(state)``: the status line of a picture (score, oil, lives, moves, depth).
 - ``quits(state)`` (optional): the legal indices that end the run at once for nothing
   (Cogcrawl's ``up`` on dungeon level 1); a door leaves them out of the mask unless asked.
+- ``dominated(state)`` (optional): the legal indices that can only lose to an agent that
+  reads the door's observation (Gem Swap's ``hint``, which costs points and answers in the
+  events only); a door leaves them out of the mask unless asked.
 - ``tiles(state)`` (optional): the board as one RGB colour a cell, uint8 (rows, columns,
   3), at most ``tile_grid(options)`` in size: what a door scales up to a small square
   frame for pixel agents.
@@ -53,6 +56,7 @@ OPTIONAL = (
     "glyphs",
     "grid",
     "quits",
+    "dominated",
     "tiles",
     "tile_grid",
 )
@@ -122,6 +126,7 @@ class Learning:
     glyphs: Callable[[Any], list[str]] | None = None
     grid: Callable[[Mapping[str, Any] | None], tuple[int, int]] = field(default=_no_size)
     quits: Callable[[Any], Sequence[int]] | None = None
+    dominated: Callable[[Any], Sequence[int]] | None = None
     tiles: Callable[[Any], Any] | None = None
     tile_grid: Callable[[Mapping[str, Any] | None], tuple[int, int]] = field(default=_no_size)
 
@@ -129,9 +134,12 @@ class Learning:
         """The indices the rules take in ``state``: the mask's ones."""
         return self.legal_of(game)(state)
 
-    def legal_of(self, game: Game, quits: bool = True) -> Callable[[Any], Sequence[int]]:
+    def legal_of(
+        self, game: Game, quits: bool = True, dominated: bool = True
+    ) -> Callable[[Any], Sequence[int]]:
         """The function of a state giving :meth:`legal_indices` (for a door's loop); with
-        ``quits=False`` without the indices ``quits`` names (a list then)."""
+        ``quits=False`` without the indices ``quits`` names, with ``dominated=False``
+        without those ``dominated`` names (a list then)."""
         if self.legal is not None:
             legal = self.legal
         else:
@@ -140,12 +148,17 @@ class Learning:
             def legal(state: Any) -> Sequence[int]:
                 return table.legal(legal_actions(state))
 
-        left_out = self.quits
-        if quits or left_out is None:
+        left_out = [
+            named
+            for named, kept in ((self.quits, quits), (self.dominated, dominated))
+            if named is not None and not kept
+        ]
+        if not left_out:
             return legal
 
         def staying(state: Any) -> Sequence[int]:
-            found, gone = legal(state), left_out(state)
+            found = legal(state)
+            gone = {index for named in left_out for index in named(state)}
             return [index for index in found if index not in gone] if gone else found
 
         return staying
@@ -167,8 +180,8 @@ class Learning:
 def learning_of(game: Game) -> Learning | None:
     """What the ``learning`` module beside the game's class says, if there is one: its
     ``ACTIONS``, ``arrays``, ``encode`` and ``status``, and where it has them ``legal``,
-    ``encode_all``, ``paint`` with ``frame``, or ``glyphs`` with ``grid``, ``quits``, and
-    ``tiles`` with ``tile_grid``."""
+    ``encode_all``, ``paint`` with ``frame``, or ``glyphs`` with ``grid``, ``quits``,
+    ``dominated``, and ``tiles`` with ``tile_grid``."""
     package = sys.modules[type(game).__module__].__package__
     name = f"{package}.{MODULE}"
     try:

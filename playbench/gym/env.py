@@ -21,7 +21,9 @@ whose mask entry is 0, or one the game refuses, is illegal: ``info["illegal"]`` 
 (the default: nothing happens, reward 0), ``"penalty"`` (nothing happens, reward
 ``-illegal_penalty``) or ``"terminate"`` (the episode ends, ``terminated`` true, reward
 0). The mask leaves out what a game calls a quit (Cogcrawl's ``up`` on dungeon level 1,
-which ends the run at score 0) unless ``allow_quit=True``.
+which ends the run at score 0) unless ``allow_quit=True``, and what can only lose to an
+agent that reads the observation (Gem Swap's ``hint``, whose answer is in
+``info["events"]`` alone) unless ``allow_dominated=True``.
 
 ``info`` after every reset and step has the same keys and types: ``action_mask`` (int8,
 one entry per action, read-only for good: a view of new bytes each step), ``illegal``,
@@ -230,7 +232,9 @@ class Door:
             keywords["mask_in_observation"],
             keywords["frame_size"],
         )
-        legal = self.learning.legal_of(self.game, quits=keywords["allow_quit"])
+        legal = self.learning.legal_of(
+            self.game, quits=keywords["allow_quit"], dominated=keywords["allow_dominated"]
+        )
         self._rows = rows_of(self._size, legal)
         self._progress_of: dict[Any, Callable[[float], float]] = {}
 
@@ -274,9 +278,9 @@ class PlaybenchEnv(Door, gymnasium.Env):
     custom layout), overridden for one episode by ``reset(options=...)``; ``obs_type``,
     ``one_hot``, ``mask_in_observation`` and ``frame_size`` shape the observation
     (:mod:`playbench.gym.observations`); ``json_info`` adds the JSON observation to
-    ``info``; ``illegal``, ``illegal_penalty``, ``allow_quit`` and ``reward`` are
-    described in the module docstring; ``games``, ``start_seed``, ``num_seeds`` and
-    ``tasks`` in :mod:`playbench.gym.protocol`.
+    ``info``; ``illegal``, ``illegal_penalty``, ``allow_quit``, ``allow_dominated`` and
+    ``reward`` are described in the module docstring; ``games``, ``start_seed``,
+    ``num_seeds`` and ``tasks`` in :mod:`playbench.gym.protocol`.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 4}
@@ -293,6 +297,7 @@ class PlaybenchEnv(Door, gymnasium.Env):
         illegal: str = "noop",
         illegal_penalty: float = 1.0,
         allow_quit: bool = False,
+        allow_dominated: bool = False,
         reward: str = "score",
         games: str = "train",
         start_seed: int | None = None,

@@ -152,6 +152,7 @@ class PlaybenchVectorEnv(Door, VectorEnv):
         illegal: str = "noop",
         illegal_penalty: float = 1.0,
         allow_quit: bool = False,
+        allow_dominated: bool = False,
         reward: str = "score",
         games: str = "train",
         start_seed: int | None = None,

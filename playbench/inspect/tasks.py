@@ -6,7 +6,7 @@ an episode, default 300), ``max_steps`` (actions an episode), ``reply_format``
 (``json_schema``, ``json_object`` or ``text``), ``fallback`` (``bot``, ``random`` or
 ``wait``), ``memory`` (the last N turns in the prompt), ``reflect`` (every K turns the
 model rewrites its notes), ``vision`` (the board's picture too) and ``suite``
-(``models-v1``, ``quick`` or a suite file; ``playbench/suite`` only). The model's own
+(``models-v2``, ``quick`` or a suite file; ``playbench/suite`` only). The model's own
 settings are Inspect's: ``--max-tokens``, ``--temperature``, ``--max-connections``.
 """
 
@@ -25,13 +25,13 @@ from playbench.inspect.dataset import (
     samples,
     suite_budgets,
 )
-from playbench.inspect.scorer import replay
+from playbench.inspect.scorer import replay, scale_of
 from playbench.inspect.solver import checked_settings, seat
 from playbench.runner.inspect_log import SUITE_KEY
-from playbench.runner.suite import Suite, load_suite
+from playbench.runner.suite import Suite, load_suite, shipped_baselines
 
 #: the suite ``playbench/suite`` plays unless ``-T suite=`` names another
-MODELS_SUITE = "models-v1"
+MODELS_SUITE = "models-v2"
 
 
 def _task(
@@ -62,7 +62,7 @@ def _task(
             reflect=reflect,
             vision=vision,
         ),
-        scorer=replay(),
+        scorer=replay(scale_of(suite.baselines or shipped_baselines(suite.hash))),
         metadata={SUITE_KEY: suite.describe()},
         description=description,
     )
@@ -139,7 +139,7 @@ def cogcrawl(
     return _game_task("cogcrawl", **locals())
 
 
-@task(description="Every game of a published playbench suite (-T suite=models-v1|quick)")
+@task(description="Every game of a published playbench suite (-T suite=models-v2|quick)")
 def suite(
     suite: str = MODELS_SUITE,
     reply_format: str = "json_schema",

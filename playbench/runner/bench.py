@@ -5,8 +5,18 @@ as ``playbench run`` writes it, so resume, replays and verify work as for any ru
 ``bench.json``: the suite (its name, hash and games), the agent, and the figures, per game
 the mean score and the mean progress with 95% intervals (and for a language model the
 share of turns it played itself, its tokens per turn, seconds per call and fallback
-share), and the headline: the mean progress over the games, with an interval from
-resampling every game's episodes on their own (:func:`~playbench.runner.stats.stratified_interval`).
+share), and the headline.
+
+Where the suite ships baselines (:mod:`playbench.runner.suite`), every episode's score is
+also normalised on its game's scale (the random agent's mean 0, the reference's 1): per
+game ``normalisedScore`` (the mean over its slots) with its 95% interval, the scale
+(``scale``: the random and reference means and the reference agent) and
+``normalisedBySeed``; the headline's ``normalisedScore`` is the mean over games of those
+means, with an interval from resampling every game's slots on their own
+(:func:`~playbench.runner.stats.stratified_interval`). The headline's ``meanProgress``
+(with ``ci95``) is the same mean taken over the games' progress. The scale is taken from
+the shipped suite of the same hash (or from the suite the bench was started with), never
+from a result's own files; a suite without baselines gives ``normalisedScore`` null.
 
 ``bench.json`` holds no clock times, so the same suite and agent give the same file, on
 every backend and however often the bench was resumed; :func:`check_bench` re-simulates
@@ -24,13 +34,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from rich.console import Console
-from rich.table import Table
 
 from playbench import __version__
 from playbench.agents import LlmSettings
 from playbench.core.errors import PlaybenchError
 from playbench.core.game import JSON, WON
-from playbench.core.registry import get_game
 from playbench.runner.backends import RAY, ray_cluster
 from playbench.runner.episode import EpisodeSpec, Failure
 from playbench.runner.outcome import OUTCOMES
@@ -38,7 +46,7 @@ from playbench.runner.replay import ReplayError, read_replay, verify_path, write
 from playbench.runner.run import RUNS_ROOT, Plan, Prices, RunRequest, execute_all, prepare
 from playbench.runner.stats import mean_interval, stratified_interval
 from playbench.runner.store import RunDir
-from playbench.runner.suite import Suite, read_suite, suite_hash
+from playbench.runner.suite import Baseline, Suite, read_suite, shipped_baselines, suite_hash
 
 BENCH = "bench.json"
 FORMAT = 1
@@ -174,8 +182,8 @@ def execute_bench(
         if report.interrupted or report.stopped_at_cost:
             return report
     if not report.failures:
-        report.bench = bench_figures(plan.folder)
-        write_atomic(plan.folder / BENCH, _json_bytes(report.bench))
+        report.bench = bench_figures(plan.folder, plan.request.suite)
+        write_bench(plan.folder, report.bench)
     return report
 
 
@@ -221,6 +229,11 @@ def _read_json(path: Path) -> JSON:
 
 def _json_bytes(data: JSON) -> bytes:
     return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode()
+
+
+def write_bench(folder: Path, bench: JSON) -> None:
+    """Write ``bench`` as the ``bench.json`` of ``folder``."""
+    write_atomic(folder / BENCH, _json_bytes(bench))
 
 
 def _turns(folder: Path, records: list[JSON]) -> tuple[int, int]:
@@ -279,8 +292,8 @@ def _sum_llm(folder: Path, records: list[JSON]) -> JSON:
     return counts
 
 
-def game_figures(folder: Path, records: list[JSON]) -> JSON:
-    """One game's figures from its episodes (in seed order)."""
+def game_figures(folder: Path, records: list[JSON], baseline: Baseline | None = None) -> JSON:
+    """One game's figures from its episodes (in seed order), normalised on ``baseline``."""
     rows = sorted(records, key=lambda record: record["seed"])
     scores = [row["score"] for row in rows]
     progress = [row["progress"] for row in rows]
@@ -291,6 +304,8 @@ def game_figures(folder: Path, records: list[JSON]) -> JSON:
     figures: JSON = {
         "folder": folder.name,
         "episodes": len(rows),
+        "normalisedScore": None,
+        "normalisedCi95": None,
         "meanScore": round(score.mean, 4),
         "scoreCi95": score.rounded(),
         "medianScore": statistics.median(scores),
@@ -300,9 +315,28 @@ def game_figures(folder: Path, records: list[JSON]) -> JSON:
         "outcomes": outcomes,
         "meanSteps": round(statistics.fmean(row["steps"] for row in rows), 2),
     }
+    if baseline is not None:
+        normalised = normalised_scores(rows, baseline)
+        interval = mean_interval(list(normalised.values()))
+        figures["normalisedScore"] = _rounded(interval.mean)
+        figures["normalisedCi95"] = interval.rounded()
+        figures["normalisedBySeed"] = {
+            str(seed): _rounded(value) for seed, value in normalised.items()
+        }
+        figures["scale"] = baseline.describe()
     if any("llm" in row for row in rows):
         figures["llm"] = llm_figures(_sum_llm(folder, rows))
     return figures
+
+
+def _rounded(value: float) -> float:
+    """``value`` to 4 places, with no negative zero."""
+    return round(value, 4) + 0.0
+
+
+def normalised_scores(records: list[JSON], baseline: Baseline) -> dict[int, float]:
+    """Each episode's score on its game's scale, by seed."""
+    return {record["seed"]: baseline.normalised(record["score"]) for record in records}
 
 
 def _total_llm(games: dict[str, JSON]) -> JSON | None:
@@ -314,9 +348,11 @@ def _total_llm(games: dict[str, JSON]) -> JSON | None:
     )
 
 
-def bench_figures(folder: Path) -> JSON:
+def bench_figures(folder: Path, started: Suite | None = None) -> JSON:
     """``bench.json`` of a bench folder, from its run folders alone: every game of its
-    suite must be complete (every seed played, with the suite's options and limits)."""
+    suite must be complete (every seed played, with the suite's options and limits).
+    The scale is the shipped suite's of the same hash, or ``started``'s (the suite the
+    bench was started with) when it has that hash."""
     runs = _runs(folder)
     if not runs:
         raise BenchError(f"{folder} holds no run folder: not a bench folder")
@@ -324,9 +360,13 @@ def bench_figures(folder: Path) -> JSON:
     if not isinstance(held, dict):
         raise BenchError(f"{runs[0]} is a run of no suite")
     suite = read_suite({key: value for key, value in held.items() if key != "hash"}, str(runs[0]))
+    baselines = shipped_baselines(suite.hash)
+    if started is not None and started.hash == suite.hash and started.baselines is not None:
+        baselines = started.baselines
     first = _read_json(runs[0] / "run.json")
     games: dict[str, JSON] = {}
     progress: list[list[float]] = []
+    normalised: list[list[float]] = []
     for entry in suite.games:
         run = folder / entry.game
         config = _read_json(run / "run.json")
@@ -346,16 +386,25 @@ def bench_figures(folder: Path) -> JSON:
                 if missing
                 else f"{run} holds seeds the suite does not list"
             )
-        games[entry.game] = game_figures(run, records)
+        baseline = None if baselines is None else baselines[entry.game]
+        games[entry.game] = game_figures(run, records, baseline)
         progress.append([record["progress"] for record in records])
+        if baseline is not None:
+            normalised.append(list(normalised_scores(records, baseline).values()))
     headline = stratified_interval(progress)
+    scaled = stratified_interval(normalised) if baselines is not None else None
     bench: JSON = {
         "bench": FORMAT,
         "suite": suite.describe(),
         "agent": first["agent"],
         "model": first.get("model"),
         "version": __version__,
-        "headline": {"meanProgress": round(headline.mean, 4), "ci95": headline.rounded()},
+        "headline": {
+            "normalisedScore": None if scaled is None else _rounded(scaled.mean),
+            "normalisedCi95": None if scaled is None else scaled.rounded(),
+            "meanProgress": round(headline.mean, 4),
+            "ci95": headline.rounded(),
+        },
         "games": games,
     }
     total = _total_llm(games)
@@ -381,9 +430,10 @@ def read_bench(folder: Path) -> JSON:
     return bench
 
 
-def check_bench(folder: Path) -> list[str]:
+def check_bench(folder: Path, started: Suite | None = None) -> list[str]:
     """What is wrong with a bench folder, or nothing: every replay re-simulated, every
-    record matched with its replay, the suite's hash and every figure recomputed."""
+    record matched with its replay, the suite's hash and every figure recomputed (on the
+    scale :func:`bench_figures` takes)."""
     try:
         bench = read_bench(folder)
         suite = bench.get("suite", {})
@@ -398,68 +448,8 @@ def check_bench(folder: Path) -> list[str]:
             ]
         if problems:
             return problems
-        if bench_figures(folder) != bench:
+        if bench_figures(folder, started) != bench:
             return [f"{folder / BENCH}: its figures differ from its episodes'"]
     except PlaybenchError as error:
         return [str(error)]
     return []
-
-
-# -- the table ----------------------------------------------------------------------------
-
-
-def _interval(values: list[float], digits: int) -> str:
-    return f"{values[0]:,.{digits}f} – {values[1]:,.{digits}f}"
-
-
-def _percent(share: float | None) -> str:
-    return "–" if share is None else f"{share:.0%}"
-
-
-def bench_table(bench: JSON) -> Table:
-    """The Rich table of a bench: a row per game, then the headline."""
-    suite = bench["suite"]
-    who = bench["agent"] + (f" {bench['model']}" if bench.get("model") else "")
-    table = Table(title=f"{suite['name']} · {who}", caption=f"suite {suite['hash'][:19]}")
-    has_llm = "llm" in bench["headline"]
-    columns = ["game", "episodes", "mean score", "95% CI", "progress", "95% CI"]
-    if has_llm:
-        columns += ["model turns", "tokens/turn", "fallbacks"]
-    for name in columns:
-        table.add_column(name, justify="left" if name == "game" else "right")
-    for slug, figures in bench["games"].items():
-        row = [
-            get_game(slug).name,
-            str(figures["episodes"]),
-            f"{figures['meanScore']:,.1f}",
-            _interval(figures["scoreCi95"], 1),
-            f"{figures['meanProgress']:.3f}",
-            _interval(figures["progressCi95"], 3),
-        ]
-        if has_llm:
-            row += _llm_cells(figures.get("llm"))
-        table.add_row(*row)
-    headline = bench["headline"]
-    row = [
-        "[bold]headline",
-        str(sum(figures["episodes"] for figures in bench["games"].values())),
-        "",
-        "",
-        f"[bold]{headline['meanProgress']:.3f}",
-        _interval(headline["ci95"], 3),
-    ]
-    if has_llm:
-        row += _llm_cells(headline["llm"])
-    table.add_row(*row, end_section=True)
-    return table
-
-
-def _llm_cells(llm: JSON | None) -> list[str]:
-    if llm is None:
-        return ["–", "–", "–"]
-    per_turn = llm["tokensPerTurn"]
-    return [
-        _percent(llm["modelTurnShare"]),
-        "–" if per_turn is None else f"{per_turn:,.0f}",
-        _percent(llm["fallbackShare"]),
-    ]

@@ -3,7 +3,7 @@
 The folder goes as one gzipped tar (``bench.json`` and every game's run folder, its
 replays included; a report is left out) to ``POST /api/bench?player=NAME`` with the
 player's key in ``X-Player-Key`` (a name registered with ``POST /api/players``), within
-that route's own body limit (16 MiB by default; the bot's suite-v1 result is 169 KiB). The
+that route's own body limit (16 MiB by default; the bot's suite-v2 result is 175 KiB). The
 server re-simulates every replay before it keeps the result, then draws its report.
 """
 

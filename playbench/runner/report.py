@@ -5,12 +5,20 @@ picture embedded as a data URI, no script, nothing fetched, readable on a phone)
 ``report.md`` (the same figures as Markdown, the pictures linked beside it) and the PNG
 charts (:mod:`playbench.runner.charts`):
 
-- ``headline.png``: each agent's headline (mean progress over the games) with its interval;
-- ``progress.png``: each game's mean progress per agent with intervals;
-- ``scores-<slug>.png``: each game's score distribution per agent (box and points);
-- ``paired-<slug>.png``: where two agents played the same seeds, the per-seed score
-  differences and their mean with a paired bootstrap interval;
+- ``headline.png``: each agent's headline with its interval, drawn between the scale's
+  ends (the random agent at 0, the reference at 1) where the suite has a scale (the mean
+  normalised score over the games), else the mean progress on 0 to 1;
+- ``normalised.png`` (a suite with a scale): each game's mean normalised score per agent;
+- ``progress.png``: each game's mean progress per agent with intervals, on 0 to 1;
+- ``scores-<slug>.png``: each game's score per episode per agent (points; a box of
+  quartiles from ten episodes), from 0, with the random and reference means marked;
+- ``paired-<slug>.png``: where two agents played the same slots, the per-slot differences
+  (of normalised scores where the suite has a scale) and their mean with a paired
+  bootstrap interval (:mod:`playbench.runner.compare`);
 - ``llm.png`` (language models only): tokens per turn, seconds per call, fallback share.
+
+Every chart a cut shapes says it under its title (Chimestep cut at 500 actions, a model's
+calls and tokens).
 
 Every episode links to its replay file, with the ``playbench replay`` command that plays
 it. Results of different suites (another hash) are never put side by side. Where the
@@ -22,7 +30,6 @@ the random agent's mean score is 0 and the human median score is 1.
 from __future__ import annotations
 
 import base64
-import itertools
 import os
 from dataclasses import dataclass, field
 from importlib import resources
@@ -35,8 +42,8 @@ from playbench.core.registry import get_game
 from playbench.runner import charts
 from playbench.runner.bench import BENCH, model_problems, read_bench
 from playbench.runner.charts import Estimate
+from playbench.runner.compare import Pair, all_pairs
 from playbench.runner.replay import write_atomic
-from playbench.runner.stats import Interval, paired_interval
 from playbench.runner.store import RunDir
 
 #: the agents human-normalised figures are measured between
@@ -62,32 +69,6 @@ class Entry:
 
     def scores(self, slug: str) -> dict[int, float]:
         return {record["seed"]: record["score"] for record in self.records[slug]}
-
-
-@dataclass(frozen=True, slots=True)
-class Pair:
-    """Two agents' score differences on one game over the seeds both played."""
-
-    game: str
-    first: str
-    second: str
-    differences: list[float]
-    interval: Interval
-
-    def sentence(self) -> str:
-        """ "A beats B on Gem Swap by 1,240, 95% 980 to 1,510"."""
-        name = get_game(self.game).name
-        mean, low, high = self.interval.mean, self.interval.low, self.interval.high
-        if mean == 0 and low == 0 and high == 0:
-            return f"{self.first} and {self.second} tie on {name} on every seed"
-        winner, loser = (self.first, self.second) if mean >= 0 else (self.second, self.first)
-        if mean < 0:
-            mean, low, high = -mean, -high, -low
-        unclear = " (the interval holds 0: not clear)" if low <= 0 <= high else ""
-        return (
-            f"{winner} beats {loser} on {name} by {mean:,.0f}, "
-            f"95% {low:,.0f} to {high:,.0f}{unclear}"
-        )
 
 
 def _label(bench: JSON) -> str:
@@ -151,31 +132,82 @@ def human_normalised(entries: list[Entry]) -> list[JSON]:
 
 
 def pairs(entries: list[Entry]) -> list[Pair]:
-    """Every two agents on every game, over the seeds both played."""
-    found = []
-    for first, second in itertools.combinations(entries, 2):
-        for slug in first.records:
-            if slug not in second.records:
-                continue
-            one, other = first.scores(slug), second.scores(slug)
-            seeds = sorted(one.keys() & other.keys())
-            if not seeds:
-                continue
-            differences = [one[seed] - other[seed] for seed in seeds]
-            interval = paired_interval(one, other)
-            found.append(Pair(slug, first.label, second.label, differences, interval))
-    return found
+    """Every two agents on every game and the headline, over the slots both played."""
+    return all_pairs(
+        [
+            (entry.label, entry.bench, {slug: entry.scores(slug) for slug in entry.records})
+            for entry in entries
+        ]
+    )
+
+
+def cuts(suite: JSON, slug: str | None = None) -> str:
+    """What cut the episodes of a game (or, without ``slug``, of every game), in words:
+    "cut at 1,000 actions, 300 model calls, 400,000 tokens"."""
+    games = suite["games"] if slug is None else {slug: suite["games"][slug]}
+    parts = []
+    for name, entry in games.items():
+        limits = [f"{entry['maxSteps']:,} actions"]
+        for key, word in (("maxTurns", "model calls"), ("maxTokens", "tokens")):
+            if entry.get(key):
+                limits.append(f"{entry[key]:,} {word}")
+        text = "cut at " + ", ".join(limits)
+        parts.append(text if slug is not None else f"{get_game(name).name} {text}")
+    return "; ".join(parts)
+
+
+def _scale(entries: list[Entry], slug: str) -> JSON | None:
+    return entries[0].bench["games"][slug].get("scale")
 
 
 def _estimate(label: str, mean: float, bounds: list[float]) -> Estimate:
     return Estimate(label, mean, bounds[0], bounds[1])
 
 
-def _charts(entries: list[Entry], found: list[Pair]) -> dict[str, bytes]:
+def report_charts(
+    entries: list[Entry], found: list[Pair], keep: list[Any] | None = None
+) -> dict[str, bytes]:
+    suite = entries[0].bench["suite"]
     slugs = list(entries[0].bench["games"])
     names = [get_game(slug).name for slug in slugs]
-    pictures = {
-        "headline.png": charts.intervals(
+    scaled = all(entry.bench["headline"].get("normalisedScore") is not None for entry in entries)
+    every_cut = cuts(suite)
+    pictures: dict[str, bytes] = {}
+    if scaled:
+        reference = _scale(entries, slugs[0])["referenceAgent"]
+        ends = [(0.0, "random"), (1.0, f"{reference} (reference)")]
+        pictures["headline.png"] = charts.intervals(
+            "Headline: mean normalised score over the games, 95% interval",
+            "normalised score (random agent 0, reference 1)",
+            [
+                _estimate(entry.label, h["normalisedScore"], h["normalisedCi95"])
+                for entry in entries
+                for h in [entry.bench["headline"]]
+            ],
+            limits=(0.0, 1.0),
+            marks=ends,
+            note=every_cut,
+            keep=keep,
+        )
+        pictures["normalised.png"] = charts.grouped_bars(
+            "Mean normalised score per game, 95% intervals",
+            "normalised score",
+            names,
+            [entry.label for entry in entries],
+            {
+                entry.label: {
+                    get_game(slug).name: _estimate(slug, g["normalisedScore"], g["normalisedCi95"])
+                    for slug, g in entry.bench["games"].items()
+                }
+                for entry in entries
+            },
+            limits=(0.0, 1.0),
+            marks=ends,
+            note=every_cut,
+            keep=keep,
+        )
+    else:
+        pictures["headline.png"] = charts.intervals(
             "Headline: mean progress over the games, 95% interval",
             "mean progress (0 to 1)",
             [
@@ -183,32 +215,48 @@ def _charts(entries: list[Entry], found: list[Pair]) -> dict[str, bytes]:
                 for entry in entries
                 for headline in [entry.bench["headline"]]
             ],
-        ),
-        "progress.png": charts.grouped_bars(
-            "Mean progress per game, 95% intervals",
-            "mean progress",
-            names,
-            [entry.label for entry in entries],
-            {
-                entry.label: {
-                    get_game(slug).name: _estimate(slug, g["meanProgress"], g["progressCi95"])
-                    for slug, g in entry.bench["games"].items()
-                }
-                for entry in entries
-            },
-        ),
-    }
+            limits=(0.0, 1.0),
+            note=every_cut,
+            keep=keep,
+        )
+    pictures["progress.png"] = charts.grouped_bars(
+        "Mean progress per game, 95% intervals",
+        "mean progress (0 to 1)",
+        names,
+        [entry.label for entry in entries],
+        {
+            entry.label: {
+                get_game(slug).name: _estimate(slug, g["meanProgress"], g["progressCi95"])
+                for slug, g in entry.bench["games"].items()
+            }
+            for entry in entries
+        },
+        limits=(0.0, 1.0),
+        note=every_cut,
+        keep=keep,
+    )
     for slug, name in zip(slugs, names, strict=True):
+        scale = _scale(entries, slug)
+        marks = []
+        if scale is not None:
+            marks = [
+                (scale["random"], "random mean"),
+                (scale["reference"], f"{scale['referenceAgent']} mean"),
+            ]
         pictures[f"scores-{slug}.png"] = charts.distributions(
             f"{name}: score per episode",
             "score",
             [(entry.label, list(entry.scores(slug).values())) for entry in entries],
+            marks=marks,
+            note=cuts(suite, slug),
+            keep=keep,
         )
         game_pairs = [pair for pair in found if pair.game == slug]
         if game_pairs:
+            unit = game_pairs[0].unit
             pictures[f"paired-{slug}.png"] = charts.paired(
-                f"{name}: score difference per seed, mean and paired 95% interval",
-                "score difference",
+                f"{name}: {unit} difference per slot, mean and paired 95% interval",
+                f"{unit} difference",
                 [
                     (
                         f"{pair.first} − {pair.second}",
@@ -217,6 +265,8 @@ def _charts(entries: list[Entry], found: list[Pair]) -> dict[str, bytes]:
                     )
                     for pair in game_pairs
                 ],
+                note=cuts(suite, slug),
+                keep=keep,
             )
     models = [entry for entry in entries if "llm" in entry.bench["headline"]]
     if models:
@@ -234,7 +284,9 @@ def _charts(entries: list[Entry], found: list[Pair]) -> dict[str, bytes]:
                 for entry in models
             }
             rows.append((name, axis, cells))
-        pictures["llm.png"] = charts.panels("Language models", rows, names)
+        pictures["llm.png"] = charts.panels(
+            f"Language models ({every_cut})", rows, names, keep=keep
+        )
     return pictures
 
 
@@ -321,7 +373,7 @@ def write_report(folders: list[Path], out: Path) -> list[Path]:
     entries = load_entries(folders)
     _environment()  # jinja2 is there before anything is drawn
     found = pairs(entries)
-    pictures = _charts(entries, found)
+    pictures = report_charts(entries, found)
     if out.exists() and not out.is_dir():
         raise ReportError(f"--out {out} is a file, not a folder")
     out.mkdir(parents=True, exist_ok=True)
@@ -331,6 +383,10 @@ def write_report(folders: list[Path], out: Path) -> list[Path]:
         "entries": entries,
         "games": [(slug, get_game(slug).name) for slug in entries[0].bench["games"]],
         "pairs": found,
+        "scaled": all(
+            entry.bench["headline"].get("normalisedScore") is not None for entry in entries
+        ),
+        "cuts": cuts(suite),
         "normalised": human_normalised(entries),
         "models": [entry for entry in entries if "llm" in entry.bench["headline"]],
         "pictures": list(pictures),

@@ -41,7 +41,7 @@ class Interval:
 
     def rounded(self, digits: int = 4) -> list[float]:
         """``[low, high]`` for JSON."""
-        return [round(self.low, digits), round(self.high, digits)]
+        return [round(self.low, digits) + 0.0, round(self.high, digits) + 0.0]
 
 
 def percentile_bounds(weighted: Iterable[tuple[float, float]]) -> tuple[float, float]:

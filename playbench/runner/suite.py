@@ -10,8 +10,21 @@ records them, e.g. ``{"maxTokens": 512}``; other agents have no harness), and ma
 shipped with playbench are ``playbench/runner/suites/<name>.json``; ``--suite`` takes one
 of their names or the path of a suite file.
 
-A suite's ``hash`` is the SHA-256 of its canonical JSON (keys sorted, no spaces), so two
-results of the same hash played the same games, seeds, options and limits.
+Every slot of a game (a seed with its options) must be another episode: where the game's
+seed changes nothing (:attr:`~playbench.core.game.Game.seeded` false, Delvewick) two slots
+of the same options are one episode counted twice, and such a suite is refused, naming the
+slots.
+
+A published suite also ships its ``baselines``: per game, the random agent's and the
+reference's (the project's bot) score on every slot, played on the same slots under the
+same budgets. They set each game's scale: an agent's normalised score on a slot is
+``(score - random mean) / (reference mean - random mean)`` (the random agent's mean over
+the game's slots is 0, the reference's 1), and a bench's headline is the mean over games of
+each game's mean normalised score (:mod:`playbench.runner.bench`).
+
+A suite's ``hash`` is the SHA-256 of its canonical JSON (keys sorted, no spaces) without
+its baselines, so two results of the same hash played the same games, seeds, options and
+limits; the baselines are figures of that same suite, measured once it was fixed.
 """
 
 from __future__ import annotations
@@ -20,21 +33,26 @@ import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from playbench.agents import LlmSettings
 from playbench.core.errors import PlaybenchError
-from playbench.core.game import JSON
+from playbench.core.game import JSON, Game
 from playbench.core.registry import get_game
 from playbench.runner.seeds import parse_seeds
 
 SUITES = Path(str(resources.files("playbench") / "runner" / "suites"))
-DEFAULT_SUITE = "suite-v1"
+DEFAULT_SUITE = "suite-v2"
 GAME_KEYS = ("seeds", "options", "maxSteps", "harness")
 #: the keys a game of a suite may add
 OPTIONAL_KEYS = ("optionsBySeed", "maxTurns", "maxTokens")
+#: the suite's key of its baselines, which its hash leaves out
+BASELINES = "baselines"
+#: the keys of one game's baselines
+BASELINE_KEYS = ("random", "reference", "referenceAgent")
 
 
 class SuiteError(PlaybenchError):
@@ -55,6 +73,40 @@ HARNESS_FIELDS = {
 }
 
 
+def normalise(score: float, random: float, reference: float) -> float:
+    """``score`` on the scale where ``random`` is 0 and ``reference`` is 1."""
+    return (score - random) / (reference - random)
+
+
+@dataclass(frozen=True, slots=True)
+class Baseline:
+    """One game's scale: the random agent's and the reference's score by seed."""
+
+    random: dict[int, float]
+    reference: dict[int, float]
+    reference_agent: str
+
+    @property
+    def random_mean(self) -> float:
+        return sum(self.random.values()) / len(self.random)
+
+    @property
+    def reference_mean(self) -> float:
+        return sum(self.reference.values()) / len(self.reference)
+
+    def normalised(self, score: float) -> float:
+        """``score`` on the game's scale: the random mean is 0, the reference's 1."""
+        return normalise(score, self.random_mean, self.reference_mean)
+
+    def describe(self) -> JSON:
+        """What ``bench.json`` records of the scale, per game."""
+        return {
+            "random": round(self.random_mean, 4),
+            "reference": round(self.reference_mean, 4),
+            "referenceAgent": self.reference_agent,
+        }
+
+
 @dataclass(frozen=True, slots=True)
 class SuiteGame:
     """One game of a suite."""
@@ -67,6 +119,7 @@ class SuiteGame:
     options_by_seed: dict[int, JSON] = dataclasses.field(default_factory=dict)
     max_turns: int | None = None
     max_tokens: int | None = None
+    baseline: Baseline | None = None
 
     def options_of(self, seed: int) -> JSON:
         """The options of the episode of ``seed``."""
@@ -91,13 +144,43 @@ class Suite:
     games: list[SuiteGame]
 
     def describe(self) -> JSON:
-        """What ``bench.json`` records about the suite."""
-        return {**self.data, "hash": self.hash}
+        """What ``bench.json`` records about the suite: what it plays, not its baselines."""
+        return {**played(self.data), "hash": self.hash}
+
+    @property
+    def baselines(self) -> dict[str, Baseline] | None:
+        """Every game's scale, or None unless the suite ships one for every game."""
+        found = {entry.game: entry.baseline for entry in self.games}
+        if any(baseline is None for baseline in found.values()):
+            return None
+        return {slug: baseline for slug, baseline in found.items() if baseline is not None}
+
+
+def played(data: JSON) -> JSON:
+    """A suite's data without its baselines: what its hash covers."""
+    return {key: value for key, value in data.items() if key != BASELINES}
 
 
 def suite_hash(data: JSON) -> str:
-    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    canonical = json.dumps(played(data), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return "sha256:" + hashlib.sha256(canonical.encode()).hexdigest()
+
+
+@cache
+def _shipped_baselines() -> dict[str, dict[str, Baseline]]:
+    found = {}
+    for name in shipped_suites():
+        suite = load_suite(name)
+        if suite.baselines is not None:
+            found[suite.hash] = suite.baselines
+    return found
+
+
+def shipped_baselines(hash_: str) -> dict[str, Baseline] | None:
+    """The baselines of the shipped suite of hash ``hash_``; None when no shipped suite
+    has that hash or it ships none. Figures are scaled by these alone: a result's own
+    files never set its scale."""
+    return _shipped_baselines().get(hash_)
 
 
 def shipped_suites() -> list[str]:
@@ -133,9 +216,52 @@ def read_suite(data: Any, where: str = "the suite") -> Suite:
     games = data.get("games")
     if not isinstance(games, dict) or not games:
         raise SuiteError(f"{where} lists no games")
-    return Suite(
-        name, suite_hash(data), data, [_game(slug, entry, where) for slug, entry in games.items()]
+    baselines = data.get(BASELINES, {})
+    if not isinstance(baselines, dict) or not set(baselines) <= set(games):
+        raise SuiteError(
+            f"{where}: its {BASELINES} must be a JSON object with an entry per game it plays"
+        )
+    found = [_game(slug, entry, where) for slug, entry in games.items()]
+    found = [
+        dataclasses.replace(entry, baseline=_baseline(entry, baselines[entry.game], where))
+        if entry.game in baselines
+        else entry
+        for entry in found
+    ]
+    return Suite(name, suite_hash(data), data, found)
+
+
+def _scores(slug: str, key: str, data: Any, seeds: list[int], where: str) -> dict[int, float]:
+    if (
+        not isinstance(data, dict)
+        or sorted(data) != sorted(str(seed) for seed in seeds)
+        or not all(type(value) in (int, float) for value in data.values())
+    ):
+        raise SuiteError(
+            f"{where}: the {key} baseline of {slug} must give a number for each of its "
+            f"seeds {', '.join(map(str, seeds))}, by seed"
+        )
+    return {int(seed): value for seed, value in data.items()}
+
+
+def _baseline(entry: SuiteGame, data: Any, where: str) -> Baseline:
+    slug = entry.game
+    if not isinstance(data, dict) or sorted(data) != sorted(BASELINE_KEYS):
+        raise SuiteError(f"{where}: the baselines of {slug} must have the keys {BASELINE_KEYS}")
+    agent = data["referenceAgent"]
+    if not isinstance(agent, str) or not agent:
+        raise SuiteError(f"{where}: the referenceAgent of {slug} must name an agent")
+    baseline = Baseline(
+        _scores(slug, "random", data["random"], entry.seeds, where),
+        _scores(slug, "reference", data["reference"], entry.seeds, where),
+        agent,
     )
+    if baseline.reference_mean <= baseline.random_mean:
+        raise SuiteError(
+            f"{where}: on {slug} the reference's mean ({baseline.reference_mean:g}) is not "
+            f"above the random agent's ({baseline.random_mean:g}): no scale to score on"
+        )
+    return baseline
 
 
 def _game(slug: str, entry: Any, where: str) -> SuiteGame:
@@ -176,6 +302,7 @@ def _game(slug: str, entry: Any, where: str) -> SuiteGame:
     game.new(listed[0], options or None)
     for seed, extra in by_seed.items():
         game.new(seed, {**options, **extra})
+    _distinct(game, listed, options, by_seed, where)
     return SuiteGame(
         game.slug,
         listed,
@@ -186,6 +313,26 @@ def _game(slug: str, entry: Any, where: str) -> SuiteGame:
         budgets["maxTurns"],
         budgets["maxTokens"],
     )
+
+
+def _distinct(
+    game: Game, seeds: list[int], options: JSON, by_seed: dict[int, JSON], where: str
+) -> None:
+    """Refuse two slots that play the same episode: in a game whose seed changes nothing,
+    two slots whose options start the same game (``{}`` and ``{"startLevel": 1}`` alike,
+    by the fingerprint of their first state); seeds are distinct already."""
+    if game.seeded:
+        return
+    first: dict[str, int] = {}
+    for seed in seeds:
+        content = game.fingerprint(game.new(seed, {**options, **by_seed.get(seed, {})} or None))
+        if content in first:
+            raise SuiteError(
+                f"{where}: {game.slug} plays one episode twice, on the slots of seeds "
+                f"{first[content]} and {seed}: the seed of {game.name} changes nothing, so "
+                "give each slot other options (optionsBySeed)"
+            )
+        first[content] = seed
 
 
 def _options_by_seed(slug: str, data: Any, seeds: list[int], where: str) -> dict[int, JSON]:

@@ -21,6 +21,7 @@ again). A ``report/`` put in by hand is served as it is.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import logging
@@ -58,7 +59,7 @@ from playbench.server.bench_archive import (
     unpack,
     within_caps,
 )
-from playbench.server.bench_derive import Unsound, is_official, read_bounded
+from playbench.server.bench_derive import Unsound, is_official, read_bounded, unscaled
 from playbench.server.metrics import BENCH_CHECKS, BENCH_REPORTS
 
 logger = logging.getLogger(__name__)
@@ -275,6 +276,8 @@ class BenchShelf:
         problems = self._check(incoming)
         if problems:
             raise PublishRefused(422, f"{problems[0]} (nothing was kept)")
+        if not is_official(bench["suite"]):
+            (incoming / BENCH).write_text(json.dumps(unscaled(bench), indent=2), encoding="utf-8")
         digest = _digest(incoming, _checked_files(incoming))
         result_id = (
             f"{_slug(bench['suite']['name'])}-{_slug(bench['agent'])}"
@@ -349,6 +352,9 @@ class BenchShelf:
                 bench = read_bounded(folder / BENCH, BENCH)
             except Unsound as error:
                 problems = (str(error),)
+            else:
+                if not is_official(bench["suite"]):
+                    bench = unscaled(bench)
         shelved = Shelved(folder.name, folder, bench, problems)
         with self._lock:
             self._seen[folder.name] = shelved
@@ -400,28 +406,43 @@ class BenchShelf:
 
 class ReportDrawer:
     """Draws the reports of verified results one at a time, on a daemon thread of its own
-    (started with the first request), so that no request waits for matplotlib."""
+    (started with the first request), so that no request waits for matplotlib.
+    :meth:`close` (run at the process's exit) lets the report being drawn finish and
+    draws no other: a thread stopped inside matplotlib's C++ aborts the process."""
 
     def __init__(self) -> None:
-        self._queue: queue.SimpleQueue[Path] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[Path | None] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._pending: set[Path] = set()
         self._thread: threading.Thread | None = None
+        self._closed = False
 
     def request(self, folder: Path) -> None:
         """Have ``folder``'s report drawn (once, however often asked while it waits)."""
         with self._lock:
-            if folder in self._pending:
+            if self._closed or folder in self._pending:
                 return
             self._pending.add(folder)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="bench-report", daemon=True)
                 self._thread.start()
+                atexit.register(self.close)
         self._queue.put(folder)
+
+    def close(self) -> None:
+        """Draw no more reports, once the one being drawn is done."""
+        with self._lock:
+            self._closed = True
+            thread = self._thread
+        if thread is not None:
+            self._queue.put(None)
+            thread.join()
 
     def _run(self) -> None:
         while True:
             folder = self._queue.get()
+            if folder is None or self._closed:
+                return
             try:
                 draw_report(folder)
             except Exception:  # a folder gone meanwhile: the thread goes on with the next

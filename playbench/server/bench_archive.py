@@ -78,7 +78,7 @@ class ShelfLimits:
     max_unpacked_bytes: int = 256 * 1024 * 1024
     #: characters of a member's name (its whole path in the archive)
     max_name_chars: int = 255
-    #: actions in all the replays of one upload (suite-v1 at its step caps: 112,000)
+    #: actions in all the replays of one upload (suite-v2 at its step caps: 106,000)
     max_steps: int = 200_000
     #: CPU seconds the re-simulation of one result may take (its process is stopped past)
     cpu_seconds: int = 60

@@ -11,7 +11,8 @@ problem, so a result is kept only when every figure it shows is the server's.
 
 A result's suite is *official* when its name and hash are those of a suite the runner
 ships (:func:`~playbench.runner.suite.shipped_suites`); a suite of another name is shown
-apart, under its hash, and a suite that takes a shipped name without being that suite is
+apart, under its hash, with no normalised scale (:func:`unscaled`: its baselines would be
+the publisher's), and a suite that takes a shipped name without being that suite is
 refused.
 """
 
@@ -32,7 +33,7 @@ from playbench.runner.replay import replay_name, verify_replay
 from playbench.runner.store import CONFIG, RUNS
 from playbench.runner.suite import Suite, SuiteGame, load_suite, read_suite, shipped_suites
 
-#: the bytes of ``bench.json`` or a ``run.json`` at most (suite-v1's is under 10 KB)
+#: the bytes of ``bench.json`` or a ``run.json`` at most (suite-v2's is under 10 KB)
 MAX_JSON_BYTES = 1 << 20
 #: the bytes of one ``runs.jsonl`` line at most
 MAX_RECORD_BYTES = 64 * 1024
@@ -42,6 +43,11 @@ MAX_DEPTH = 16
 DERIVED = ("score", "progress", "outcome", "steps", "fingerprint")
 #: the counts of a model's turns that its replay's turn notes give (so never a record's)
 TURN_COUNTS = ("turns", "modelTurns")
+
+
+#: a figure without a scale, and the figures only a scale gives
+NO_SCALE = {"normalisedScore": None, "normalisedCi95": None}
+SCALE_ONLY = ("normalisedBySeed", "scale")
 
 
 class Unsound(Exception):
@@ -103,6 +109,21 @@ def is_official(suite: JSON) -> bool:
     """Whether a result's suite (as ``bench.json`` records it) is one the runner ships."""
     name, claimed = suite.get("name"), suite.get("hash")
     return isinstance(name, str) and shipped_hashes().get(name) == claimed
+
+
+def unscaled(bench: JSON) -> JSON:
+    """``bench`` without a normalised scale: how a result of a suite the runner does not
+    ship is kept and shown, since nothing but the shipped suites' own baselines may set
+    a scale (a suite file's baselines are no part of its hash)."""
+    shown = {**bench, "headline": {**bench["headline"], **NO_SCALE}}
+    shown["games"] = {
+        slug: {
+            **{key: value for key, value in figures.items() if key not in SCALE_ONLY},
+            **NO_SCALE,
+        }
+        for slug, figures in bench["games"].items()
+    }
+    return shown
 
 
 def _suite(bench: JSON) -> Suite:
@@ -254,5 +275,7 @@ def derive_problems(folder: Path) -> list[str]:
         return [str(error)]
     except Exception as error:  # a malformed file no reader foresaw: the result's, final
         return [f"the result cannot be read: {type(error).__name__}: {str(error)[:200]}"]
+    if not is_official(bench["suite"]):
+        bench, derived = unscaled(bench), unscaled(derived)
     found = _difference(bench, derived)
     return [] if found is None else [f"{BENCH}: {found}"]

@@ -47,9 +47,10 @@ class HumanBenchRefused(Exception):
 
 
 def episodes(suite: Suite) -> list[tuple[str, int, JSON, int]]:
-    """The suite's episodes in order: (game, seed, options, maxSteps)."""
+    """The suite's episodes in order: (game, seed, options, maxSteps), each slot with its
+    own options (``optionsBySeed``: Delvewick's start levels)."""
     return [
-        (entry.game, seed, entry.options, entry.max_steps)
+        (entry.game, seed, entry.options_of(seed), entry.max_steps)
         for entry in suite.games
         for seed in entry.seeds
     ]

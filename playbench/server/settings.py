@@ -47,8 +47,8 @@ DATABASE_FILE = "playbench.db"
 
 KIB = 1024
 MAX_BODY_BYTES = 256 * KIB
-#: ``POST /api/bench``'s own limit: a suite-v1 result gzipped with every replay (the bot's
-#: is 169 KiB; an agent that plays every game to its step cap writes a few MiB)
+#: ``POST /api/bench``'s own limit: a suite-v2 result gzipped with every replay (the bot's
+#: is 175 KiB; an agent that plays every game to its step cap writes a few MiB)
 MAX_BENCH_BYTES = 16 * KIB * KIB
 MAX_SEALED_STATE_CHARS = 128 * KIB
 MAX_STATE_JSON_BYTES = 1024 * KIB
@@ -69,7 +69,7 @@ RATE_NEW_PER_ADDRESS = Rate(per_second=0.2, burst=30.0)
 #: an hour per address, five per player
 RATE_PUBLISH_PER_ADDRESS = Rate(per_second=10 / 3600, burst=10.0)
 RATE_PUBLISH_PER_PLAYER = Rate(per_second=5 / 3600, burst=5.0)
-#: the bot's suite-v1 result re-simulates in about 10 s of CPU (benchmarks/RESULTS.md)
+#: the bot's suite-v2 result re-simulates in about 10 s of CPU (benchmarks/RESULTS.md)
 BENCH_CPU_SECONDS = 60
 METRICS_ALLOW_IPS = ("127.0.0.1", "::1")
 PRUNE_AFTER_HOURS = 24.0 * 7

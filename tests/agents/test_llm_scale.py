@@ -67,7 +67,9 @@ def test_episodes_of_two_games_are_in_flight_at_once(tally, chat, tmp_path):
         return first_legal(body)
 
     chat.add(*[held_until_eight_wait] * 200)
-    suite = suite_file(tmp_path, {"tally": game("0-3"), "delvewick": game("1-4", 2000, maxTurns=2)})
+    levels = {str(n): {"startLevel": n} for n in range(1, 5)}  # one episode a level
+    delvewick = game("1-4", 2000, maxTurns=2, optionsBySeed=levels)
+    suite = suite_file(tmp_path, {"tally": game("0-3"), "delvewick": delvewick})
     folder = tmp_path / "out"
     assert llm_bench(chat, suite, folder, "--concurrency", "8") == 0
     assert chat.peak == target

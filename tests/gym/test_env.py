@@ -230,7 +230,7 @@ def test_an_action_outside_the_space_is_an_error_that_changes_nothing(action: ob
 
 
 def test_gem_swap_hint_costs_its_points_as_a_negative_reward() -> None:
-    env = gymnasium.make("playbench/GemSwap-v0")
+    env = gymnasium.make("playbench/GemSwap-v0", allow_dominated=True)
     _, info = env.reset(seed=2)
     swap = int(np.flatnonzero(info["action_mask"])[0])
     _, gained, _, _, info = env.step(swap)
@@ -271,7 +271,7 @@ def test_bad_options_fail_at_reset_with_the_game_reason() -> None:
 
 
 def test_truncated_by_max_episode_steps() -> None:
-    env = gymnasium.make("playbench/GemSwap-v0", max_episode_steps=3)
+    env = gymnasium.make("playbench/GemSwap-v0", max_episode_steps=3, allow_dominated=True)
     env.reset(seed=1)
     hint = table("gem-swap").size - 1
     results = [env.step(hint)[2:4] for _ in range(3)]

@@ -1,5 +1,6 @@
-"""Episodes that teach: Cogcrawl's quit left out of the mask, what an illegal action does
-(``illegal=``), the seed ranges and tasks of the train/test protocol."""
+"""Episodes that teach: Cogcrawl's quit and Gem Swap's hint left out of the mask, what an
+illegal action does (``illegal=``), the seed ranges and tasks of the train/test
+protocol."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 
 from playbench.core.match import Match
 from playbench.games.cogcrawl.learning import UP
+from playbench.games.gemswap.learning import HINT_INDEX
 from playbench.gym import protocol
 from playbench.gym.env import PlaybenchEnv
 
@@ -37,6 +39,24 @@ def test_the_vector_env_leaves_the_quit_out_too() -> None:
     asked = gymnasium.make_vec("playbench/Cogcrawl-v0", num_envs=2, allow_quit=True)
     _, info = asked.reset(seed=0)
     assert info["action_mask"][:, UP].tolist() == [1, 1]
+
+
+def test_gem_swaps_hint_is_out_of_the_mask_unless_asked_for() -> None:
+    """A hint costs 50 points and answers in the events alone: a pure loss to an agent of
+    the observation, so the random agent of the mask never buys one."""
+    env = gymnasium.make("playbench/GemSwap-v0")
+    _, info = env.reset(seed=5)
+    assert info["action_mask"][HINT_INDEX] == 0 and info["action_mask"].sum() > 0
+    _, reward, _, _, info = env.step(HINT_INDEX)
+    assert (reward, info["illegal"], info["score"]) == (0.0, True, 0)
+    asked = gymnasium.make("playbench/GemSwap-v0", allow_dominated=True)
+    _, info = asked.reset(seed=5)
+    assert info["action_mask"][HINT_INDEX] == 1
+    _, reward, _, _, info = asked.step(HINT_INDEX)
+    assert reward == -50 and info["events"][0]["type"] == "hint"
+    envs = gymnasium.make_vec("playbench/GemSwap-v0", num_envs=2)
+    _, info = envs.reset(seed=5)
+    assert info["action_mask"][:, HINT_INDEX].tolist() == [0, 0]
 
 
 def an_illegal_swap(info: dict) -> int:
@@ -68,7 +88,8 @@ def test_the_vector_env_does_the_same_with_an_illegal_action(
 ) -> None:
     envs = gymnasium.make_vec("playbench/GemSwap-v0", num_envs=2, illegal=illegal)
     _, info = envs.reset(seed=1)
-    picks = [an_illegal_swap({"action_mask": info["action_mask"][0]}), 112]
+    legal = int(np.flatnonzero(info["action_mask"][1])[0])
+    picks = [an_illegal_swap({"action_mask": info["action_mask"][0]}), legal]
     _, rewards, ended, _, info = envs.step(picks)
     assert rewards[0] == reward and ended.tolist() == [terminated, False]
     assert info["illegal"].tolist() == [True, False]

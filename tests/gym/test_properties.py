@@ -1,5 +1,6 @@
 """Invariants of every env under any masked play: the arrays stay in their space, the mask
-is the game's legal set less its quits, the rewards add up to the score, the env is its match."""
+is the game's legal set less its quits and dominated moves, the rewards add up to the
+score, the env is its match."""
 
 from __future__ import annotations
 
@@ -33,8 +34,9 @@ def test_masked_play_keeps_every_invariant(env_id: str, seed: int, picks: list[i
         expected = [0] * len(info["action_mask"])
         learning = learning_of(match.game)
         quits = learning.quits(match.state) if learning.quits else ()
+        dominated = learning.dominated(match.state) if learning.dominated else ()
         for index in learning.actions.legal(legal):
-            expected[index] = int(index not in quits)
+            expected[index] = int(index not in quits and index not in dominated)
         assert info["action_mask"].tolist() == expected
         assert info["observation"] == match.game.observe(match.state)
         chosen = np.flatnonzero(info["action_mask"])

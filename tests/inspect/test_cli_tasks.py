@@ -123,6 +123,6 @@ def test_inspect_lists_the_tasks_with_a_description(metadata):
     assert done.returncode == 0, done.stderr[-2000:]
     listed = {entry["name"]: entry["attribs"]["description"] for entry in json.loads(done.stdout)}
     assert sorted(listed) == ["chimestep", "cogcrawl", "delvewick", "gem_swap", "suite"]
-    assert listed["suite"] == "Every game of a published playbench suite (-T suite=models-v1|quick)"
+    assert listed["suite"] == "Every game of a published playbench suite (-T suite=models-v2|quick)"
     games = [text for name, text in listed.items() if name != "suite"]
     assert all(text.endswith("; scored by replay") for text in games)

@@ -138,7 +138,7 @@ def test_an_inspect_log_is_verified_imported_and_reported_beside_a_bench(played,
     assert main(["report", str(log_path), str(folder), "--out", str(report)]) == 0
     text = (report / "report.md").read_text()
     assert f"llm {MODEL}" in text and "llm script-model" in text
-    assert "tie on Gem Swap on every seed" in text
+    assert "tie on Gem Swap on every slot" in text
     assert (report / "paired-cogcrawl.png").is_file()
 
 

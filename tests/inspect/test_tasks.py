@@ -26,8 +26,8 @@ def test_the_quick_suite_is_one_sample_per_episode_with_its_limits():
     first = task.dataset[0].metadata
     assert first == {
         "game": "delvewick",
-        "seed": 0,
-        "options": {},
+        "seed": 1,
+        "options": {"startLevel": 1},
         "maxSteps": 2000,
         "maxTurns": None,
         "maxTokens": None,
@@ -109,9 +109,9 @@ def test_a_game_with_no_task_written_out_gets_one_named_by_its_slug(monkeypatch)
     assert made.dataset[0].metadata["maxTurns"] == 4
 
 
-def test_the_suite_task_plays_models_v1_unless_told_otherwise():
+def test_the_suite_task_plays_models_v2_unless_told_otherwise():
     task = suite()
-    models = load_suite("models-v1")
+    models = load_suite("models-v2")
     assert task.metadata[SUITE_KEY] == models.describe()
     assert len(task.dataset) == sum(len(entry.seeds) for entry in models.games) == 32
     budgets = {sample.metadata["maxTurns"] for sample in task.dataset}

@@ -29,7 +29,7 @@ from playbench.runner.suite import load_suite
 from tests.agents.chat_server import MODEL, Reply, legal_commands, text_of
 
 LLM = LlmSettings(model=MODEL)
-MODELS_HASH = "sha256:72b8b99a38f52dc0016af3837a3dcf0fd522938f1205f1f831489fcd6426a758"
+MODELS_HASH = "sha256:ead4bb005bf1617dd1155c7e7a9ec3963849a3f6c439a78e18494b8b2c9cdad6"
 
 
 def test_calls_an_episode_can_make():
@@ -116,8 +116,8 @@ def test_vision_is_refused():
         estimate_game("delvewick", [(0, {})], LlmSettings(model=MODEL, vision=True), 5, None, None)
 
 
-def test_models_v1_is_bounded():
-    suite = load_suite("models-v1")
+def test_models_v2_is_bounded():
+    suite = load_suite("models-v2")
     assert suite.hash == MODELS_HASH
     total = 0
     for game in suite.games:

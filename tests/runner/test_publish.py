@@ -121,12 +121,12 @@ def test_publish_needs_a_player_and_a_key_before_anything_runs(tmp_path, capsys,
 
 def test_the_full_suite_with_every_replay_is_published_within_the_bench_limit(server, monkeypatch):
     body = archive(BASELINE)
-    # the bot's suite-v1 result: 40 episodes, 4 MB of replays, gzipped
-    assert read_bench(BASELINE)["suite"]["name"] == "suite-v1"
+    # the bot's suite-v2 result: 38 episodes, gzipped
+    assert read_bench(BASELINE)["suite"]["name"] == "suite-v2"
     assert 100 * KIB < len(body) < MAX_BODY_BYTES < MAX_BENCH_BYTES // 16
     monkeypatch.setenv(ENV, register(server, "Bench Fay"))
     shown = publish_bench(BASELINE, server, "Bench Fay")
-    assert shown["id"].startswith("suite-v1-bot-") and shown["player"] == "Bench Fay"
+    assert shown["id"].startswith("suite-v2-bot-") and shown["player"] == "Bench Fay"
     assert shown["headline"] == read_bench(BASELINE)["headline"]
 
 

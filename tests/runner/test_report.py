@@ -1,5 +1,6 @@
 """``playbench report``: two bench folders compared, every picture decoded, the paired
-interval against a hand-computed case, and suites that must not mix."""
+interval against a hand-computed case, comparisons on a suite's scale whose answer is
+known, the charts' axes and labels, and suites that must not mix."""
 
 from __future__ import annotations
 
@@ -12,17 +13,28 @@ import pytest
 from PIL import Image
 
 from playbench.cli import main
+from playbench.runner import charts
+from playbench.runner.bench import bench_figures, read_bench, write_bench
 from playbench.runner.charts import PIXELS
-from playbench.runner.report import Pair, load_entries, pairs
+from playbench.runner.compare import SCORE, Pair, compare
+from playbench.runner.report import load_entries, pairs, report_charts
 from playbench.runner.stats import Interval, paired_interval
+from playbench.runner.store import RunDir
 from playbench.runner.suite import load_suite
 
-#: a small suite of three games, so that a bot bench takes seconds
+#: a small suite of three games, so that a bot bench takes seconds (Delvewick from four
+#: levels: its seed changes nothing)
 TINY = {
     "name": "tiny",
-    "description": "three games, four seeds",
+    "description": "three games, four slots",
     "games": {
-        "delvewick": {"seeds": "0-3", "options": {}, "maxSteps": 400, "harness": {}},
+        "delvewick": {
+            "seeds": "0-3",
+            "options": {},
+            "optionsBySeed": {str(seed): {"startLevel": seed + 1} for seed in range(4)},
+            "maxSteps": 400,
+            "harness": {},
+        },
         "chimestep": {"seeds": "0-3", "options": {}, "maxSteps": 200, "harness": {}},
         "cogcrawl": {"seeds": "0-3", "options": {}, "maxSteps": 300, "harness": {}},
     },
@@ -61,14 +73,66 @@ def test_the_paired_interval_of_a_hand_computed_case():
 
 
 def test_a_pair_says_who_beats_whom():
-    pair = Pair("gem-swap", "A", "B", [1240.0], Interval(1240.0, 980.0, 1510.0))
-    assert pair.sentence() == "A beats B on Gem Swap by 1,240, 95% 980 to 1,510"
-    pair = Pair("gem-swap", "A", "B", [-50.0], Interval(-50.0, -120.0, 10.0))
+    pair = Pair("gem-swap", "A", "B", [0.21], Interval(0.21, 0.12, 0.30))
+    assert pair.sentence() == "A beats B on Gem Swap by 0.21 (0.12-0.30)"
+    pair = Pair("gem-swap", "A", "B", [-0.21], Interval(-0.21, -0.30, -0.12))
+    assert pair.sentence() == "B beats A on Gem Swap by 0.21 (0.12-0.30)"
+    pair = Pair("gem-swap", "A", "B", [-50.0], Interval(-50.0, -120.0, 10.0), SCORE)
     assert pair.sentence() == (
-        "B beats A on Gem Swap by 50, 95% -10 to 120 (the interval holds 0: not clear)"
+        "A and B are not told apart on Gem Swap: -50 points (-120 to 10), the 95% interval holds 0"
+    )
+    pair = Pair("", "A", "B", [0.05], Interval(0.05, -0.01, 0.11))
+    assert pair.sentence() == (
+        "A and B are not told apart on the headline: 0.05 (-0.01 to 0.11), the 95% interval holds 0"
     )
     pair = Pair("cogcrawl", "A", "B", [0.0], Interval(0.0, 0.0, 0.0))
-    assert pair.sentence() == "A and B tie on Cogcrawl on every seed"
+    assert pair.sentence() == "A and B tie on Cogcrawl on every slot"
+
+
+def scaled_bench(by_game: dict[str, dict[int, float]]) -> dict:
+    return {
+        "games": {
+            slug: {"normalisedBySeed": {str(seed): v for seed, v in values.items()}}
+            for slug, values in by_game.items()
+        }
+    }
+
+
+def test_a_comparison_whose_answer_is_known():
+    # Gem Swap: differences 0.2, 0.2, 0.2, 0.6 over four slots (the 256 resamples listed):
+    # the resampled mean is 0.2 + 0.1k for k sixes drawn, k ~ Binomial(4, 1/4), so, as in
+    # the hand-computed case above, the mean 0.3 and the interval 0.2 to 0.5. Cogcrawl:
+    # differences 0.1 on each of its two slots, the interval 0.1 to 0.1. The headline: the
+    # mean over the two games, 0.2, resampled within games, so (0.2 + 0.1) / 2 to
+    # (0.5 + 0.1) / 2 (the seeded draws land where the exact bounds are); slot 9 was
+    # played by A alone.
+    a = scaled_bench({"gem-swap": {0: 0.7, 1: 0.5, 2: 0.2, 3: 0.9}, "cogcrawl": {0: 0.3, 1: 0.4}})
+    b = scaled_bench({"gem-swap": {0: 0.5, 1: 0.3, 2: 0.0, 3: 0.3}, "cogcrawl": {0: 0.2, 1: 0.3}})
+    a["games"]["cogcrawl"]["normalisedBySeed"]["9"] = 1.0
+    raw = {"gem-swap": {}, "cogcrawl": {}}
+    found = compare(("A", a, raw), ("B", b, raw))
+    assert [(pair.game, len(pair.differences)) for pair in found] == [
+        ("gem-swap", 4),
+        ("cogcrawl", 2),
+        ("", 6),
+    ]
+    gems, cogs, headline = found
+    assert (round(gems.interval.mean, 9), gems.interval.low, gems.interval.high) == (
+        0.3,
+        pytest.approx(0.2),
+        pytest.approx(0.5),
+    )
+    assert gems.sentence() == "A beats B on Gem Swap by 0.30 (0.20-0.50)"
+    assert cogs.interval.low == pytest.approx(0.1) == cogs.interval.high
+    assert headline.interval.mean == pytest.approx(0.2)
+    assert (headline.interval.low, headline.interval.high) == (
+        pytest.approx(0.15),
+        pytest.approx(0.3),
+    )
+    assert headline.excludes_zero and headline.sentence().startswith("A beats B on the headline")
+    # the other way round: the same intervals, negated
+    back = compare(("B", b, raw), ("A", a, raw))[0]
+    assert back.interval.mean == pytest.approx(-0.3) and back.sentence() == gems.sentence()
 
 
 # -- the report -----------------------------------------------------------------------------
@@ -183,3 +247,97 @@ def test_no_human_normalised_scores_without_a_human(benches, tmp_path):
     out = tmp_path / "report"
     assert main(["report", str(bot), str(random), "--out", str(out)]) == 0
     assert "Human-normalised" not in (out / "report.md").read_text()
+
+
+# -- a suite with a scale -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def scaled(benches, tmp_path_factory) -> tuple[Path, Path]:
+    """The tiny benches on a scale of their own episodes (the bot the reference): copies
+    whose figures are recomputed with the suite that ships those baselines."""
+    _root, bot, random = benches
+    root = tmp_path_factory.mktemp("scaled")
+    data = json.loads(json.dumps(TINY))
+    data["baselines"] = {
+        slug: {
+            "random": {str(r["seed"]): r["score"] for r in RunDir(random / slug).records()},
+            "reference": {str(r["seed"]): r["score"] for r in RunDir(bot / slug).records()},
+            "referenceAgent": "bot",
+        }
+        for slug in TINY["games"]
+    }
+    path = root / "tiny-scaled.json"
+    path.write_text(json.dumps(data))
+    suite = load_suite(str(path))
+    assert suite.hash == read_bench(bot)["suite"]["hash"]  # the baselines are no part of it
+    copies = []
+    for folder in (bot, random):
+        copy = root / folder.name
+        shutil.copytree(folder, copy)
+        write_bench(copy, bench_figures(copy, suite))
+        copies.append(copy)
+    return copies[0], copies[1]
+
+
+def test_the_scale_puts_random_at_0_and_the_reference_at_1(scaled):
+    bot, random = (read_bench(folder) for folder in scaled)
+    assert bot["headline"]["normalisedScore"] == 1.0 and random["headline"]["normalisedScore"] == 0
+    for bench, end in ((bot, 1.0), (random, 0.0)):
+        low, high = bench["headline"]["normalisedCi95"]
+        assert low <= end <= high
+        for figures in bench["games"].values():
+            assert figures["normalisedScore"] == end
+            assert figures["scale"]["referenceAgent"] == "bot"
+
+
+def test_a_report_on_the_scale(scaled, tmp_path, capsys):
+    bot, random = scaled
+    out = tmp_path / "report"
+    assert main(["report", str(bot), str(random), "--out", str(out)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[-2].startswith("bot beats random on the headline by 1.00 (")
+    assert printed[-2].endswith(") (12 slots)")
+    assert (out / "normalised.png").is_file()
+    markdown = (out / "report.md").read_text()
+    assert "| bot | 1.000 |" in markdown and "| random | 0.000 |" in markdown
+    assert "Delvewick cut at 400 actions; Chimestep cut at 200 actions" in markdown
+    entries = load_entries([bot, random])
+    found = pairs(entries)
+    assert [pair.game for pair in found] == [*TINY["games"], ""]
+    assert all(pair.sentence() in markdown for pair in found)
+
+
+def _axes_by_title(figures) -> dict[str, object]:
+    return {figure.axes[0].get_title().splitlines()[0]: figure.axes[0] for figure in figures}
+
+
+def test_the_charts_show_the_scales_ends_and_their_cuts(scaled):
+    entries = load_entries(list(scaled))
+    kept: list = []
+    report_charts(entries, pairs(entries), kept)
+    axes = _axes_by_title(kept)
+    headline = axes["Headline: mean normalised score over the games, 95% interval"]
+    low, high = headline.get_xlim()
+    assert low < 0 and high > 1  # both ends of the scale are on the axis
+    names = {text.get_text() for text in headline.texts}
+    assert {"random", "bot (reference)"} <= names
+    assert "cut at 400 actions" in headline.get_title()
+    progress = axes["Mean progress per game, 95% intervals"]
+    assert progress.get_ylim()[0] < 0 and progress.get_ylim()[1] > 1
+    scores = axes["Chimestep: score per episode (dots: every episode)"]
+    assert scores.get_xlim()[0] < 0  # the score axis starts at 0, not at the lowest score
+    assert scores.get_title().splitlines()[1] == "cut at 200 actions"
+    assert {"random mean", "bot mean"} <= {text.get_text() for text in scores.texts}
+    # four episodes an agent: points, no box drawn from them
+    assert all(len(collection.get_offsets()) == 4 for collection in scores.collections)
+    assert not [line for line in scores.lines if line.get_linestyle() == "-"]
+
+
+def test_ten_episodes_an_agent_get_a_box():
+    kept: list = []
+    charts.distributions("Many", "score", [("a", list(range(10))), ("b", [1, 2, 3])], keep=kept)
+    axes = kept[0].axes[0]
+    assert "box: quartiles from 10 episodes" in axes.get_title()
+    solid = [line for line in axes.lines if line.get_linestyle() == "-"]
+    assert solid  # the box's whiskers and median, for the agent of ten

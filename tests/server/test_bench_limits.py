@@ -274,7 +274,7 @@ BASELINE = Path(__file__).parents[2] / "docs" / "bench" / "bot"
 
 
 def test_a_re_simulation_past_its_cpu_budget_is_stopped_and_refused(tmp_path):
-    # the bot's suite-v1 result: about 2.5 s of CPU to re-simulate, against a budget of 1 s
+    # the bot's suite-v2 result: about 2.5 s of CPU to re-simulate, against a budget of 1 s
     shelf = BenchShelf(tmp_path / "bench", ShelfLimits(cpu_seconds=1))
     body = archive(BASELINE)
     start = checks()

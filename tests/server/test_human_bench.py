@@ -48,7 +48,7 @@ def test_a_person_plays_the_quick_suite_and_it_is_listed_under_their_name(client
     swapped = {**body, "sessions": [sessions[1], sessions[0], *sessions[2:]]}
     refused = client.post("/api/bench/human", json=swapped, headers=key)
     assert refused.status_code == 422
-    assert refused.json()["error"].startswith("episode 1 (delvewick, seed 0): session ")
+    assert refused.json()["error"].startswith("episode 1 (delvewick, seed 1): session ")
     # without the key, no one publishes in the name
     assert client.post("/api/bench/human", json=body).status_code == 401
     reply = client.post("/api/bench/human", json=body, headers=key)
@@ -93,9 +93,10 @@ def test_the_human_bench_has_the_publishing_rate_and_the_configured_cpu_budget(t
 
 def test_an_unfinished_or_foreign_session_is_refused_by_episode(client) -> None:
     suite = load_suite("quick")
-    slug, seed, _, _ = episodes(suite)[0]
-    open_game = Player(client, slug, seed=seed, player=NAME)
-    others = Player(client, slug, seed=seed, player="someone else")
+    slug, seed, options, _ = episodes(suite)[0]
+    assert options == {"startLevel": 1}  # each slot of Delvewick its own level
+    open_game = Player(client, slug, seed=seed, options=options, player=NAME)
+    others = Player(client, slug, seed=seed, options=options, player="someone else")
     key = {"X-Player-Key": register(client, NAME)}
     count = len(episodes(suite))
     for first, said in (

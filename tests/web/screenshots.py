@@ -140,7 +140,7 @@ def bench(page: Page) -> None:
 
 def _with_baselines(data: Path) -> Path:
     for agent in ("bot", "random"):
-        shutil.copytree(BASELINES / agent, data / "bench" / f"suite-v1-{agent}")
+        shutil.copytree(BASELINES / agent, data / "bench" / f"suite-v2-{agent}")
     return data
 
 

@@ -66,10 +66,14 @@ def test_a_person_plays_the_quick_suite_and_publishes_it(browser: Browser, own_s
         expect(page.get_by_test_id("episode")).to_have_count(len(wanted))
         expect(page.get_by_test_id("strip").locator("span")).to_have_count(len(wanted))
         expect(page.get_by_test_id("publish")).to_be_disabled()
-        # the first episode, Delvewick seed 0, played and finished on the play page
-        assert wanted[0][:2] == ("delvewick", 0)
-        page.get_by_test_id("episode").first.get_by_role("link", name="play").click()
-        expect(page.locator("#mode-note")).to_contain_text(f"Practice on seed 0 as {NAME}")
+        # three Delvewick levels, no seed offered: the seed changes nothing there
+        assert [episode[2] for episode in wanted[:3]] == [{"startLevel": n} for n in (1, 2, 3)]
+        first = page.get_by_test_id("episode").first
+        expect(first).to_contain_text('1. Delvewick options {"startLevel": 1}')
+        expect(first).not_to_contain_text("seed")
+        # the first episode, Delvewick from level 1, played and finished on the play page
+        first.get_by_role("link", name="play").click()
+        expect(page.locator("#mode-note")).to_contain_text(f"Practice as {NAME}")
         page.get_by_test_id("board").focus()
         for _ in range(DELVEWICK_WAITS):
             page.keyboard.press("Space")
@@ -89,7 +93,12 @@ def test_a_person_plays_the_quick_suite_and_publishes_it(browser: Browser, own_s
         )
         page.reload()
         expect(page.get_by_test_id("strip").locator("span.done")).to_have_count(len(wanted))
-        page.get_by_test_id("publish").click()
+        # the server re-simulates the whole set before it answers: wait on its answer
+        with page.expect_response(
+            lambda response: response.url.endswith("/api/bench/human"), timeout=0
+        ) as answer:
+            page.get_by_test_id("publish").click()
+        assert answer.value.status == 201, answer.value.text()
         expect(page.get_by_test_id("published")).to_contain_text(f"under {NAME}")
         page.goto("/bench")
         row = page.get_by_test_id("bench-row").filter(has_text=f"human · {NAME}")

@@ -44,10 +44,12 @@ SCORING = (
 
 PROGRESS = (
     f"Progress (0 to 1, reported beside the score): (stages cleared + the current stage's "
-    f"share of struck levels) / {PROGRESS_STAGES}, capped at 1. The share is the sum of the "
-    f"tile levels over {TILE_COUNT} x target, so every ring raises progress, a muffle's "
-    f"lowering takes it back, a cleared stage counts 1, and a run that reaches stage "
-    f"{PROGRESS_STAGES + 1} has progress 1."
+    f"share of struck levels - the start's free share) / ({PROGRESS_STAGES} - the start's "
+    f"free share), between 0 and 1. The share is the sum of the tile levels over "
+    f"{TILE_COUNT} x target; the start's free share is the apex the arrival strikes before "
+    f"the first action ({tables.APEX_START_LEVEL}/{TILE_COUNT}), so a run has progress 0 at "
+    f"its start. Every ring raises progress, a muffle's lowering takes it back, a cleared "
+    f"stage counts 1, and a run that reaches stage {PROGRESS_STAGES + 1} has progress 1."
 )
 
 #: how a key is named in the terminal keys text

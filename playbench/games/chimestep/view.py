@@ -22,7 +22,7 @@ from playbench.games.chimestep.state import (
     teeter_json,
     tile_json,
 )
-from playbench.games.chimestep.tables import KINDS, par_for
+from playbench.games.chimestep.tables import APEX_START_LEVEL, KINDS, par_for
 
 CHICK_MARK = "@"
 EMPTY_MARK = "."
@@ -135,10 +135,16 @@ def _clock_line(state: State) -> str:
 # -- progress -----------------------------------------------------------------------------------
 #: the stage a run must reach for progress 1: the bar a strong player sets
 PROGRESS_STAGES = 30
+#: the share of stage 1 struck before the first action (the apex the arrival strikes),
+#: which earns no progress
+START_SHARE = APEX_START_LEVEL / TILE_COUNT
 
 
 def progress(state: State) -> float:
-    """Stages cleared plus the current stage's share of the levels still to strike, over
-    ``PROGRESS_STAGES``, capped at 1: every ring raises it, a muffle lowers it."""
+    """Stages cleared plus the current stage's share of the levels still to strike, less
+    the apex struck at the start, over ``PROGRESS_STAGES`` less that same share: 0 at the
+    start, 1 from stage ``PROGRESS_STAGES + 1`` on. Every ring raises it (once above 0),
+    a muffle lowers it."""
     struck = sum(state.tiles) / (TILE_COUNT * state.target)
-    return min(1.0, (state.stage - 1 + struck) / PROGRESS_STAGES)
+    done = (state.stage - 1 + struck - START_SHARE) / (PROGRESS_STAGES - START_SHARE)
+    return min(1.0, max(0.0, done))

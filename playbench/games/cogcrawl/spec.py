@@ -57,8 +57,9 @@ SCORING = (
     f"+1 per gold piece picked up; +{LEVEL_BONUS} the first time each level below the "
     f"first is reached; experience for each kill ({EXPERIENCE_TEXT}); "
     f"+{COGHEART_BONUS} for the Cogheart. The score never decreases (gold paid to the "
-    "Oracle is not taken back). Progress = deepest level reached / 10, so reaching DL10 is "
-    "already 1.0 and a won run is 1.0."
+    "Oracle is not taken back). Progress = (deepest level reached - 1) / 10, from 0 on DL1 "
+    "at the start (the level every run begins on earns nothing) to 0.9 on reaching DL10; "
+    "taking the Cogheart, the game's end, is 1.0."
 )
 
 

@@ -158,5 +158,6 @@ def render(state: CogState) -> str:
 
 
 def progress(state: CogState) -> float:
-    """Deepest level reached / 10; taking the Cogheart (on DL10) is 1.0."""
-    return 1.0 if state.run == WON else state.deepest / LEVELS
+    """(Deepest level reached - 1) / 10: 0 on DL1 at the start, 0.9 on reaching DL10;
+    taking the Cogheart (on DL10) is 1.0."""
+    return 1.0 if state.run == WON else (state.deepest - 1) / LEVELS

@@ -36,10 +36,13 @@ SCORING = (
 )
 
 PROGRESS = (
-    "Progress (reported beside the score, 0 to 1): levels cleared plus the current level's "
-    "gem share (gems collected on it, capped at its quota, over the quota), over 8; 1 once "
-    "won. A custom level counts as a run of one level. It never falls while you play: the "
-    "share reaches 1 before the exit opens, and the next level starts at 0."
+    "Progress (reported beside the score, 0 to 1): levels cleared since the run's start plus "
+    "the current level's gem share (gems collected on it, capped at its quota, over the "
+    "quota), over the levels from the start level to 8 (8 from level 1, 1 from startLevel "
+    "8); 0 at the start whatever the start level, 1 once won. The levels below startLevel "
+    "were not played and earn nothing. A custom level counts as a run of one level. It "
+    "never falls while you play: the share reaches 1 before the exit opens, and the next "
+    "level starts at 0."
 )
 
 LEVEL_LIST = "; ".join(

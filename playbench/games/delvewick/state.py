@@ -55,13 +55,16 @@ STATE_KEYS = (
     "score",
     "status",
 )
+#: written only for a run that started past level 1 (``startLevel``)
+START_KEY = "startLevel"
 STATE = "Delvewick state"
 
 
 class State:
     """One moment of a run. The board is flat, bottom row first (see ``levels``).
 
-    ``active`` holds the movables the next gravity pass must look at (see ``rules``).
+    ``active`` holds the movables the next gravity pass must look at (see ``rules``);
+    ``start`` is the number of the level the run started on (1 for a custom level).
     """
 
     __slots__ = (
@@ -75,6 +78,7 @@ class State:
         "oil",
         "pos",
         "score",
+        "start",
         "status",
         "tick",
     )
@@ -83,6 +87,7 @@ class State:
         self.tick = 0
         self.score = 0
         self.status = PLAYING
+        self.start = level.number
         self.load(level)
 
     def copy(self) -> State:
@@ -99,6 +104,7 @@ class State:
         other.status = self.status
         other.exit_open = self.exit_open
         other.active = self.active
+        other.start = self.start
         return other
 
     def load(self, level: Level) -> None:
@@ -157,7 +163,7 @@ def level_from_options(options: Mapping[str, Any] | None) -> Level:
 # -- the JSON codec ----------------------------------------------------------------------
 def to_json(state: State) -> JSON:
     level = state.level
-    return {
+    data = {
         "level": level.number,
         "custom": level.to_json() if level.custom else None,
         "board": board_rows(state),
@@ -169,17 +175,23 @@ def to_json(state: State) -> JSON:
         "score": state.score,
         "status": state.status,
     }
+    if state.start != 1:
+        data[START_KEY] = state.start
+    return data
 
 
 def from_json(data: Any) -> State:
     """The state ``data`` describes; :class:`StateError` names the first problem."""
     data = need_object(data, StateError, STATE)
-    need_keys(data, StateError, STATE, STATE_KEYS)
+    need_keys(data, StateError, STATE, STATE_KEYS, (START_KEY,))
     if data["custom"] is None:
         level = LEVELS[int_field(data, "level", StateError, STATE, 1, len(LEVELS)) - 1]
     else:
         int_field(data, "level", StateError, STATE, 1, 1)
         level = parse_level(data["custom"], StateError, f"{STATE}: custom")
+    start = (
+        int_field(data, START_KEY, StateError, STATE, 2, level.number) if START_KEY in data else 1
+    )
     status = str_field(data, "status", StateError, STATE)
     need(
         status in STATUSES,
@@ -207,6 +219,7 @@ def from_json(data: Any) -> State:
     state.gems = int_field(data, "gems", StateError, STATE, 0, MAX_COUNT)
     state.score = int_field(data, "score", StateError, STATE, 0, MAX_COUNT)
     state.status = status
+    state.start = start
     state.exit_open = state.gems >= level.quota
     _check_exit(state)
     state.active = all_movables(board)
@@ -236,6 +249,7 @@ def from_trusted_json(data: Any) -> State:
     state.gems = data["gems"]
     state.score = data["score"]
     state.status = data["status"]
+    state.start = data.get(START_KEY, 1)
     state.exit_open = state.gems >= level.quota
     state.active = all_movables(board)
     return state

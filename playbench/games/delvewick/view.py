@@ -43,12 +43,14 @@ def render(state: State) -> str:
 
 
 def progress(state: State) -> float:
-    """Levels cleared plus the current level's share of its quota, over the run's levels
-    (8, or 1 for a custom level); 1 once the run is won."""
+    """Levels cleared since the run's start plus the current level's share of its quota,
+    over the levels from the start level to level 8 (1 for a custom level); 1 once the
+    run is won, 0 at its start: levels below ``startLevel`` were not played and earn
+    nothing."""
     if state.status == WON:
         return 1.0
     level = state.level
-    levels = 1 if level.custom else len(LEVELS)
-    cleared = 0 if level.custom else level.number - 1
+    levels = 1 if level.custom else len(LEVELS) - state.start + 1
+    cleared = 0 if level.custom else level.number - state.start
     share = min(state.gems, level.quota) / level.quota if level.quota else 0.0
     return (cleared + share) / levels

@@ -3,7 +3,8 @@
 Actions (113): the 112 swaps of neighbouring cells in normal form, in board order
 (A1 right, A1 down, B1 right, ..., H7 down, A8 right, ..., G8 right), then ``hint``. The
 ``moves`` query and the ``select``/``deselect`` clicks are left out: they are a person's
-aids, not play.
+aids, not play. ``hint`` is dominated (:func:`dominated`): it costs 50 points and its
+answer is in the step's events, not in the observation, so a door masks it unless asked.
 
 Observation (row 1 first):
     ``colors`` uint8 (8, 8): 0 R, 1 G, 2 B, 3 Y, 4 P, 5 O, 6 W, 7 colour bomb.
@@ -91,6 +92,14 @@ def _stats(state: GemState) -> tuple[float, float]:
         (MOVES_PER_GAME - state.moves_made) / MOVES_PER_GAME,
         max(-1.0, min(state.score / PROGRESS_SCORE, 1.0)),
     )
+
+
+_DOMINATED = (HINT_INDEX,)
+
+
+def dominated(state: GemState) -> tuple[int, ...]:
+    """``hint``: it can only lose points for an agent that reads the observation."""
+    return _DOMINATED
 
 
 def legal(state: GemState) -> list[int]:

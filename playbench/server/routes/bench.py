@@ -96,8 +96,16 @@ def _public(shelved: Shelved) -> JSON:
         "headline": bench["headline"],
         "games": {
             slug: {
-                key: figures[key]
-                for key in ("episodes", "meanScore", "scoreCi95", "meanProgress", "progressCi95")
+                key: figures.get(key)
+                for key in (
+                    "episodes",
+                    "normalisedScore",
+                    "normalisedCi95",
+                    "meanScore",
+                    "scoreCi95",
+                    "meanProgress",
+                    "progressCi95",
+                )
             }
             for slug, figures in bench["games"].items()
         },
@@ -165,16 +173,29 @@ async def publish_bench(
     return json_response(_public(shelved), status_code=201)
 
 
+def _lead(figures: JSON, interval: str) -> tuple[float, list[float]]:
+    """The figure a row leads with: the normalised score where the suite has a scale, else
+    the mean progress; with its interval (``interval`` names the progress's)."""
+    if figures.get("normalisedScore") is not None:
+        return figures["normalisedScore"], figures["normalisedCi95"]
+    return figures["meanProgress"], figures[interval]
+
+
 def _row(result: JSON) -> str:
     headline = result["headline"]
-    low, high = headline["ci95"]
+    lead, (low, high) = _lead(headline, "ci95")
     who = result["agent"] + (f" {result['model']}" if result["model"] else "")
     if result["player"]:
         who += f" · {result['player']}"
     cells = "".join(
         f'<td data-game="{escape(slug)}" data-label="{escape(_name(slug))}">'
-        f"{figures['meanProgress']:.3f}"
-        f'<span class="muted"> · {figures["meanScore"]:,.0f}</span></td>'
+        f'{_lead(figures, "progressCi95")[0]:.3f}<span class="muted"> · '
+        + (
+            f"{figures['meanProgress']:.3f} · "
+            if figures.get("normalisedScore") is not None
+            else ""
+        )
+        + f"{figures['meanScore']:,.0f}</span></td>"
         for slug, figures in result["games"].items()
     )
     if result["report"]:
@@ -190,16 +211,25 @@ def _row(result: JSON) -> str:
         f'<tr data-testid="bench-row" data-id="{escape(result["id"])}">'
         f'<td data-label="agent">{escape(who)}</td>'
         f'<td data-testid="headline" data-label="headline">'
-        f"<strong>{headline['meanProgress']:.3f}</strong></td>"
-        f'<td data-label="95% interval">{low:.3f} – {high:.3f}</td>{cells}'
-        f'<td data-label="report">{report}</td></tr>'
+        f"<strong>{lead:.3f}</strong></td>"
+        f'<td data-label="95% interval">{low:.3f} – {high:.3f}</td>'
+        f'<td data-testid="progress" data-label="progress">{headline["meanProgress"]:.3f}</td>'
+        f'{cells}<td data-label="report">{report}</td></tr>'
     )
 
 
 def _suite_table(rows: list[JSON]) -> str:
     suite = rows[0]["suite"]
     games = "".join(f"<th>{escape(_name(slug))}</th>" for slug in rows[0]["games"])
-    ordered = sorted(rows, key=lambda row: -row["headline"]["meanProgress"])
+    ordered = sorted(rows, key=lambda row: -_lead(row["headline"], "ci95")[0])
+    scaled = rows[0]["headline"].get("normalisedScore") is not None
+    lead = (
+        "Headline: the mean over the games of each game's mean normalised score (the random "
+        "agent's mean score 0, the reference's 1, on these same episodes)"
+        if scaled
+        else "Headline: the mean progress over the games"
+    )
+    per_game = "normalised score · " if scaled else ""
     if rows[0]["official"]:
         section = f'data-testid="bench-suite" data-suite="{escape(suite["name"])}"'
         title = f'{escape(suite["name"])} <code class="muted">{escape(suite["hash"][:19])}</code>'
@@ -213,10 +243,11 @@ def _suite_table(rows: list[JSON]) -> str:
     return (
         f"<section {section}><h2>{title}</h2>"
         '<table class="bench-table"><thead><tr><th>Agent</th>'
-        f"<th>Headline</th><th>95% interval</th>{games}<th>Report</th></tr></thead><tbody>"
+        f"<th>Headline</th><th>95% interval</th><th>Progress</th>{games}<th>Report</th>"
+        "</tr></thead><tbody>"
         + "".join(_row(row) for row in ordered)
-        + '</tbody></table><p class="muted">Per game: mean progress · mean score.</p>'
-        "</section>"
+        + f'</tbody></table><p class="muted">{lead}. Per game: {per_game}mean progress · '
+        "mean score.</p></section>"
     )
 
 

@@ -31,12 +31,12 @@ from playbench.server.schemas import ErrorPublic, Player, Strict
 from playbench.server.services import json_response
 
 router = APIRouter(tags=["bench"])
-#: the most sessions one suite may name (suite-v1 has 40)
+#: the most sessions one suite may name (suite-v2 has 38)
 MAX_EPISODES = 400
 
 
 class HumanBenchCreate(Strict):
-    suite: str = Field(max_length=64, description="a shipped suite's name (quick, suite-v1)")
+    suite: str = Field(max_length=64, description="a shipped suite's name (quick, suite-v2)")
     player: Player = Field(description="the registered name the sessions were played under")
     sessions: list[str] = Field(
         max_length=MAX_EPISODES,
@@ -98,7 +98,8 @@ def play_suite(suite: str) -> HTMLResponse:
         f'<li class="episode" data-testid="episode" data-index="{index}" '
         f'data-slug="{escape(slug)}" data-seed="{seed}" '
         f'data-options="{escape(json.dumps(options))}"><span class="cell"></span>'
-        f"<span>{index + 1}. {escape(get_game(slug).name)}, seed {seed}"
+        f"<span>{index + 1}. {escape(get_game(slug).name)}"
+        f"{f', seed {seed}' if get_game(slug).seeded else ''}"
         f"{escape(' options ' + json.dumps(options)) if options else ''}"
         f' (cut at {limit} actions)</span> <a class="button" data-play>play</a></li>'
         for index, (slug, seed, options, limit) in enumerate(episodes(found))

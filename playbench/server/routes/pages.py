@@ -129,6 +129,7 @@ def play(slug: str) -> HTMLResponse:
         title=escape(f"{game.name} · {TITLE}"),
         name=escape(game.name),
         slug=escape(game.slug),
+        seeded="true" if game.seeded else "false",
         goal=escape(game.spec().goal),
         example=escape(_example(game)),
         controls=_controls_json(game),

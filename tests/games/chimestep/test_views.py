@@ -237,7 +237,8 @@ def test_spec_names_the_terminal_keys_where_the_board_says_send_start():
 def test_spec_writes_the_progress_definition():
     progress = GAME.spec().rules[-2]
     assert progress.startswith("Progress (0 to 1, reported beside the score): (stages cleared")
-    assert "/ 30, capped at 1" in progress and "28 x target" in progress
+    assert "/ (30 - the start's free share)" in progress and "28 x target" in progress
+    assert "(1/28), so a run has progress 0 at its start" in progress
 
 
 def test_parse_action_raises_a_precise_error():

@@ -81,7 +81,12 @@ def observation(rows=ROOM, at=(2, 2), monsters=(), pack=PACK, notes="", **status
         "say": "",
         "fallback": False,
         "retry": False,
-        "run": {"state": "playing", "score": 0, "progress": 0.1, "deepest": status.get("dl", 1)},
+        "run": {
+            "state": "playing",
+            "score": 0,
+            "progress": (status.get("dl", 1) - 1) / 10,
+            "deepest": status.get("dl", 1),
+        },
     }
 
 

@@ -138,7 +138,7 @@ def test_the_observation_has_the_interface_fields():
         {"letter": "c", "name": "food ration", "kind": "food"},
         {"letter": "d", "name": "food ration", "kind": "food"},
     ]
-    assert observed["run"] == {"state": "playing", "score": 0, "progress": 0.1, "deepest": 1}
+    assert observed["run"] == {"state": "playing", "score": 0, "progress": 0.0, "deepest": 1}
     assert observed["last_plan"] == EMPTY_PLAN
 
 
@@ -380,7 +380,7 @@ def test_golden_replay():
 
 
 GOLDEN_SUMMARY = [
-    {"state": "playing", "score": 6, "progress": 0.1, "deepest": 1},
+    {"state": "playing", "score": 6, "progress": 0.0, "deepest": 1},
     {"x": 17, "y": 3},
     408,
     {

@@ -574,7 +574,7 @@ def test_stairs_bonus_is_paid_once_per_new_level():
     assert state.dl == 1 and (state.x, state.y) == xy_of(first.down)
     state = act(state, {"do": "down"})
     assert state.score == 50 and state.deepest == 2
-    assert GAME.observe(state)["run"]["progress"] == 0.2
+    assert GAME.observe(state)["run"]["progress"] == 0.1
 
 
 def test_stairs_need_the_right_glyph():

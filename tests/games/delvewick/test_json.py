@@ -31,12 +31,21 @@ def test_a_loaded_state_plays_on_exactly_like_the_original():
     assert GAME.fingerprint(left) == GAME.fingerprint(right)
 
 
+KEYS = ["level", "custom", "board", "oil", "tick", "chain", "lastGem", "gems", "score", "status"]
+
+
 def test_the_state_json_has_the_documented_keys():
+    assert sorted(GAME.to_json(GAME.new(0))) == sorted(KEYS)
     data = GAME.to_json(GAME.new(0, {"startLevel": 2}))
-    assert sorted(data) == sorted(
-        ["level", "custom", "board", "oil", "tick", "chain", "lastGem", "gems", "score", "status"]
-    )
-    assert data["custom"] is None and data["level"] == 2
+    assert sorted(data) == sorted([*KEYS, "startLevel"])
+    assert data["custom"] is None and data["level"] == 2 and data["startLevel"] == 2
+    assert round_trip(GAME.new(0, {"startLevel": 2})).start == 2
+
+
+@pytest.mark.parametrize("start", [0, 1, 3, "2", True])
+def test_a_start_level_past_the_current_level_or_not_above_1_is_refused(start):
+    with pytest.raises(StateError, match="startLevel must be an integer from 2 to 2"):
+        GAME.from_json({**GAME.to_json(GAME.new(0, {"startLevel": 2})), "startLevel": start})
 
 
 def test_a_custom_level_travels_inside_the_state():

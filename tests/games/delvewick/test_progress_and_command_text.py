@@ -69,9 +69,16 @@ def test_progress_at_each_level_start_is_the_levels_cleared_over_8():
     assert firsts == {n: (n - 1) / 8 for n in range(1, 9)}
 
 
-@pytest.mark.parametrize(("number", "expected"), [(1, 0.0), (3, 0.25), (8, 0.875)])
-def test_progress_of_a_fresh_start_level(number, expected):
-    assert GAME.progress(GAME.new(0, {"startLevel": number})) == expected
+@pytest.mark.parametrize("number", range(1, 9))
+def test_a_fresh_start_level_has_progress_0(number):
+    assert GAME.progress(GAME.new(0, {"startLevel": number})) == 0.0
+
+
+def test_from_a_start_level_the_scale_is_the_levels_left():
+    states = winning_run()
+    later = [state for state in states if state.level.number >= 6]
+    first = later[0]
+    assert first.start == 1 and GAME.progress(first) == 5 / 8
 
 
 def test_one_gem_of_topsoil_is_a_quarter_of_an_eighth():
@@ -80,12 +87,12 @@ def test_one_gem_of_topsoil_is_a_quarter_of_an_eighth():
     assert GAME.progress(state) == 0.03125
 
 
-def test_gems_of_slate_gallery_add_ninths_of_an_eighth():
+def test_gems_of_slate_gallery_from_its_start_add_ninths_of_a_quarter():
     one, _ = play(GAME.new(0, {"startLevel": 5}), "DDDRRR")
     three, _ = play(one, "DRRRRUDDR")
-    assert (one.gems, three.gems) == (1, 3)
-    assert GAME.progress(one) == 0.5138888888888888
-    assert GAME.progress(three) == 0.5416666666666666
+    assert (one.gems, three.gems, one.start) == (1, 3, 5)
+    assert GAME.progress(one) == 1 / 9 / 4
+    assert GAME.progress(three) == 3 / 9 / 4
 
 
 def test_a_custom_level_is_a_run_of_one_level_and_extra_gems_are_capped():
@@ -106,5 +113,5 @@ def test_an_ended_run_keeps_its_progress():
 
 def test_the_spec_writes_down_the_progress_definition():
     text = " ".join(GAME.spec().rules)
-    assert "levels cleared plus the current level's gem share" in text
-    assert "over 8; 1 once won" in text
+    assert "levels cleared since the run's start plus the current level's gem share" in text
+    assert "0 at the start whatever the start level, 1 once won" in text

@@ -14,6 +14,8 @@ import { $, addMessage, messagesOf, showProblem, showView } from "./ui.js";
 import { commandText, eventText, keyText, refusalText, spaced } from "./words.js";
 
 const slug = document.querySelector("main").dataset.slug;
+// false where the seed changes nothing (Delvewick's fixed levels): no seed is offered
+const seeded = document.querySelector("main").dataset.seeded !== "false";
 const controls = JSON.parse($("controls").textContent);
 const MAX_BATCH = 100;
 const MAX_TICKS = 30;
@@ -109,7 +111,7 @@ function showOver(view) {
     ? "Next: another game."
     : view.ranked
       ? "Next: rate it and finish, so it stands on the leaderboard with your review (unfinished, it counts as abandoned at this score)."
-      : "Next: finish to see the seed and the replay. Practice never reaches the leaderboard.";
+      : `Next: finish to see ${seeded ? "the seed and " : ""}the replay. Practice never reaches the leaderboard.`;
   if (wasHidden) over.querySelector(".overlay-card").scrollIntoView({ block: "nearest" });
 }
 
@@ -119,7 +121,7 @@ function showMode(view) {
     ? `Ranked game${who}: it counts on the leaderboard, finished or not; the seed stays hidden until you finish.`
     : view.ranked
       ? `Ranked game${who}, ${view.finished ? "finished" : "closed as abandoned"}.`
-      : `Practice on seed ${view.seed}${who}: not ranked, never on the leaderboard.`;
+      : `Practice${seeded ? ` on seed ${view.seed}` : ""}${who}: not ranked, never on the leaderboard.`;
   $("mode-note").textContent = note;
   $("mode-bar").dataset.mode = view.ranked ? "ranked" : "practice";
   const stored = localStorage.getItem(RANKED);
