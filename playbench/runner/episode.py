@@ -260,10 +260,11 @@ def _resume(
     """Continue from ``journal`` when it holds this episode: its actions replayed on the
     table (each must give the recorded score), the agent given its memory after the last
     recorded turn. The steps resumed at, and the lines to write again."""
-    held = journal.read()
+    held = [entry for entry in journal.read() if isinstance(entry, dict)]
     if not held or {k: v for k, v in held[0].items() if k != "resumedAt"} != head:
         return [], [head]
-    lines = [line for line in held[1:] if isinstance(line, dict) and "action" in line]
+    lines = [line for line in held[1:] if "action" in line]
+    trailing, unrecorded = _unrecorded(held)
     memory = None
     for line in lines:
         result = table.play(line["action"])
@@ -275,10 +276,43 @@ def _resume(
         table.lines[-1] = line
         for note in line.get("turns", ()):
             memory = note.get("memory", memory)
-    if memory is not None:
-        agent.restore(memory)
+    if memory is not None or unrecorded:
+        memory = memory or {}
+        counts = dict(memory.get("counts", {}))
+        for name, value in unrecorded.items():
+            counts[name] = counts.get(name, 0) + value
+        agent.restore({**memory, "counts": counts})
     resumed = [*held[0].get("resumedAt", []), len(lines)]
-    return resumed, [{**head, "resumedAt": resumed}, *lines]
+    return resumed, [{**head, "resumedAt": resumed}, *lines, *trailing]
+
+
+def _unrecorded(entries: list[JSON]) -> tuple[list[JSON], JSON]:
+    """The journal's call entries after its last recorded turn, and what they spent:
+    each call asked is spent (its tokens when its answer was written; asked with no
+    answer, it was in flight at a kill: ``unrecordedCalls``, its tokens unknown), and a
+    call that failed is an error, not a call."""
+    last = 0
+    for index, entry in enumerate(entries):
+        if any("memory" in note for note in entry.get("turns", ())):
+            last = index
+    trailing = [entry for entry in entries[last + 1 :] if "ask" in entry or "answer" in entry]
+    spent = {"calls": 0, "promptTokens": 0, "completionTokens": 0, "errors": 0}
+    asked = 0
+    for entry in trailing:
+        if "ask" in entry:
+            asked += 1
+            continue
+        asked -= 1
+        answer = entry["answer"]
+        if "error" in answer:
+            spent["errors"] += 1
+        else:
+            spent["calls"] += 1
+            spent["promptTokens"] += answer.get("promptTokens", 0)
+            spent["completionTokens"] += answer.get("completionTokens", 0)
+    spent["calls"] += asked
+    spent["unrecordedCalls"] = asked
+    return trailing, {name: value for name, value in spent.items() if value}
 
 
 def play_local(spec: EpisodeSpec, task: Task, agent: Agent) -> Episode:
@@ -293,6 +327,7 @@ def play_local(spec: EpisodeSpec, task: Task, agent: Agent) -> Episode:
     if journal is not None:
         resumed, again = _resume(journal, head, table, agent)
         journal.start(again)
+        agent.journal_calls(lambda entry: journal.append([entry]))
     pending: list[JSON] = []
     budget = None
     turns = 0
@@ -318,8 +353,12 @@ def play_local(spec: EpisodeSpec, task: Task, agent: Agent) -> Episode:
             if budget is not None:
                 break
     finally:
+        agent.journal_calls(None)
         if journal is not None:
             journal.close()
+    if pending and table.lines:
+        # a turn the budget cut applied nothing: its calls are kept on the last line
+        _attach(table.lines, len(table.lines) - 1, pending)
     seconds = time.perf_counter() - started
     episode = _episode(spec, table.match, table.lines, agent, seconds, options)
     if budget is not None:

@@ -166,18 +166,31 @@ def turn_prompt(
     return "\n".join(parts)
 
 
-def retry_prompt(reason: str, stopped_at: int | None = None) -> str:
-    """The retry's message; ``stopped_at``: the token limit that stopped the reply."""
+#: the most characters of a refused reply a retry quotes back
+MAX_ECHO = 300
+
+
+def retry_prompt(
+    reason: str, stopped_at: int | None = None, moves: list[Any] | None = None, said: str = ""
+) -> str:
+    """The retry's message: why the reply was not used, what it said, and the legal moves
+    again (a model at temperature 0 asked the same question answers the same);
+    ``stopped_at``: the token limit that stopped the reply."""
     limit = ""
     if stopped_at is not None:
         limit = (
             f" Your reply was stopped at the limit of {stopped_at} tokens: write a shorter "
             "one (fewer moves, shorter notes)."
         )
-    return (
-        f"That reply was not used: {reason}.{limit} This is your one retry for this turn: "
-        "reply again with one JSON object and nothing else."
+    parts = [f"That reply was not used: {reason}.{limit}"]
+    if said:
+        parts.append(f"Do not send it again: {json.dumps(said[:MAX_ECHO])}")
+    if moves is not None:
+        parts.append(f"Pick from these legal moves: {json.dumps(moves, separators=(',', ':'))}")
+    parts.append(
+        "This is your one retry for this turn: reply again with one JSON object and nothing else."
     )
+    return "\n".join(parts)
 
 
 def reflect_prompt(notes: str, history: list[str]) -> str:
