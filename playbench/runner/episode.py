@@ -286,6 +286,20 @@ def _resume(
     return resumed, [{**head, "resumedAt": resumed}, *lines, *trailing]
 
 
+def journal_spent(path: Path) -> JSON:
+    """What an unfinished episode's journal says it spent: the seat's counts after its
+    last recorded turn, plus the calls journaled since (see :func:`_unrecorded`)."""
+    entries = [entry for entry in Journal(path).read() if isinstance(entry, dict)]
+    counts: JSON = {}
+    for entry in entries:
+        for note in entry.get("turns", ()):
+            counts = note.get("memory", {}).get("counts", counts)
+    spent = dict(counts)
+    for name, value in _unrecorded(entries)[1].items():
+        spent[name] = spent.get(name, 0) + value
+    return spent
+
+
 def _unrecorded(entries: list[JSON]) -> tuple[list[JSON], JSON]:
     """The journal's call entries after its last recorded turn, and what they spent:
     each call asked is spent (its tokens when its answer was written; asked with no

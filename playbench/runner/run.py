@@ -329,7 +329,15 @@ def execute_all(
     records = {game: list(plan.done) for game, plan in by_game.items()}
     for plan in plans:
         plan.folder.open(plan.config)
-    base = ledger_reading()
+    # the spend so far is the result's: what its folders already hold counts too, so
+    # --max-cost caps the result however many times the run is started
+    held = [plan.folder.spent() for plan in plans]
+    now = ledger_reading()
+    base = (
+        now[0] - sum(calls for calls, _in, _out in held),
+        now[1] - sum(tokens for _calls, tokens, _out in held),
+        now[2] - sum(tokens for _calls, _in, tokens in held),
+    )
     LEDGER.over = lambda: _over_budget(prices, base)
     labels = ", ".join(f"{plan.request.spec.game}" for plan in plans)
     agent = plans[0].request.spec.agent
@@ -345,8 +353,9 @@ def execute_all(
     with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
         total = sum(len(plan.tasks) for plan in plans)
         bar = progress.add_task(f"{labels} {agent}", total=total, last="")
-        results = work_results(plans) if total else iter(())
-        stopped = False
+        # a result whose spend already reached --max-cost asks for nothing more
+        stopped = bool(total) and _over_budget(prices, base)
+        results = work_results(plans) if total and not stopped else iter(())
         try:
             for result in results:
                 if isinstance(result, Episode):
@@ -385,7 +394,8 @@ def execute_all(
 
 
 def _over_budget(prices: Prices, base: tuple[int, int, int]) -> bool:
-    """Whether ``--max-cost`` is reached: then every episode is asked to stop."""
+    """Whether ``--max-cost`` is reached (by the result: what its folders held before
+    this run included): then every episode is asked to stop."""
     if prices.max_cost is None:
         return False
     _calls, prompt, completion = spent(base)
