@@ -159,7 +159,9 @@ async def play(state: TaskState, base: SeatSettings, max_tokens: int | None) -> 
                 break
             episode.turn(before, turn.note, player)
     except LimitExceededError as limit:
-        # Inspect's limit ends the episode as a budget would: named, its lines kept
+        # Inspect's limit ends the episode as a budget would: named, its lines kept, the
+        # turn it cut no turn
+        player.abandon()
         episode.budget = f"{limit.type}Limit"
         raise
     finally:

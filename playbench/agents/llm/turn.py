@@ -225,6 +225,8 @@ class Seat:
         #: the renderer of ``vision``, made at the first picture
         self.pictures: Any = None
         self.counts = SeatCounts()
+        #: a turn is under way (its call asked, not yet answered)
+        self.turn_open = False
         self.notes = ""
         self.history: deque[str] = deque(maxlen=max(settings.memory, settings.reflect, 1))
 
@@ -257,42 +259,55 @@ class Seat:
         if spent is not None:
             raise BudgetSpent(spent, Turn([], None))
         counts.turns += 1
-        view = table.view()
-        moves = self.guide.moves(view)
-        ask = self.prompt(table, view, moves)
-        note: JSON = {"replies": [], "calls": []}
-        results: list[StepResult] = []
-        reason = ""
-        for attempt in range(2):
-            try:
-                answer = yield from self.call(ask, Turn(results, note))
-            except BudgetSpent as spent:
-                counts.turns -= 1
-                note["budget"] = spent.budget
-                raise
-            if answer.text is None:
-                counts.turns -= 1
-                raise EndpointDown(
-                    f"a call failed after the client's retries ({answer.failure}); the "
-                    "episode stopped with its turns kept (run again to resume it)"
-                )
-            tried = self.play(table, answer, note, results)
-            note["calls"].append(answer.record(tried.outcome))
-            if tried.reason is None:
-                counts.modelTurns += 1
-                note["played"] = MODEL
-                done = f"you played {_short(tried.played)}: {_effects(results)}"
-                self._remember(f"{done}; {tried.problems}" if tried.problems else done)
-                yield from self.reflect()
-                return self._noted(Turn(results, note))
-            reason = tried.reason
-            if attempt == 0:
-                counts.retries += 1
-                note["retried"] = True
-                ask = self.retry(ask, answer, reason, moves)
-        turn = self.fall_back(table, view, reason, note, results)
-        yield from self.reflect()
-        return self._noted(turn)
+        self.turn_open = True
+        try:
+            view = table.view()
+            moves = self.guide.moves(view)
+            ask = self.prompt(table, view, moves)
+            note: JSON = {"replies": [], "calls": []}
+            results: list[StepResult] = []
+            reason = ""
+            for attempt in range(2):
+                try:
+                    answer = yield from self.call(ask, Turn(results, note))
+                except BudgetSpent as spent:
+                    counts.turns -= 1
+                    note["budget"] = spent.budget
+                    raise
+                if answer.text is None:
+                    counts.turns -= 1
+                    raise EndpointDown(
+                        f"a call failed after the client's retries ({answer.failure}); the "
+                        "episode stopped with its turns kept (run again to resume it)"
+                    )
+                tried = self.play(table, answer, note, results)
+                note["calls"].append(answer.record(tried.outcome))
+                if tried.reason is None:
+                    counts.modelTurns += 1
+                    note["played"] = MODEL
+                    done = f"you played {_short(tried.played)}: {_effects(results)}"
+                    self._remember(f"{done}; {tried.problems}" if tried.problems else done)
+                    self.turn_open = False
+                    yield from self.reflect()
+                    return self._noted(Turn(results, note))
+                reason = tried.reason
+                if attempt == 0:
+                    counts.retries += 1
+                    note["retried"] = True
+                    ask = self.retry(ask, answer, reason, moves)
+            turn = self.fall_back(table, view, reason, note, results)
+            self.turn_open = False
+            yield from self.reflect()
+            return self._noted(turn)
+        finally:
+            self.turn_open = False
+
+    def abandon(self) -> None:
+        """The turn under way was cut from outside the seat (an Inspect limit stopped its
+        call): like a turn a budget cut, it is no turn."""
+        if self.turn_open:
+            self.counts.turns -= 1
+            self.turn_open = False
 
     def _noted(self, turn: Turn) -> Turn:
         assert turn.note is not None
