@@ -11,10 +11,8 @@ and with its log and fingerprint, and that local match writes the replay.
 from __future__ import annotations
 
 import os
-import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +31,10 @@ from playbench.core.errors import PlaybenchError
 from playbench.core.game import JSON, Game
 from playbench.core.match import Match, StepResult
 from playbench.core.registry import get_game
+from playbench.runner.journal import Journal, unrecorded
+from playbench.runner.ledger import LEDGER
 from playbench.runner.outcome import outcome_of
-from playbench.runner.replay import ReplayError, dump_lines, header, read_lines, replay_name
+from playbench.runner.replay import header, replay_name
 
 DEFAULT_MAX_STEPS = 100_000
 REPLAYS = "replays"
@@ -123,39 +123,6 @@ class Stopped(PlaybenchError):
     """The run asked its episodes to stop (Ctrl-C, ``--max-cost``)."""
 
 
-@dataclass(slots=True)
-class Ledger:
-    """What the episodes of this process have spent so far (calls and tokens), read by
-    the progress display and ``--max-cost``; ``stop`` asks every episode to stop after
-    its turn."""
-
-    calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    stop: threading.Event = field(default_factory=threading.Event)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    #: whether what is spent calls for a stop (the run's ``--max-cost``), asked after
-    #: every turn
-    over: Callable[[], bool] | None = None
-
-    def add(self, before: JSON | None, after: JSON | None) -> None:
-        if after is None:
-            return
-        before = before or {}
-        with self.lock:
-            self.calls += after.get("calls", 0) - before.get("calls", 0)
-            self.prompt_tokens += after.get("promptTokens", 0) - before.get("promptTokens", 0)
-            self.completion_tokens += after.get("completionTokens", 0) - before.get(
-                "completionTokens", 0
-            )
-        if self.over is not None and self.over():
-            self.stop.set()
-
-
-#: what this process's episodes spent, and its stop sign
-LEDGER = Ledger()
-
-
 class LocalTable:
     """A :class:`Match` as an agent's table, writing a replay line per action that moved
     it on and stopping once ``limit`` game turns are played: accepted actions, so that a
@@ -219,41 +186,6 @@ def _attach(lines: list[JSON], start: int, notes: list[JSON]) -> None:
     lines[start].setdefault("turns", []).extend(notes)
 
 
-class Journal:
-    """An episode's replay written turn by turn (flushed and synced after each turn), so
-    a run stopped at any point loses no turn it paid for."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.file: Any = None
-
-    def read(self) -> list[JSON]:
-        """The header and lines held from an earlier start (none when it is new)."""
-        if not self.path.exists():
-            return []
-        try:
-            return read_lines(self.path)
-        except ReplayError:
-            return []
-
-    def start(self, entries: list[JSON]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.file = self.path.open("wb")
-        self.append(entries)
-
-    def append(self, entries: list[JSON]) -> None:
-        if self.file is None or not entries:
-            return
-        self.file.write(dump_lines(entries))
-        self.file.flush()
-        os.fsync(self.file.fileno())
-
-    def close(self) -> None:
-        if self.file is not None:
-            self.file.close()
-            self.file = None
-
-
 def _resume(
     journal: Journal, head: JSON, table: LocalTable, agent: Agent
 ) -> tuple[list[int], list[JSON]]:
@@ -264,7 +196,7 @@ def _resume(
     if not held or {k: v for k, v in held[0].items() if k != "resumedAt"} != head:
         return [], [head]
     lines = [line for line in held[1:] if "action" in line]
-    trailing, unrecorded = _unrecorded(held)
+    trailing, lost = unrecorded(held)
     memory = None
     for line in lines:
         result = table.play(line["action"])
@@ -276,57 +208,14 @@ def _resume(
         table.lines[-1] = line
         for note in line.get("turns", ()):
             memory = note.get("memory", memory)
-    if memory is not None or unrecorded:
+    if memory is not None or lost:
         memory = memory or {}
         counts = dict(memory.get("counts", {}))
-        for name, value in unrecorded.items():
+        for name, value in lost.items():
             counts[name] = counts.get(name, 0) + value
         agent.restore({**memory, "counts": counts})
     resumed = [*held[0].get("resumedAt", []), len(lines)]
     return resumed, [{**head, "resumedAt": resumed}, *lines, *trailing]
-
-
-def journal_spent(path: Path) -> JSON:
-    """What an unfinished episode's journal says it spent: the seat's counts after its
-    last recorded turn, plus the calls journaled since (see :func:`_unrecorded`)."""
-    entries = [entry for entry in Journal(path).read() if isinstance(entry, dict)]
-    counts: JSON = {}
-    for entry in entries:
-        for note in entry.get("turns", ()):
-            counts = note.get("memory", {}).get("counts", counts)
-    spent = dict(counts)
-    for name, value in _unrecorded(entries)[1].items():
-        spent[name] = spent.get(name, 0) + value
-    return spent
-
-
-def _unrecorded(entries: list[JSON]) -> tuple[list[JSON], JSON]:
-    """The journal's call entries after its last recorded turn, and what they spent:
-    each call asked is spent (its tokens when its answer was written; asked with no
-    answer, it was in flight at a kill: ``unrecordedCalls``, its tokens unknown), and a
-    call that failed is an error, not a call."""
-    last = 0
-    for index, entry in enumerate(entries):
-        if any("memory" in note for note in entry.get("turns", ())):
-            last = index
-    trailing = [entry for entry in entries[last + 1 :] if "ask" in entry or "answer" in entry]
-    spent = {"calls": 0, "promptTokens": 0, "completionTokens": 0, "errors": 0}
-    asked = 0
-    for entry in trailing:
-        if "ask" in entry:
-            asked += 1
-            continue
-        asked -= 1
-        answer = entry["answer"]
-        if "error" in answer:
-            spent["errors"] += 1
-        else:
-            spent["calls"] += 1
-            spent["promptTokens"] += answer.get("promptTokens", 0)
-            spent["completionTokens"] += answer.get("completionTokens", 0)
-    spent["calls"] += asked
-    spent["unrecordedCalls"] = asked
-    return trailing, {name: value for name, value in spent.items() if value}
 
 
 def play_local(spec: EpisodeSpec, task: Task, agent: Agent) -> Episode:
@@ -356,7 +245,7 @@ def play_local(spec: EpisodeSpec, task: Task, agent: Agent) -> Episode:
                 turn = agent.turn(table)
             except BudgetSpent as spent:
                 turn, budget = spent.turn, spent.budget
-            LEDGER.add(spent_before, agent.stats())
+            LEDGER.add(game.slug, spent_before, agent.stats())
             if turn.note:
                 pending.append(turn.note)
             if pending and len(table.lines) > before:
