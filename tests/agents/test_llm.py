@@ -158,18 +158,17 @@ def test_reflect_rewrites_the_notes_every_k_turns(tally, chat):
     assert counts(agent)["reflections"] == 1 and counts(agent)["calls"] == 4
 
 
-def test_a_retry_quotes_the_refused_reply_and_lists_the_legal_moves(tally, chat):
+def test_a_retry_says_why_and_lists_the_legal_moves_again(tally, chat):
     chat.add(reply("step 3", tokens=(5, 1)), reply("step 2", tokens=(5, 1)))
     agent, table = agent_for(tally, chat), table_for(tally)
     agent.turn(table)
-    asked = chat.requests[1]["messages"][3]["content"]
+    asked = chat.requests[1]["messages"]
+    assert asked[2]["content"] == chat.requests[1]["messages"][2]["content"]
+    lines = asked[3]["content"].splitlines()
     legal = legal_commands(chat.requests[0])
-    lines = asked.splitlines()
     assert lines[0].startswith("That reply was not used: the first move 'step 3' was refused")
-    assert lines[1] == "Do not send it again: " + json.dumps(
-        chat.requests[1]["messages"][2]["content"]
-    )
-    assert lines[2] == "Pick from these legal moves: " + json.dumps(legal, separators=(",", ":"))
+    assert lines[1] == "Pick from these legal moves: " + json.dumps(legal, separators=(",", ":"))
+    assert lines[2].startswith("This is your one retry for this turn")
 
 
 def test_a_turn_the_budget_cuts_is_no_turn_and_its_call_is_kept(tally, chat):

@@ -166,16 +166,10 @@ def turn_prompt(
     return "\n".join(parts)
 
 
-#: the most characters of a refused reply a retry quotes back
-MAX_ECHO = 300
-
-
-def retry_prompt(
-    reason: str, stopped_at: int | None = None, moves: list[Any] | None = None, said: str = ""
-) -> str:
-    """The retry's message: why the reply was not used, what it said, and the legal moves
-    again (a model at temperature 0 asked the same question answers the same);
-    ``stopped_at``: the token limit that stopped the reply."""
+def retry_prompt(reason: str, stopped_at: int | None = None, moves: list[Any] | None = None) -> str:
+    """The retry's message: why the reply was not used and the legal moves again, so a
+    model at temperature 0 is not asked the same question twice (its reply is already in
+    the conversation); ``stopped_at``: the token limit that stopped the reply."""
     limit = ""
     if stopped_at is not None:
         limit = (
@@ -183,8 +177,6 @@ def retry_prompt(
             "one (fewer moves, shorter notes)."
         )
     parts = [f"That reply was not used: {reason}.{limit}"]
-    if said:
-        parts.append(f"Do not send it again: {json.dumps(said[:MAX_ECHO])}")
     if moves is not None:
         parts.append(f"Pick from these legal moves: {json.dumps(moves, separators=(',', ':'))}")
     parts.append(

@@ -414,11 +414,10 @@ class Seat:
     def retry(self, ask: Ask, answer: Answer, reason: str, moves: list[Any]) -> Ask:
         """The request again, with the reply, why it was not used and the legal moves."""
         stopped = self.settings.max_tokens if answer.cut else None
-        said = (answer.text or "").strip()
         messages = [
             *ask.messages,
             {"role": "assistant", "content": answer.text or ""},
-            {"role": "user", "content": retry_prompt(reason, stopped, moves, said)},
+            {"role": "user", "content": retry_prompt(reason, stopped, moves)},
         ]
         return Ask(messages, ask.response_format, ask.schema, "retry")
 
