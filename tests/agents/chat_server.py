@@ -63,7 +63,7 @@ Answer = Reply | Status | Raw | Callable[[dict[str, Any]], "Reply | Status | Raw
 class ChatServer:
     """The server; use :func:`serving` to run it for a test."""
 
-    def __init__(self, script: list[Answer] | None = None) -> None:
+    def __init__(self, script: list[Answer] | None = None, port: int = 0) -> None:
         self.script: list[Answer] = list(script or [])
         self.requests: list[dict[str, Any]] = []
         #: the answer to a start-up check (a one-token request), which takes no script entry
@@ -81,8 +81,13 @@ class ChatServer:
         self.peak = 0
         self.lock = threading.Lock()
         self.stopping = threading.Event()
-        self.http = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.http = ThreadingHTTPServer(("127.0.0.1", port), self._handler())
         self.http.daemon_threads = True
+
+    @classmethod
+    def on_port(cls, port: int) -> ChatServer:
+        """A server on ``port`` (one started again where a killed one listened)."""
+        return cls(port=port)
 
     @property
     def base_url(self) -> str:
@@ -212,8 +217,10 @@ def completion(reply: Reply, model: str) -> dict[str, Any]:
 
 
 @contextmanager
-def serving(script: list[Answer] | None = None) -> Iterator[ChatServer]:
-    server = ChatServer(script)
+def serving(
+    script: list[Answer] | None = None, server: ChatServer | None = None
+) -> Iterator[ChatServer]:
+    server = server or ChatServer(script)
     thread = threading.Thread(target=server.http.serve_forever, daemon=True)
     thread.start()
     try:
