@@ -203,6 +203,7 @@ def _estimate(args: argparse.Namespace, runs: list[tuple[Any, list[int], Any]]) 
     ``runs``: (episode spec, seeds, options by seed) per game."""
     from rich.console import Console
 
+    from playbench.agents.llm import DEFAULT_CONCURRENCY
     from playbench.runner.estimate import estimate_game, estimate_table
     from playbench.runner.run import RunError
 
@@ -219,8 +220,13 @@ def _estimate(args: argparse.Namespace, runs: list[tuple[Any, list[int], Any]]) 
                 spec.game, episodes, spec.llm, spec.max_steps, spec.max_turns, spec.max_tokens
             )
         )
+    per_call = args.seconds_per_call
+    if per_call is not None and not per_call > 0:
+        raise RunError(f"--seconds-per-call must be more than 0, got {per_call:g}")
+    concurrency = args.concurrency or DEFAULT_CONCURRENCY
     out = Console(width=None if sys.stdout.isatty() else 160)
-    out.print(estimate_table(estimates, prices.price_in, prices.price_out))
+    table = estimate_table(estimates, prices.price_in, prices.price_out, per_call, concurrency)
+    out.print(table)
     return 0
 
 
@@ -604,6 +610,13 @@ def _add_cost_arguments(parser: argparse.ArgumentParser) -> None:
         "--estimate",
         action="store_true",
         help="print the most calls, tokens and cost the run can take, and call nothing",
+    )
+    cost.add_argument(
+        "--seconds-per-call",
+        type=float,
+        metavar="S",
+        help="with --estimate, the most time too: S seconds a call (measured: a run's "
+        "summary.json seconds / calls), --concurrency at once",
     )
     cost.add_argument("--price-in", type=float, help="dollars per million prompt tokens")
     cost.add_argument("--price-out", type=float, help="dollars per million completion tokens")

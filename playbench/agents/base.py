@@ -13,6 +13,7 @@ once and then hands the turn to the game's bot) plays the whole turn itself.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
@@ -83,6 +84,12 @@ class Agent(ABC):
         """Continue an episode resumed from its replay with what the agent had after its
         last recorded turn (``memory``, as its turn notes keep it); an agent that keeps
         nothing across turns has nothing to restore."""
+        return None
+
+    def journal_calls(self, write: Callable[[JSON], None] | None) -> None:
+        """Have each call the agent makes written with ``write`` as it is asked and as it
+        is answered (an episode's journal), so calls a stop cut off are still counted; an
+        agent that makes no calls writes nothing."""
         return None
 
     def review(self, view: JSON) -> tuple[int, str]:

@@ -35,11 +35,10 @@ from inspect_ai.model import (
     ContentText,
     GenerateConfig,
     ModelOutput,
-    ResponseSchema,
     get_model,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.util import JSONSchema, LimitExceededError
+from inspect_ai.util import LimitExceededError
 
 from playbench.agents.base import AgentError
 from playbench.agents.llm import Answer, Ask, Budget, BudgetSpent, Seat, SeatSettings, drive_async
@@ -51,6 +50,7 @@ from playbench.core.game import JSON, Game
 from playbench.core.match import Match
 from playbench.core.registry import get_game
 from playbench.inspect.dataset import TaskArgumentError
+from playbench.inspect.schema import response_schema
 from playbench.runner.episode import LocalTable
 from playbench.runner.inspect_log import STORE_KEY, episode_replay
 from playbench.runner.suite import HARNESS_FIELDS
@@ -159,7 +159,9 @@ async def play(state: TaskState, base: SeatSettings, max_tokens: int | None) -> 
                 break
             episode.turn(before, turn.note, player)
     except LimitExceededError as limit:
-        # Inspect's limit ends the episode as a budget would: named, its lines kept
+        # Inspect's limit ends the episode as a budget would: named, its lines kept, the
+        # turn it cut no turn
+        player.abandon()
         episode.budget = f"{limit.type}Limit"
         raise
     finally:
@@ -231,7 +233,7 @@ async def ask_model(state: TaskState, model: Any, ask: Ask, config: GenerateConf
     asked that it does not hold yet and the reply."""
     messages = [_message(message) for message in ask.messages]
     _log_asked(state, messages)
-    schema = _response_schema(ask)
+    schema = response_schema(ask)
     if schema is not None:
         config = config.merge(GenerateConfig(response_schema=schema))
     started = time.perf_counter()
@@ -247,19 +249,6 @@ async def ask_model(state: TaskState, model: Any, ask: Ask, config: GenerateConf
         latency=latency,
         cut=output.stop_reason == "max_tokens",
     )
-
-
-def _response_schema(ask: Ask) -> ResponseSchema | None:
-    """The reply's schema as Inspect asks any provider for it, when the seat's reply
-    format carries one (``json_schema``); ``text`` and ``json_object`` ask by the prompt
-    alone, as Inspect's model API has no form for any JSON object."""
-    fmt = ask.response_format
-    if fmt is None or ask.schema is None:
-        return None
-    if fmt.get("type") != "json_schema" and "schema" not in fmt:
-        return None
-    name = fmt.get("json_schema", {}).get("name", ask.purpose)
-    return ResponseSchema(name=name, json_schema=JSONSchema.model_validate(ask.schema), strict=True)
 
 
 def _log_asked(state: TaskState, messages: list[ChatMessage]) -> None:

@@ -20,7 +20,6 @@ from typing import Any
 
 from playbench.agents import AgentError
 from playbench.runner.episode import (
-    LEDGER,
     Episode,
     EpisodeSpec,
     Failure,
@@ -29,6 +28,7 @@ from playbench.runner.episode import (
     play_alone,
     release_agents,
 )
+from playbench.runner.ledger import LEDGER
 
 LOCAL = "local"
 RAY = "ray"

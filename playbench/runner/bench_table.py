@@ -41,7 +41,7 @@ def bench_table(bench: JSON) -> Table:
         columns += ["normalised", "95% CI"]
     columns += ["mean score", "95% CI", "progress", "95% CI"]
     if has_llm:
-        columns += ["model turns", "tokens/turn", "fallbacks"]
+        columns += ["model turns", "tokens/turn", "fallbacks", "errors"]
     for name in columns:
         table.add_column(name, justify="left" if name == "game" else "right")
     for slug, figures in bench["games"].items():
@@ -72,10 +72,11 @@ def bench_table(bench: JSON) -> Table:
 
 def _llm_cells(llm: JSON | None) -> list[str]:
     if llm is None:
-        return ["–", "–", "–"]
+        return ["–", "–", "–", "–"]
     per_turn = llm["tokensPerTurn"]
     return [
         _percent(llm["modelTurnShare"]),
         "–" if per_turn is None else f"{per_turn:,.0f}",
         _percent(llm["fallbackShare"]),
+        str(llm.get("errors", 0)),
     ]

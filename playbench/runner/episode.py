@@ -11,10 +11,8 @@ and with its log and fingerprint, and that local match writes the replay.
 from __future__ import annotations
 
 import os
-import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +31,10 @@ from playbench.core.errors import PlaybenchError
 from playbench.core.game import JSON, Game
 from playbench.core.match import Match, StepResult
 from playbench.core.registry import get_game
+from playbench.runner.journal import Journal, unrecorded
+from playbench.runner.ledger import LEDGER
 from playbench.runner.outcome import outcome_of
-from playbench.runner.replay import ReplayError, dump_lines, header, read_lines, replay_name
+from playbench.runner.replay import header, replay_name
 
 DEFAULT_MAX_STEPS = 100_000
 REPLAYS = "replays"
@@ -123,39 +123,6 @@ class Stopped(PlaybenchError):
     """The run asked its episodes to stop (Ctrl-C, ``--max-cost``)."""
 
 
-@dataclass(slots=True)
-class Ledger:
-    """What the episodes of this process have spent so far (calls and tokens), read by
-    the progress display and ``--max-cost``; ``stop`` asks every episode to stop after
-    its turn."""
-
-    calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    stop: threading.Event = field(default_factory=threading.Event)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    #: whether what is spent calls for a stop (the run's ``--max-cost``), asked after
-    #: every turn
-    over: Callable[[], bool] | None = None
-
-    def add(self, before: JSON | None, after: JSON | None) -> None:
-        if after is None:
-            return
-        before = before or {}
-        with self.lock:
-            self.calls += after.get("calls", 0) - before.get("calls", 0)
-            self.prompt_tokens += after.get("promptTokens", 0) - before.get("promptTokens", 0)
-            self.completion_tokens += after.get("completionTokens", 0) - before.get(
-                "completionTokens", 0
-            )
-        if self.over is not None and self.over():
-            self.stop.set()
-
-
-#: what this process's episodes spent, and its stop sign
-LEDGER = Ledger()
-
-
 class LocalTable:
     """A :class:`Match` as an agent's table, writing a replay line per action that moved
     it on and stopping once ``limit`` game turns are played: accepted actions, so that a
@@ -219,51 +186,17 @@ def _attach(lines: list[JSON], start: int, notes: list[JSON]) -> None:
     lines[start].setdefault("turns", []).extend(notes)
 
 
-class Journal:
-    """An episode's replay written turn by turn (flushed and synced after each turn), so
-    a run stopped at any point loses no turn it paid for."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.file: Any = None
-
-    def read(self) -> list[JSON]:
-        """The header and lines held from an earlier start (none when it is new)."""
-        if not self.path.exists():
-            return []
-        try:
-            return read_lines(self.path)
-        except ReplayError:
-            return []
-
-    def start(self, entries: list[JSON]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.file = self.path.open("wb")
-        self.append(entries)
-
-    def append(self, entries: list[JSON]) -> None:
-        if self.file is None or not entries:
-            return
-        self.file.write(dump_lines(entries))
-        self.file.flush()
-        os.fsync(self.file.fileno())
-
-    def close(self) -> None:
-        if self.file is not None:
-            self.file.close()
-            self.file = None
-
-
 def _resume(
     journal: Journal, head: JSON, table: LocalTable, agent: Agent
 ) -> tuple[list[int], list[JSON]]:
     """Continue from ``journal`` when it holds this episode: its actions replayed on the
     table (each must give the recorded score), the agent given its memory after the last
     recorded turn. The steps resumed at, and the lines to write again."""
-    held = journal.read()
+    held = [entry for entry in journal.read() if isinstance(entry, dict)]
     if not held or {k: v for k, v in held[0].items() if k != "resumedAt"} != head:
         return [], [head]
-    lines = [line for line in held[1:] if isinstance(line, dict) and "action" in line]
+    lines = [line for line in held[1:] if "action" in line]
+    trailing, lost = unrecorded(held)
     memory = None
     for line in lines:
         result = table.play(line["action"])
@@ -275,10 +208,14 @@ def _resume(
         table.lines[-1] = line
         for note in line.get("turns", ()):
             memory = note.get("memory", memory)
-    if memory is not None:
-        agent.restore(memory)
+    if memory is not None or lost:
+        memory = memory or {}
+        counts = dict(memory.get("counts", {}))
+        for name, value in lost.items():
+            counts[name] = counts.get(name, 0) + value
+        agent.restore({**memory, "counts": counts})
     resumed = [*held[0].get("resumedAt", []), len(lines)]
-    return resumed, [{**head, "resumedAt": resumed}, *lines]
+    return resumed, [{**head, "resumedAt": resumed}, *lines, *trailing]
 
 
 def play_local(spec: EpisodeSpec, task: Task, agent: Agent) -> Episode:
@@ -293,6 +230,7 @@ def play_local(spec: EpisodeSpec, task: Task, agent: Agent) -> Episode:
     if journal is not None:
         resumed, again = _resume(journal, head, table, agent)
         journal.start(again)
+        agent.journal_calls(lambda entry: journal.append([entry]))
     pending: list[JSON] = []
     budget = None
     turns = 0
@@ -307,7 +245,7 @@ def play_local(spec: EpisodeSpec, task: Task, agent: Agent) -> Episode:
                 turn = agent.turn(table)
             except BudgetSpent as spent:
                 turn, budget = spent.turn, spent.budget
-            LEDGER.add(spent_before, agent.stats())
+            LEDGER.add(game.slug, spent_before, agent.stats())
             if turn.note:
                 pending.append(turn.note)
             if pending and len(table.lines) > before:
@@ -318,8 +256,12 @@ def play_local(spec: EpisodeSpec, task: Task, agent: Agent) -> Episode:
             if budget is not None:
                 break
     finally:
+        agent.journal_calls(None)
         if journal is not None:
             journal.close()
+    if pending and table.lines:
+        # a turn the budget cut applied nothing: its calls are kept on the last line
+        _attach(table.lines, len(table.lines) - 1, pending)
     seconds = time.perf_counter() - started
     episode = _episode(spec, table.match, table.lines, agent, seconds, options)
     if budget is not None:

@@ -193,7 +193,8 @@ def call_bound(
     shown = llm.memory
     turn_text = turn_prompt(guide, view, moves, LARGE_NUMBER, "", [line] * shown)
     turn = count(turn_text), MAX_NOTES + shown * line_free
-    retry = count(retry_prompt("", llm.max_tokens)), REASON_CHARS
+    # the retry lists the legal moves again
+    retry = count(retry_prompt("", llm.max_tokens, moves)), REASON_CHARS
     asks = [
         _ask(system, [turn]),
         _ask(system, [turn, retry], replied=llm.max_tokens),
@@ -278,11 +279,26 @@ def count(text: str) -> int:
     return len(_encoding().encode(text, disallowed_special=()))
 
 
+def time_bound(calls: int, seconds_per_call: float, concurrency: int) -> str:
+    """The longest ``calls`` can take at ``seconds_per_call`` each, ``concurrency`` at a
+    time (an endpoint that serves one request at a time takes them one after another:
+    give ``--concurrency 1`` for it), in hours and minutes."""
+    seconds = calls * seconds_per_call / max(1, concurrency)
+    hours, minutes = divmod(math.ceil(seconds / 60), 60)
+    return f"{hours:,} h {minutes:02d} min" if hours else f"{minutes} min"
+
+
 def estimate_table(
-    estimates: list[GameEstimate], price_in: float | None, price_out: float | None
+    estimates: list[GameEstimate],
+    price_in: float | None,
+    price_out: float | None,
+    seconds_per_call: float | None = None,
+    concurrency: int = 1,
 ) -> Table:
     """A row per game and a total row: episodes, calls, tokens and, with both prices,
-    the most cost."""
+    the most cost; with a seconds-per-call, the most time. Each column is its own bound:
+    with a ``maxTokens`` budget, prompt and completion tokens may each reach the total,
+    never both."""
     priced = price_in is not None and price_out is not None
     table = Table(title="The most this run can take (no model was called)")
     table.add_column("game")
@@ -290,6 +306,9 @@ def estimate_table(
         table.add_column(name, justify="right")
     if priced:
         table.add_column("cost", justify="right")
+    if seconds_per_call is not None:
+        table.add_column(f"time at {seconds_per_call:g} s a call", justify="right")
+        table.caption = f"time: calls × {seconds_per_call:g} s / {concurrency} in flight at once"
     total = GameEstimate(
         "total",
         sum(e.episodes for e in estimates),
@@ -317,5 +336,7 @@ def estimate_table(
             if position < len(estimates):
                 cost = estimate.cost(price_in, price_out) or 0.0
             cells.append(f"${cost:,.2f}")
+        if seconds_per_call is not None:
+            cells.append(time_bound(estimate.calls, seconds_per_call, concurrency))
         table.add_row(*cells, end_section=position == len(estimates) - 1)
     return table

@@ -210,7 +210,7 @@ def write_folders(log: Any, where: Path, folder: Path) -> Written:
     for sample in log.samples or []:
         name = f"{where} sample {sample.id}"
         if sample.error is not None:
-            written.skipped.append(f"{name}: it errored ({_first_line(sample.error.message)})")
+            written.skipped.append(f"{name}: it errored ({_error_text(sample.error)})")
             continue
         score = (sample.scores or {}).get(SCORER)
         if score is None:
@@ -267,6 +267,17 @@ def write_folders(log: Any, where: Path, folder: Path) -> Written:
     written.bench = bench_figures(folder)
     write_atomic(folder / BENCH, _json_bytes(written.bench))
     return written
+
+
+def _error_text(error: Any) -> str:
+    """A sample's error in a line: behind a retry's opaque ``RetryError[...]``, the last
+    line of its traceback (the error the retries ended on)."""
+    message = _first_line(error.message)
+    if message.startswith("RetryError") and error.traceback:
+        last = [line for line in error.traceback.splitlines() if line.strip()]
+        if last:
+            return _first_line(last[-1])
+    return message
 
 
 def _first_line(text: str) -> str:
@@ -392,10 +403,7 @@ def import_log(path: Path, out: Path) -> Written:
                 f"{path} is refused: {len(written.problems)} episode(s) do not replay to what "
                 "it records: " + "; ".join(written.problems[:5])
             )
-        if not written.games:
-            raise InspectLogError(
-                f"{path} holds no scored episode: {'; '.join(written.skipped[:5])}"
-            )
+        refuse_empty(path, log, written)
         if out.exists():
             out.rmdir()
         staging.rename(out)
@@ -410,4 +418,20 @@ def verify_log(path: Path) -> Written:
     its own that is removed after), each problem named in ``problems``."""
     log = read_log(path)
     with tempfile.TemporaryDirectory(prefix="playbench-verify-") as folder:
-        return write_folders(log, path, Path(folder))
+        written = write_folders(log, path, Path(folder))
+    if not written.problems:
+        refuse_empty(path, log, written)
+    return written
+
+
+def refuse_empty(path: Path, log: Any, written: Written) -> None:
+    """:class:`InspectLogError` when ``log`` holds no scored episode (every sample
+    errored, or it has none): a log that measured nothing is no result, whatever
+    ``inspect eval`` exited with. It names the eval's status and the samples' errors."""
+    if written.games:
+        return
+    status = f"the eval's status is {log.status}"
+    if getattr(log, "error", None) is not None:
+        status += f" ({_first_line(log.error.message)})"
+    why = "; ".join(written.skipped[:5]) or "it holds no sample"
+    raise InspectLogError(f"{path} holds no scored episode, {status}: {why}")

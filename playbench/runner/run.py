@@ -49,7 +49,8 @@ from playbench.runner.backends import (
     run_ray,
     run_threads,
 )
-from playbench.runner.episode import JOURNAL, LEDGER, Episode, EpisodeSpec, Failure, Task
+from playbench.runner.episode import JOURNAL, Episode, EpisodeSpec, Failure, Task
+from playbench.runner.ledger import LEDGER, Spend
 from playbench.runner.replay import replay_name
 from playbench.runner.store import RunDir
 from playbench.runner.summary import summarize
@@ -279,34 +280,38 @@ class Prices:
         ) / 1e6
 
 
-class SpendColumn(ProgressColumn):
-    """Calls, tokens and spend so far, read from the ledger at each refresh."""
+class Tally:
+    """What the result has spent, per game: what its folders held when this start began
+    plus what the ledger counted since."""
 
-    def __init__(self, prices: Prices, base: tuple[int, int, int]) -> None:
+    def __init__(self, plans: list[Plan]) -> None:
+        self.held = {plan.request.spec.game: plan.folder.spent() for plan in plans}
+        self.start = {game: LEDGER.reading(game) for game in self.held}
+
+    def game(self, game: str) -> Spend:
+        return self.held[game] + (LEDGER.reading(game) - self.start[game])
+
+    def total(self) -> Spend:
+        return sum((self.game(game) for game in self.held), Spend())
+
+
+class SpendColumn(ProgressColumn):
+    """A line's turns, calls, tokens and spend so far (its game's, or the result's),
+    read from the ledger at each refresh, so they move with every call."""
+
+    def __init__(self, prices: Prices, tally: Tally) -> None:
         super().__init__()
         self.prices = prices
-        self.base = base
+        self.tally = tally
 
     def render(self, task: Any) -> Text:
-        calls, prompt, completion = spent(self.base)
-        shown = f"{calls:,} calls, {prompt + completion:,} tokens"
-        cost = self.prices.cost(prompt, completion)
+        game = task.fields.get("game")
+        spend = self.tally.game(game) if game else self.tally.total()
+        shown = f"{spend.turns:,} turns, {spend.calls:,} calls, {spend.tokens:,} tokens"
+        cost = self.prices.cost(spend.prompt_tokens, spend.completion_tokens)
         if cost is not None:
             shown += f", ${cost:,.2f}"
         return Text(shown)
-
-
-def spent(base: tuple[int, int, int]) -> tuple[int, int, int]:
-    """Calls, prompt and completion tokens spent since ``base`` (a ledger reading)."""
-    return (
-        LEDGER.calls - base[0],
-        LEDGER.prompt_tokens - base[1],
-        LEDGER.completion_tokens - base[2],
-    )
-
-
-def ledger_reading() -> tuple[int, int, int]:
-    return LEDGER.calls, LEDGER.prompt_tokens, LEDGER.completion_tokens
 
 
 def execute(plan: Plan, console: Console | None = None, prices: Prices | None = None) -> RunReport:
@@ -329,8 +334,10 @@ def execute_all(
     records = {game: list(plan.done) for game, plan in by_game.items()}
     for plan in plans:
         plan.folder.open(plan.config)
-    base = ledger_reading()
-    LEDGER.over = lambda: _over_budget(prices, base)
+    # the spend so far is the result's: what its folders already hold counts too, so
+    # --max-cost caps the result however many times the run is started
+    tally = Tally(plans)
+    LEDGER.over = lambda: _over_budget(prices, tally)
     labels = ", ".join(f"{plan.request.spec.game}" for plan in plans)
     agent = plans[0].request.spec.agent
     columns: list[ProgressColumn] = [
@@ -339,14 +346,23 @@ def execute_all(
         MofNCompleteColumn(),
         TimeElapsedColumn(),
     ]
-    if any(plan.request.spec.agent == "llm" for plan in plans):
-        columns.append(SpendColumn(prices, base))
+    llm = any(plan.request.spec.agent == "llm" for plan in plans)
+    if llm:
+        columns.append(SpendColumn(prices, tally))
     columns.append(TextColumn("{task.fields[last]}"))
     with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
         total = sum(len(plan.tasks) for plan in plans)
         bar = progress.add_task(f"{labels} {agent}", total=total, last="")
-        results = work_results(plans) if total else iter(())
-        stopped = False
+        lines = {}
+        if llm and len(plans) > 1:
+            # a line per game, its turns and calls moving as they happen
+            for game, plan in by_game.items():
+                lines[game] = progress.add_task(
+                    f"  {game}", total=len(plan.tasks), last="", game=game
+                )
+        # a result whose spend already reached --max-cost asks for nothing more
+        stopped = bool(total) and _over_budget(prices, tally)
+        results = work_results(plans) if total and not stopped else iter(())
         try:
             for result in results:
                 if isinstance(result, Episode):
@@ -359,7 +375,10 @@ def execute_all(
                     reports[result.game or plans[0].request.spec.game].failures.append(result)
                     last = f"failed: {result.message}"
                 progress.update(bar, advance=1, last=last)
-                if _over_budget(prices, base):
+                game = result.record["game"] if isinstance(result, Episode) else result.game
+                if game in lines:
+                    progress.update(lines[game], advance=1)
+                if _over_budget(prices, tally):
                     LEDGER.stop.set()
                     stopped = True
                     break
@@ -372,7 +391,7 @@ def execute_all(
                 close()
             LEDGER.over = None
     cut = [f for report in reports.values() for f in report.failures if f.stopped]
-    stopped = stopped or (bool(cut) and _over_budget(prices, base))
+    stopped = stopped or (bool(cut) and _over_budget(prices, tally))
     for game, plan in by_game.items():
         report = reports[game]
         report.stopped_at_cost = stopped
@@ -384,12 +403,13 @@ def execute_all(
     return [reports[plan.request.spec.game] for plan in plans]
 
 
-def _over_budget(prices: Prices, base: tuple[int, int, int]) -> bool:
-    """Whether ``--max-cost`` is reached: then every episode is asked to stop."""
+def _over_budget(prices: Prices, tally: Tally) -> bool:
+    """Whether ``--max-cost`` is reached (by the result: what its folders held before
+    this run included): then every episode is asked to stop."""
     if prices.max_cost is None:
         return False
-    _calls, prompt, completion = spent(base)
-    cost = prices.cost(prompt, completion)
+    spend = tally.total()
+    cost = prices.cost(spend.prompt_tokens, spend.completion_tokens)
     return cost is not None and cost >= prices.max_cost
 
 

@@ -23,6 +23,8 @@ from typing import Any
 from playbench.core.errors import PlaybenchError
 from playbench.core.game import JSON
 from playbench.runner.episode import JOURNAL, REPLAYS, Episode
+from playbench.runner.journal import journal_spent
+from playbench.runner.ledger import Spend
 from playbench.runner.replay import dump_lines, write_atomic
 
 RUNS = "runs.jsonl"
@@ -87,6 +89,14 @@ class RunDir:
                     raise RunDirError(reason) from None
                 records.append(record)
         return records
+
+    def spent(self) -> Spend:
+        """What this folder's episodes spent so far: the finished ones' records and the
+        unfinished ones' journals."""
+        blocks = [record.get("llm") or {} for record in self.records()]
+        if self.replays.is_dir():
+            blocks += [journal_spent(path) for path in self.replays.glob("*" + JOURNAL)]
+        return sum((Spend.of(block) for block in blocks), Spend())
 
     def check(self, config: JSON) -> list[JSON]:
         """Read-only: the episodes a run of ``config`` can continue from, or

@@ -26,6 +26,7 @@ LLM_FIELDS = (
     "retries",
     "fallbacks",
     "errors",
+    "unrecordedCalls",
     "transientRetries",
     "reflections",
 )

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from playbench.agents.llm.endpoint import forget_checks
+
 MODEL = "script-model"
 
 
@@ -46,13 +48,22 @@ class Status:
     headers: tuple[tuple[str, str], ...] = ()
 
 
-Answer = Reply | Status | Callable[[dict[str, Any]], "Reply | Status"]
+@dataclass(frozen=True)
+class Raw:
+    """A 200 whose body is whatever it holds (an HTML page, text, bytes that are no
+    UTF-8): an endpoint that answers nonsense."""
+
+    body: bytes
+    content_type: str = "text/html"
+
+
+Answer = Reply | Status | Raw | Callable[[dict[str, Any]], "Reply | Status | Raw"]
 
 
 class ChatServer:
     """The server; use :func:`serving` to run it for a test."""
 
-    def __init__(self, script: list[Answer] | None = None) -> None:
+    def __init__(self, script: list[Answer] | None = None, port: int = 0) -> None:
         self.script: list[Answer] = list(script or [])
         self.requests: list[dict[str, Any]] = []
         #: the answer to a start-up check (a one-token request), which takes no script entry
@@ -61,15 +72,22 @@ class ChatServer:
         #: when each chat request arrived (time.monotonic)
         self.arrivals: list[float] = []
         self.authorizations: list[str | None] = []
-        #: the model ids ``GET /v1/models`` lists (none: it lists an empty list)
-        self.models: list[str] = [MODEL]
+        #: the model ids ``GET /v1/models`` lists (none: it lists an empty list), or a
+        #: :class:`Raw` body it answers instead; how many times it was read
+        self.models: list[str] | Raw = [MODEL]
+        self.listings = 0
         #: chat requests being answered now, and the most at once
         self.in_flight = 0
         self.peak = 0
         self.lock = threading.Lock()
         self.stopping = threading.Event()
-        self.http = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.http = ThreadingHTTPServer(("127.0.0.1", port), self._handler())
         self.http.daemon_threads = True
+
+    @classmethod
+    def on_port(cls, port: int) -> ChatServer:
+        """A server on ``port`` (one started again where a killed one listened)."""
+        return cls(port=port)
 
     @property
     def base_url(self) -> str:
@@ -80,7 +98,7 @@ class ChatServer:
         with self.lock:
             self.script.extend(answers)
 
-    def _next(self, body: dict[str, Any], authorization: str | None) -> Reply | Status:
+    def _next(self, body: dict[str, Any], authorization: str | None) -> Reply | Status | Raw:
         with self.lock:
             if body.get("max_tokens") == 1:
                 self.pings.append(body)
@@ -105,6 +123,11 @@ class ChatServer:
 
             def do_GET(self) -> None:
                 if self.path.rstrip("/") == "/v1/models":
+                    with server.lock:
+                        server.listings += 1
+                    if isinstance(server.models, Raw):
+                        self._send_raw(server.models)
+                        return
                     data = {
                         "object": "list",
                         "data": [
@@ -133,6 +156,9 @@ class ChatServer:
 
             def _answer(self, body: dict[str, Any]) -> None:
                 answer = server._next(body, self.headers.get("Authorization"))
+                if isinstance(answer, Raw):
+                    self._send_raw(answer)
+                    return
                 if isinstance(answer, Status):
                     error = {"message": answer.message, "type": answer.error_type}
                     if answer.error_code is not None:
@@ -143,15 +169,22 @@ class ChatServer:
                     return
                 self._send(200, completion(answer, body.get("model", MODEL)))
 
+            def _send_raw(self, raw: Raw) -> None:
+                self._send(200, raw.body, (), raw.content_type)
+
             def _send(
-                self, code: int, data: dict[str, Any], headers: tuple[tuple[str, str], ...] = ()
+                self,
+                code: int,
+                data: dict[str, Any] | bytes,
+                headers: tuple[tuple[str, str], ...] = (),
+                content_type: str = "application/json",
             ) -> None:
-                payload = json.dumps(data).encode()
+                payload = data if isinstance(data, bytes) else json.dumps(data).encode()
                 try:
                     self.send_response(code)
                     for name, value in headers:
                         self.send_header(name, value)
-                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Type", content_type)
                     self.send_header("Content-Length", str(len(payload)))
                     self.end_headers()
                     self.wfile.write(payload)
@@ -184,13 +217,17 @@ def completion(reply: Reply, model: str) -> dict[str, Any]:
 
 
 @contextmanager
-def serving(script: list[Answer] | None = None) -> Iterator[ChatServer]:
-    server = ChatServer(script)
+def serving(
+    script: list[Answer] | None = None, server: ChatServer | None = None
+) -> Iterator[ChatServer]:
+    server = server or ChatServer(script)
     thread = threading.Thread(target=server.http.serve_forever, daemon=True)
     thread.start()
     try:
         yield server
     finally:
+        # the next server may take this one's port: its checks are not this one's
+        forget_checks()
         server.stopping.set()
         server.http.shutdown()
         server.http.server_close()

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from playbench.agents import AgentError, LlmAgent, LlmSettings
-from playbench.agents.llm import SeatCounts, check_endpoint
+from playbench.agents.llm import Budget, BudgetSpent, EndpointDown, SeatCounts, check_endpoint
 from playbench.core.match import Match
 from playbench.runner.episode import LocalTable
 from tests.agents.chat_server import MODEL, Reply, Status, legal_commands, user_message
@@ -158,6 +158,35 @@ def test_reflect_rewrites_the_notes_every_k_turns(tally, chat):
     assert counts(agent)["reflections"] == 1 and counts(agent)["calls"] == 4
 
 
+def test_a_retry_says_why_and_lists_the_legal_moves_again(tally, chat):
+    chat.add(reply("step 3", tokens=(5, 1)), reply("step 2", tokens=(5, 1)))
+    agent, table = agent_for(tally, chat), table_for(tally)
+    agent.turn(table)
+    asked = chat.requests[1]["messages"]
+    assert asked[2]["content"] == chat.requests[1]["messages"][2]["content"]
+    lines = asked[3]["content"].splitlines()
+    legal = legal_commands(chat.requests[0])
+    assert lines[0].startswith("That reply was not used: the first move 'step 3' was refused")
+    assert lines[1] == "Pick from these legal moves: " + json.dumps(legal, separators=(",", ":"))
+    assert lines[2].startswith("This is your one retry for this turn")
+
+
+def test_a_turn_the_budget_cuts_is_no_turn_and_its_call_is_kept(tally, chat):
+    chat.add(reply("step 3", tokens=(5, 1)))
+    agent, table = agent_for(tally, chat), table_for(tally)
+    agent.seat.budget = Budget(max_turns=1)
+    with pytest.raises(BudgetSpent) as cut:
+        agent.turn(table)
+    # the refused reply used the one call: the retry had none, and nobody played the turn
+    assert counts(agent) == expect(
+        calls=1, promptTokens=5, completionTokens=1, refused=1, retries=1
+    )
+    note = cut.value.turn.note
+    assert note["budget"] == "maxTurns" and "played" not in note
+    assert [call["outcome"] for call in note["calls"]] == ["refused"]
+    assert len(chat.requests) == 1 and table.lines == []
+
+
 def test_prose_is_retried_once_with_the_reason(tally, chat):
     chat.add(Reply("I will step twice.", 50, 5), reply("step 2", tokens=(60, 6)))
     agent, table = agent_for(tally, chat), table_for(tally)
@@ -183,7 +212,6 @@ def test_prose_is_retried_once_with_the_reason(tally, chat):
 @pytest.mark.parametrize(
     "wrapped",
     [
-        ' {"commands": ["step 2"]}\n',
         '```json\n{"commands": ["step 2"]}\n```',
         'Here is my move: {"commands": ["step 2"], "notes": "x"} Good luck!',
         '\ufeff```\n{"commands": ["step 2"]}\n```\n',
@@ -199,6 +227,20 @@ def test_whitespace_fences_prose_and_raw_line_breaks_are_repaired(tally, chat, w
     assert turn.note["repaired"] is True and turn.note["played"] == "model"
     assert counts(agent) == expect(
         turns=1, modelTurns=1, calls=1, promptTokens=40, completionTokens=4, repaired=1
+    )
+
+
+@pytest.mark.parametrize(
+    "spaced", ['{"commands": ["step 2"]} ', ' \n{"commands": ["step 2"]}\r\n\t']
+)
+def test_json_whitespace_around_a_reply_is_no_repair(tally, chat, spaced):
+    chat.add(Reply(spaced, 40, 4))
+    agent, table = agent_for(tally, chat), table_for(tally)
+    turn = agent.turn(table)
+    assert table.match.state.pos == 2
+    assert "repaired" not in turn.note and turn.note["played"] == "model"
+    assert counts(agent) == expect(
+        turns=1, modelTurns=1, calls=1, promptTokens=40, completionTokens=4, repaired=0
     )
 
 
@@ -275,15 +317,15 @@ def test_a_wait_fallback_needs_a_game_that_waits(tally, chat):
         agent_for(tally, chat, fallback="wait")
 
 
-def test_a_timeout_is_retried_then_counts_as_an_error(tally, chat):
+def test_a_timeout_after_the_retries_stops_the_episode_and_is_no_turn(tally, chat):
     late = Reply(json.dumps({"commands": ["step 2"]}), 5, 5, delay=3.0)
     chat.add(late, late)
     agent, table = agent_for(tally, chat, timeout=0.3, retries=1), table_for(tally)
-    turn = agent.turn(table)
-    assert [call["outcome"] for call in turn.note["calls"]] == ["timeout"]
-    assert turn.note["calls"][0]["transientRetries"] == 1
-    assert turn.note["played"] == "bot" and table.match.state.pos == 1
-    assert counts(agent) == expect(turns=1, calls=1, fallbacks=1, errors=1, transientRetries=1)
+    with pytest.raises(EndpointDown, match=r"timed out after 0.3 s.*run again to resume"):
+        agent.turn(table)
+    # nothing played the turn, no call of the budget was spent, the outage is counted
+    assert table.match.state.pos == 0 and table.lines == []
+    assert counts(agent) == expect(errors=1, transientRetries=1)
     assert len(chat.requests) == 2
 
 
@@ -299,34 +341,36 @@ def test_a_429_waits_as_retry_after_says_and_the_model_plays(tally, chat):
     assert chat.arrivals[1] - chat.arrivals[0] >= 1.0
 
 
-def test_a_5xx_that_persists_is_an_error_and_the_bot_plays(tally, chat):
+def test_a_5xx_that_persists_is_an_error_never_a_fallback_turn(tally, chat):
     chat.add(Status(500, "upstream exploded"), Status(503), reply("step 2", tokens=(7, 3)))
     agent, table = agent_for(tally, chat, retries=1), table_for(tally)
+    agent.seat.budget = Budget(max_turns=1)
+    with pytest.raises(EndpointDown, match="InternalServerError"):
+        agent.turn(table)
+    assert len(chat.requests) == 2 and table.match.state.pos == 0
+    # the failed call spent none of the one call allowed: the model plays the turn
     turn = agent.turn(table)
-    assert turn.note["calls"][0]["outcome"] == "error"
-    assert "InternalServerError" in turn.note["calls"][0]["error"]
-    assert len(chat.requests) == 2 and table.match.state.pos == 1
-    agent.turn(table)
-    assert table.match.state.pos == 3
+    assert turn.note["played"] == "model" and table.match.state.pos == 2
     assert counts(agent) == expect(
-        turns=2,
+        turns=1,
         modelTurns=1,
-        calls=2,
+        calls=1,
         promptTokens=7,
         completionTokens=3,
-        fallbacks=1,
         errors=1,
         transientRetries=1,
     )
 
 
-def test_a_retry_that_errors_falls_back(tally, chat):
+def test_a_retry_that_errors_stops_the_turn_unplayed(tally, chat):
     chat.add(Reply("nope", 3, 1), Status(400, "bad request"))
     agent, table = agent_for(tally, chat), table_for(tally)
-    turn = agent.turn(table)
-    assert [call["outcome"] for call in turn.note["calls"]] == ["parse_failure", "error"]
+    with pytest.raises(EndpointDown, match="BadRequestError"):
+        agent.turn(table)
     stats = counts(agent)
-    assert (stats["retries"], stats["fallbacks"], stats["errors"]) == (1, 1, 1)
+    assert (stats["turns"], stats["calls"], stats["retries"]) == (0, 1, 1)
+    assert (stats["fallbacks"], stats["errors"], stats["parseFailures"]) == (0, 1, 1)
+    assert table.lines == []
 
 
 def test_over_cap_and_non_string_commands_are_dropped_and_reported(tally, chat):

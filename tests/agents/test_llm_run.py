@@ -57,6 +57,7 @@ def test_a_run_records_every_call_and_never_the_key(tally, chat, tmp_path, capsy
         "retries": 1,
         "fallbacks": 0,
         "errors": 0,
+        "unrecordedCalls": 0,
         "transientRetries": 0,
         "reflections": 0,
         "modelShare": 1.0,

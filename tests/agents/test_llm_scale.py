@@ -227,15 +227,20 @@ def test_an_endpoint_that_dies_leaves_the_episode_resumable(tally, chat, tmp_pat
     folder = tmp_path / "out"
     assert llm_bench(chat, suite, folder, "--retries", "0") == 1
     err = capsys.readouterr().err
-    assert "3 calls in a row failed" in err and "run again to resume" in err
+    assert "a call failed after the client's retries" in err and "run again to resume" in err
+    # one request after the first turn: the outage stopped the episode at once
     assert not (folder / "tally" / "runs.jsonl").exists()
     journal = folder / "tally" / "replays" / "tally-0.jsonl.partial"
-    assert journal.exists()
+    assert journal.exists() and len(chat.requests) == 2
     # the endpoint is back: the episode goes on from its recorded turns
     chat.script[:] = [first_legal] * 20
     assert llm_bench(chat, suite, folder, "--retries", "0") == 0, capsys.readouterr().err
     (row,) = records(folder / "tally")
-    assert row["progress"] == 1.0 and row["resumedAt"] == [3]
+    assert row["progress"] == 1.0 and row["resumedAt"] == [1]
+    # tally takes eight turns: the model played each, the outage is an error, no fallback
+    llm = row["llm"]
+    assert (llm["turns"], llm["modelTurns"], llm["calls"]) == (8, 8, 8)
+    assert (llm["errors"], llm["fallbacks"]) == (1, 0)
     assert not journal.exists()
 
 
@@ -298,10 +303,12 @@ def test_a_run_killed_mid_episode_resumes_without_asking_any_turn_twice(tmp_path
         assert done.returncode == 0, done.stderr
         answered = [user_message(r).split("\n")[0] for r in chat.requests]
     turns = [line.split(".")[0] for line in answered]
-    # turns 1 to 5 before the kill, turn 6 asked (never answered), then 6 to 12 once each
-    assert turns == [f"Turn {n}" for n in [1, 2, 3, 4, 5, 6, 6, 7, 8, 9, 10, 11, 12]]
+    # turns 1 to 5 before the kill, turn 6 asked (never answered), then 6 to 11 once each:
+    # the call cut off by the kill spent one of the twelve allowed
+    assert turns == [f"Turn {n}" for n in [1, 2, 3, 4, 5, 6, 6, 7, 8, 9, 10, 11]]
     (row,) = records(folder)
     assert row["resumedAt"] == [5] and row["llm"]["calls"] == 12
+    assert row["llm"]["unrecordedCalls"] == 1 and row["llm"]["turns"] == 11
     verified = subprocess.run(
         [sys.executable, "-m", "playbench.cli", "verify", str(folder)],
         capture_output=True,

@@ -63,9 +63,9 @@ def test_the_message_limit_ends_an_episode_truncated(tmp_path):
     # the sample's input, the system prompt, then a message and a reply per turn
     assert len(sample.messages) == 6
     episode = sample.store[STORE_KEY]
-    # the third turn began and asked for its call (the seat counts both), which the limit
-    # stopped before the model got it
-    assert (episode["llm"]["turns"], episode["llm"]["calls"], script.calls) == (3, 3, 2)
+    # the third turn began and asked for its call, which the limit stopped before the
+    # model got it: a cut turn is no turn, and a call never made is no call
+    assert (episode["llm"]["turns"], episode["llm"]["calls"], script.calls) == (2, 2, 2)
     assert episode["replay"][-1]["end"]["budget"] == "messageLimit"
     actions = [line["action"] for line in episode["replay"][1:-1]]
     assert len(actions) == 2

@@ -46,17 +46,18 @@ def test_a_small_case_exactly(tally):
     guide = tally.seat_guide()
     bound = call_bound(tally, guide, 0, {}, LLM, 4)
     # the retry is the largest request: the system prompt (158 tokens), the turn message
-    # at its longest (166), the retry prompt (50), ceil(1.5 x 374) = 561; the notes (400
-    # characters), a history line's events and reason (501) and the retry's reason (300);
-    # the reply sent back (512); 4 messages of 8 template tokens and 8 for the reply
+    # at its longest (166), the retry prompt with the legal moves (65), ceil(1.5 x 389) =
+    # 584; the notes (400 characters), a history line's events and reason (501) and the
+    # retry's reason (300); the reply sent back (512); 4 messages of 8 template tokens and
+    # 8 for the reply
     assert bound.completion == 512
-    assert bound.prompt == 561 + 400 + 501 + 300 + 512 + 4 * 8 + 8 == 2314
-    call = 2314 + 512
+    assert bound.prompt == 584 + 400 + 501 + 300 + 512 + 4 * 8 + 8 == 2337
+    call = 2337 + 512
     # nine calls an episode: two for each of four turns, and the review
     unbounded = estimate_game("tally", [(0, {}), (1, {})], LLM, 4, None, None)
-    assert unbounded == GameEstimate("tally", 2, 18, 18 * 2314, 18 * 512, 18 * call)
+    assert unbounded == GameEstimate("tally", 2, 18, 18 * 2337, 18 * 512, 18 * call)
     turns = estimate_game("tally", [(0, {}), (1, {})], LLM, 4, 2, 10_000)
-    assert turns == GameEstimate("tally", 2, 4, 4 * 2314, 4 * 512, 4 * call)
+    assert turns == GameEstimate("tally", 2, 4, 4 * 2337, 4 * 512, 4 * call)
     # 3,000 tokens and one more call: below nine calls' worth
     tokens = estimate_game("tally", [(0, {}), (1, {})], LLM, 4, None, 3000)
     assert tokens == GameEstimate("tally", 2, 18, 2 * (3000 + call), 18 * 512, 2 * (3000 + call))
@@ -249,3 +250,19 @@ def test_a_budgeted_bench_never_takes_more_than_its_estimate(chat, tmp_path):
         for line in (folder / "delvewick" / "runs.jsonl").read_text().splitlines()
     ]
     assert delvewick == [7, 7]
+
+
+def test_the_estimate_bounds_the_time_from_a_given_seconds_per_call(tally, chat, tmp_path, capsys):
+    from playbench.cli import main
+    from tests.agents.test_llm_scale import game, llm_bench, suite_file
+
+    suite = suite_file(tmp_path, {"tally": game("0-1", maxTurns=5)})
+    extra = ["--estimate", "--seconds-per-call", "12", "--concurrency", "1"]
+    assert llm_bench(chat, suite, tmp_path / "out", *extra) == 0
+    out = capsys.readouterr().out
+    # ten calls at most (two episodes of five), one at a time, 12 s each: 2 minutes
+    assert "time at 12 s a call" in out and "2 min" in out
+    assert chat.requests == [] and chat.pings == []
+    assert llm_bench(chat, suite, tmp_path / "out", "--estimate", "--seconds-per-call", "0") == 2
+    assert "--seconds-per-call must be more than 0, got 0" in capsys.readouterr().err
+    assert main(["run", "tally", "--agent", "random", "--estimate"]) == 2

@@ -58,6 +58,7 @@ def test_llm_figures_are_summed_with_the_model_s_share_of_turns():
         "retries": 1,
         "fallbacks": 5,
         "errors": 4,
+        "unrecordedCalls": 0,
         "transientRetries": 0,
         "reflections": 0,
         "modelShare": 0.375,

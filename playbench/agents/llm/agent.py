@@ -7,10 +7,12 @@ endpoint's connections and throttle (``playbench run --concurrency``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from playbench.agents.base import Agent, Table, Turn
 from playbench.agents.llm.endpoint import DEFAULT_CONCURRENCY, endpoint_for
 from playbench.agents.llm.settings import LlmSettings
-from playbench.agents.llm.turn import Budget, Seat, drive
+from playbench.agents.llm.turn import ERROR, TIMEOUT, Answer, Ask, Budget, Seat, drive
 from playbench.core.game import JSON, Game
 
 
@@ -31,6 +33,7 @@ class LlmAgent(Agent):
         self.settings = settings
         self.seat = Seat(game, settings.seat, budget)
         self.endpoint = endpoint_for(settings, concurrency)
+        self._journal: Callable[[JSON], None] | None = None
 
     def reset(self, seed: int) -> None:
         self.seat.reset(seed)
@@ -41,8 +44,29 @@ class LlmAgent(Agent):
     def stats(self) -> JSON:
         return self.seat.counts.as_json()
 
+    def journal_calls(self, write: Callable[[JSON], None] | None) -> None:
+        self._journal = write
+
     def turn(self, table: Table) -> Turn:
-        return drive(self.seat.turn(table), self.endpoint.call)
+        return drive(self.seat.turn(table), self._call)
 
     def review(self, view: JSON) -> tuple[int, str]:
-        return drive(self.seat.review(view), self.endpoint.call)
+        return drive(self.seat.review(view), self._call)
+
+    def _call(self, ask: Ask) -> Answer:
+        """One call, journaled as it is asked and as it is answered (when a journal is
+        set): a call the server answered after a kill is still counted on resume."""
+        write = self._journal
+        if write is not None:
+            write({"ask": ask.purpose})
+        answer = self.endpoint.call(ask)
+        if write is not None:
+            write({"answer": journal_entry(answer)})
+        return answer
+
+
+def journal_entry(answer: Answer) -> JSON:
+    """What the journal keeps of an answer: its tokens, or why it failed."""
+    if answer.text is None:
+        return {"outcome": TIMEOUT if answer.timed_out else ERROR, "error": answer.failure}
+    return {"promptTokens": answer.prompt_tokens, "completionTokens": answer.completion_tokens}

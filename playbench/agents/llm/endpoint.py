@@ -23,6 +23,7 @@ from typing import Any
 
 import httpx
 import openai
+from openai.types.chat import ChatCompletion
 
 from playbench.agents.base import AgentError
 from playbench.agents.llm.prompts import (
@@ -41,6 +42,22 @@ from playbench.core.seat import SeatGuide
 PING = [{"role": "user", "content": "Reply with OK."}]
 #: calls in flight a process allows until a run sets its own (``--concurrency``)
 DEFAULT_CONCURRENCY = 16
+#: what a body that does not decode raises inside the client (JSON, UTF-8) or when a
+#: non-JSON body is read as the client's types
+NONSENSE = (ValueError, TypeError, AttributeError)
+
+
+class NotACompletion(Exception):
+    """A 200 whose body is no chat completion (an HTML page, text, another JSON)."""
+
+
+def completion_of(response: object) -> ChatCompletion:
+    """``response`` when it is a chat completion with its choices, else
+    :class:`NotACompletion` saying what came instead."""
+    if isinstance(response, ChatCompletion) and isinstance(response.__dict__.get("choices"), list):
+        return response
+    shown = " ".join(str(response).split())[:60]
+    raise NotACompletion(f"a 200 whose body is no chat completion ({shown!r})")
 
 
 class Throttle:
@@ -137,9 +154,10 @@ class Endpoint:
                     max_tokens=settings.max_tokens,
                     **extra,
                 )
+                response = completion_of(response)
             except openai.APITimeoutError:
                 return self._failed(start, f"timed out after {settings.timeout:g} s", True)
-            except (openai.OpenAIError, httpx.HTTPError) as error:
+            except (openai.OpenAIError, httpx.HTTPError, NotACompletion, *NONSENSE) as error:
                 return self._failed(start, one_line(error), False)
             latency = time.perf_counter() - start
         self.throttle.answered()
@@ -207,8 +225,33 @@ def check_endpoint(
     first refusal: a refused form is never asked again) is asked once with the schema
     inside a ``json_object`` format (llama-cpp-python's server, which refuses the other
     form with a 500 naming ``response_format``): the settings returned say which form it
-    took."""
+    took.
+
+    An endpoint and model that passed are not checked again in this process (a bench of
+    four games checks once)."""
     settings.check()
+    with _ENDPOINTS_LOCK:
+        passed = _CHECKED.get(settings)
+    if passed is not None:
+        return passed
+    found = _check(settings, guide, view)
+    with _ENDPOINTS_LOCK:
+        _CHECKED[settings] = found
+    return found
+
+
+#: the settings whose start-up check passed in this process, and what it found
+_CHECKED: dict[LlmSettings, LlmSettings] = {}
+
+
+def forget_checks() -> None:
+    """Check every endpoint again at its next start-up check (a server restarted on the
+    same address may serve another model)."""
+    with _ENDPOINTS_LOCK:
+        _CHECKED.clear()
+
+
+def _check(settings: LlmSettings, guide: SeatGuide | None, view: JSON | None) -> LlmSettings:
     endpoint = Endpoint(settings, 1)
     client = endpoint.client
     try:
@@ -232,17 +275,35 @@ def check_endpoint(
             return other
     except openai.OpenAIError as error:
         raise AgentError(_check_failure(client, settings, error)) from None
+    except (NotACompletion, *NONSENSE) as error:
+        where = str(client.base_url).rstrip("/")
+        said = (
+            str(error) if isinstance(error, NotACompletion) else f"a body that {_undecoded(error)}"
+        )
+        raise AgentError(
+            f"the endpoint {where} answered {said}: it is no OpenAI-compatible "
+            "chat-completions server (check --base-url: such servers answer under /v1)"
+        ) from None
     finally:
         endpoint.close()
     return settings
+
+
+def _undecoded(error: Exception) -> str:
+    if isinstance(error, UnicodeDecodeError):
+        return "is not UTF-8 text"
+    if isinstance(error, ValueError):
+        return f"is not JSON ({one_line(error)})"
+    return f"does not read as a chat completion ({one_line(error)})"
 
 
 def _check_listed(client: openai.OpenAI, settings: LlmSettings) -> None:
     """:class:`AgentError` when the endpoint lists its models and not this one (a server
     that lists none, or has no such route, is asked the model directly)."""
     try:
-        served = [model.id for model in client.with_options(max_retries=0).models.list()]
-    except (openai.OpenAIError, httpx.HTTPError):
+        served = [str(model.id) for model in client.with_options(max_retries=0).models.list()]
+    except (openai.OpenAIError, httpx.HTTPError, *NONSENSE):
+        # no list to read (the ping says what the endpoint answers)
         return
     if served and settings.model not in served:
         where = str(client.base_url).rstrip("/")
@@ -266,9 +327,11 @@ def _ping(
     extra = {"response_format": fmt} if fmt is not None else {}
     ask = {"model": settings.model, "messages": PING, "max_tokens": 1, **extra}
     try:
-        client.with_options(max_retries=0).chat.completions.create(
-            temperature=settings.temperature,
-            **ask,  # type: ignore[arg-type]
+        completion_of(
+            client.with_options(max_retries=0).chat.completions.create(
+                temperature=settings.temperature,
+                **ask,  # type: ignore[arg-type]
+            )
         )
     except openai.APIStatusError as error:
         if _format_refused(error) or not _transient(error):
@@ -281,7 +344,7 @@ def _ping(
 def _ping_again(client: openai.OpenAI, settings: LlmSettings, ask: JSON) -> None:
     """The ping after a transient failure, with the retries left."""
     again = client.with_options(max_retries=max(0, settings.retries - 1))
-    again.chat.completions.create(temperature=settings.temperature, **ask)  # type: ignore[arg-type]
+    completion_of(again.chat.completions.create(temperature=settings.temperature, **ask))  # type: ignore[arg-type]
 
 
 def _transient(error: openai.APIStatusError) -> bool:

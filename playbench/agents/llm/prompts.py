@@ -166,18 +166,23 @@ def turn_prompt(
     return "\n".join(parts)
 
 
-def retry_prompt(reason: str, stopped_at: int | None = None) -> str:
-    """The retry's message; ``stopped_at``: the token limit that stopped the reply."""
+def retry_prompt(reason: str, stopped_at: int | None = None, moves: list[Any] | None = None) -> str:
+    """The retry's message: why the reply was not used and the legal moves again, so a
+    model at temperature 0 is not asked the same question twice (its reply is already in
+    the conversation); ``stopped_at``: the token limit that stopped the reply."""
     limit = ""
     if stopped_at is not None:
         limit = (
             f" Your reply was stopped at the limit of {stopped_at} tokens: write a shorter "
             "one (fewer moves, shorter notes)."
         )
-    return (
-        f"That reply was not used: {reason}.{limit} This is your one retry for this turn: "
-        "reply again with one JSON object and nothing else."
+    parts = [f"That reply was not used: {reason}.{limit}"]
+    if moves is not None:
+        parts.append(f"Pick from these legal moves: {json.dumps(moves, separators=(',', ':'))}")
+    parts.append(
+        "This is your one retry for this turn: reply again with one JSON object and nothing else."
     )
+    return "\n".join(parts)
 
 
 def reflect_prompt(notes: str, history: list[str]) -> str:

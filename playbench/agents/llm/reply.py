@@ -5,8 +5,10 @@ for the spectators and ``notes``, its memory; at most 4096 bytes.
 The whole reply is read first, and the protocol's byte limit is applied to what it says,
 not to its text: a reply past 4096 bytes that reads is *cut* (its ``say`` and ``notes``
 trimmed until the object fits, its moves kept) and named so; one that does not read is
-unreadable whatever its length. Reading repairs what harnesses of record repair, and says
-so (``repaired``): whitespace around the object, a code fence around it, one JSON object
+unreadable whatever its length. JSON's own whitespace around the object is no repair (the
+reply is valid JSON as sent). Reading repairs what harnesses of record repair, and says
+so (``repaired``): other whitespace around the object (a byte-order mark), a code fence
+around it, one JSON object
 inside prose (the first that decodes), raw control characters (a line break) inside its
 strings, and a reply the token limit stopped (its open string, arrays and objects
 closed). Choices where the protocol is silent:
@@ -40,6 +42,8 @@ from playbench.core.seat import (
     read_object,
 )
 
+#: the whitespace JSON allows around a value (RFC 8259): no repair to take away
+JSON_WHITESPACE = " \t\n\r"
 #: the most characters of a reply that are looked at (a reply is bounded by the
 #: request's token limit; this only keeps a runaway endpoint from costing memory)
 MAX_READ_CHARS = 1 << 20
@@ -87,7 +91,8 @@ def read_reply(raw: str) -> Reading:
     (and the reply's length, when it is past the limit) when nothing helps."""
     text = raw[:MAX_READ_CHARS]
     try:
-        return _fitted(read_object(text), text, repaired=False)
+        core = text.strip(JSON_WHITESPACE)
+        return _fitted(read_object(core), core, repaired=False)
     except ReplyUnreadable as failure:
         strict = failure
     for candidate in _repairs(text):

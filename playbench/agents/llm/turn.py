@@ -63,9 +63,6 @@ ERROR = "error"
 MAX_REVIEW = 2000
 #: the most characters of a reply a turn's note keeps
 MAX_KEPT_REPLY = 8192
-#: calls in a row that fail after the client's retries before the endpoint is taken for
-#: gone: the episode then stops unfinished (resumable), not played on by the fallback
-FAILED_CALLS_IN_ROW = 3
 #: the budgets a suite may set per episode, by their names in suites and records
 MAX_TURNS = "maxTurns"
 MAX_TOKENS = "maxTokens"
@@ -146,8 +143,9 @@ class BudgetSpent(AgentError):
 
 
 class EndpointDown(AgentError):
-    """:data:`FAILED_CALLS_IN_ROW` calls in a row failed: the episode stops here, its
-    recorded turns kept for a resume, rather than the fallback playing it out."""
+    """A call failed after the client's retries (no server, or none that answered): the
+    episode stops here, its recorded turns kept for a resume. An outage is never the
+    model's: the turn it cut is not a turn, spends no budget and no fallback plays it."""
 
 
 @dataclass(slots=True)
@@ -157,12 +155,13 @@ class SeatCounts:
     #: agent turns, and those the model's own reply played
     turns: int = 0
     modelTurns: int = 0
+    #: calls the endpoint answered (a failed call is an error, not a call)
     calls: int = 0
     promptTokens: int = 0
     completionTokens: int = 0
     #: replies that did not read, or read but had no moves to play
     parseFailures: int = 0
-    #: replies read only after repair (whitespace, a fence, prose around the object)
+    #: replies read only after they were changed (a fence, prose around the object)
     repaired: int = 0
     #: replies past the protocol's 4096 bytes, cut to fit
     cut: int = 0
@@ -170,8 +169,11 @@ class SeatCounts:
     refused: int = 0
     retries: int = 0
     fallbacks: int = 0
-    #: calls that failed after the client's retries
+    #: calls that failed after the client's retries (outages: not the model's failures)
     errors: int = 0
+    #: calls asked but not recorded when a run was killed (counted from the journal's
+    #: asks on resume: spent, their tokens unknown)
+    unrecordedCalls: int = 0
     #: HTTP retries of transient failures (429, 5xx, timeouts)
     transientRetries: int = 0
     reflections: int = 0
@@ -223,14 +225,14 @@ class Seat:
         #: the renderer of ``vision``, made at the first picture
         self.pictures: Any = None
         self.counts = SeatCounts()
-        self.failed_in_row = 0
+        #: a turn is under way (its call asked, not yet answered)
+        self.turn_open = False
         self.notes = ""
         self.history: deque[str] = deque(maxlen=max(settings.memory, settings.reflect, 1))
 
     def reset(self, seed: int) -> None:
         self.seed = seed
         self.stand_in = None
-        self.failed_in_row = 0
         self.counts = SeatCounts()
         self.notes = ""
         self.history.clear()
@@ -250,48 +252,62 @@ class Seat:
     # -- one turn -----------------------------------------------------------------------
     def turn(self, table: Table) -> Steps[Turn]:
         """Play one turn on ``table``; :class:`BudgetSpent` when no call is left (a turn
-        the budget allows no call for is not counted: nobody played it)."""
+        the budget cut is not counted: nobody played it), :class:`EndpointDown` when a
+        call failed (the turn is not counted either, and nothing plays it)."""
         counts = self.counts
         spent = self.budget.spent(counts)
         if spent is not None:
             raise BudgetSpent(spent, Turn([], None))
         counts.turns += 1
-        view = table.view()
-        moves = self.guide.moves(view)
-        ask = self.prompt(table, view, moves)
-        note: JSON = {"replies": [], "calls": []}
-        results: list[StepResult] = []
-        reason = ""
-        for attempt in range(2):
-            answer = yield from self.call(ask, Turn(results, note))
-            if answer.text is None:
-                note["calls"].append(answer.record(TIMEOUT if answer.timed_out else ERROR))
-                counts.errors += 1
-                reason = f"the call failed ({answer.failure})"
-                if self.failed_in_row >= FAILED_CALLS_IN_ROW:
+        self.turn_open = True
+        try:
+            view = table.view()
+            moves = self.guide.moves(view)
+            ask = self.prompt(table, view, moves)
+            note: JSON = {"replies": [], "calls": []}
+            results: list[StepResult] = []
+            reason = ""
+            for attempt in range(2):
+                try:
+                    answer = yield from self.call(ask, Turn(results, note))
+                except BudgetSpent as spent:
+                    counts.turns -= 1
+                    note["budget"] = spent.budget
+                    raise
+                if answer.text is None:
+                    counts.turns -= 1
                     raise EndpointDown(
-                        f"{self.failed_in_row} calls in a row failed, the last: "
-                        f"{answer.failure}; the episode stopped with its turns kept "
-                        "(run again to resume it)"
+                        f"a call failed after the client's retries ({answer.failure}); the "
+                        "episode stopped with its turns kept (run again to resume it)"
                     )
-                break
-            tried = self.play(table, answer, note, results)
-            note["calls"].append(answer.record(tried.outcome))
-            if tried.reason is None:
-                counts.modelTurns += 1
-                note["played"] = MODEL
-                done = f"you played {_short(tried.played)}: {_effects(results)}"
-                self._remember(f"{done}; {tried.problems}" if tried.problems else done)
-                yield from self.reflect()
-                return self._noted(Turn(results, note))
-            reason = tried.reason
-            if attempt == 0:
-                counts.retries += 1
-                note["retried"] = True
-                ask = self.retry(ask, answer, reason)
-        turn = self.fall_back(table, view, reason, note, results)
-        yield from self.reflect()
-        return self._noted(turn)
+                tried = self.play(table, answer, note, results)
+                note["calls"].append(answer.record(tried.outcome))
+                if tried.reason is None:
+                    counts.modelTurns += 1
+                    note["played"] = MODEL
+                    done = f"you played {_short(tried.played)}: {_effects(results)}"
+                    self._remember(f"{done}; {tried.problems}" if tried.problems else done)
+                    self.turn_open = False
+                    yield from self.reflect()
+                    return self._noted(Turn(results, note))
+                reason = tried.reason
+                if attempt == 0:
+                    counts.retries += 1
+                    note["retried"] = True
+                    ask = self.retry(ask, answer, reason, moves)
+            turn = self.fall_back(table, view, reason, note, results)
+            self.turn_open = False
+            yield from self.reflect()
+            return self._noted(turn)
+        finally:
+            self.turn_open = False
+
+    def abandon(self) -> None:
+        """The turn under way was cut from outside the seat (an Inspect limit stopped its
+        call): like a turn a budget cut, it is no turn."""
+        if self.turn_open:
+            self.counts.turns -= 1
+            self.turn_open = False
 
     def _noted(self, turn: Turn) -> Turn:
         assert turn.note is not None
@@ -334,13 +350,15 @@ class Seat:
         if spent is not None:
             raise BudgetSpent(spent, unfinished or Turn([], None))
         counts = self.counts
-        counts.calls += 1
         answer = yield ask
-        self.failed_in_row = self.failed_in_row + 1 if answer.text is None else 0
+        counts.transientRetries += answer.retried
+        if answer.text is None:
+            counts.errors += 1
+            return answer
+        counts.calls += 1
         counts.seconds += answer.latency
         counts.promptTokens += answer.prompt_tokens
         counts.completionTokens += answer.completion_tokens
-        counts.transientRetries += answer.retried
         return answer
 
     def read(self, answer: Answer, note: JSON) -> Any:
@@ -393,13 +411,13 @@ class Seat:
         problems = _problems(read.moves, tried, read.dropped, read.over_cap)
         return Attempt(None, PARSED, read.moves[: len(tried)], problems)
 
-    def retry(self, ask: Ask, answer: Answer, reason: str) -> Ask:
-        """The request again, with the reply and why it was not used."""
+    def retry(self, ask: Ask, answer: Answer, reason: str, moves: list[Any]) -> Ask:
+        """The request again, with the reply, why it was not used and the legal moves."""
         stopped = self.settings.max_tokens if answer.cut else None
         messages = [
             *ask.messages,
             {"role": "assistant", "content": answer.text or ""},
-            {"role": "user", "content": retry_prompt(reason, stopped)},
+            {"role": "user", "content": retry_prompt(reason, stopped, moves)},
         ]
         return Ask(messages, ask.response_format, ask.schema, "retry")
 
@@ -450,10 +468,9 @@ class Seat:
             "reflect",
         )
         answer = yield from self.call(ask)
-        self.counts.reflections += 1
         if answer.text is None:
-            self.counts.errors += 1
             return
+        self.counts.reflections += 1
         try:
             notes = read_reply(answer.text).reply.get("notes")
         except ReplyError:
@@ -480,7 +497,6 @@ class Seat:
         except BudgetSpent:
             return NEUTRAL_RATING, ""
         if answer.text is None:
-            self.counts.errors += 1
             return NEUTRAL_RATING, ""
         try:
             reply = read_reply(answer.text).reply
