@@ -1,0 +1,151 @@
+"""Delvewick's C kernel against its Python rules: random play through both, side by side.
+
+Every step of every env compares the full state (its fingerprint, and its JSON form on a
+mismatch), the observation, the mask, the reward, the end, the refusal and the score. The
+actions are mostly uniform among the legal ones and sometimes any index of the five
+(refused ones included); a run that ends starts again on a newly drawn start level, as the
+batch's autoreset does. Seeds are drawn by Hypothesis.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from playbench.core import get_game
+from playbench.core.learning import learning_of
+from playbench.core.match import Match
+from playbench.games.delvewick.levels import LEVELS
+from playbench.kernels import KERNELS_ENV, batch, wanted
+
+#: only the environment variable skips these: a kernel missing or stale where it is wanted
+#: fails them (``batch`` then returns None)
+pytestmark = pytest.mark.skipif(not wanted(), reason=f"{KERNELS_ENV} turns the kernels off")
+
+GAME = get_game("delvewick")
+LEARNING = learning_of(GAME)
+ACTIONS = LEARNING.actions.actions
+ENVS = 8
+#: batch steps per drawn seed: 3 seeds x 8 envs x 900 = 21,600 compared steps
+ROUNDS = 900
+#: how often an action is any of the five rather than a legal one
+ANY_ACTION = 0.1
+
+
+def _start_options(rng: np.random.Generator) -> dict:
+    return {"startLevel": int(rng.integers(1, len(LEVELS) + 1))}
+
+
+def _custom_options(rng: np.random.Generator) -> dict:
+    """A shipped layout with a drawn quota and oil, as a custom level."""
+    level = LEVELS[int(rng.integers(len(LEVELS)))]
+    quota = int(rng.integers(0, level.quota + 1))
+    oil = int(rng.integers(1, level.oil + 1))
+    return {"level": {"name": "drawn", "quota": quota, "oil": oil, "rows": list(level.rows)}}
+
+
+def _compare(kernel, i: int, state, where: str) -> None:
+    mine = kernel.get(i)
+    if GAME.fingerprint(mine) != GAME.fingerprint(state):
+        assert GAME.to_json(mine) == GAME.to_json(state), where
+    expected = LEARNING.encode(state, LEARNING.arrays(kernel.options))
+    for name, array in expected.items():
+        np.testing.assert_array_equal(kernel.obs[name][i], array, err_msg=f"{name} {where}")
+    mask = np.zeros(len(ACTIONS), dtype=np.int8)
+    mask[list(LEARNING.legal(state))] = 1
+    np.testing.assert_array_equal(kernel.mask[i], mask, err_msg=f"mask {where}")
+    assert kernel.ends[i] == GAME.is_over(state), where
+    assert kernel.scores[i] == GAME.score(state), where
+
+
+def _play(seed: int, options_of, rounds: int) -> int:
+    """Play ``rounds`` steps of ``ENVS`` runs through both; returns the steps compared."""
+    rng = np.random.default_rng(seed)
+    first = options_of(rng)
+    custom = "level" in first
+    kernel = batch(GAME, ENVS, first)
+    assert kernel is not None, "the C kernels are not built (pip install -e .)"
+    table = kernel.module.levels(first)
+    options = [first if custom else options_of(rng) for _ in range(ENVS)]
+    states = [GAME.new(seed, chosen) for chosen in options]
+    kernel.reset(np.array([kernel.module.start_row(chosen) for chosen in options]))
+    for i, state in enumerate(states):
+        _compare(kernel, i, state, f"seed {seed} env {i} at the start")
+    compared = 0
+    for step in range(rounds):
+        picks = np.empty(ENVS, dtype=np.int64)
+        expected = []
+        for i, state in enumerate(states):
+            if GAME.is_over(state):
+                chosen = first if custom else options_of(rng)
+                kernel.starts[i] = kernel.module.start_row(chosen)
+                states[i] = GAME.new(seed, chosen)
+                picks[i] = int(rng.integers(len(ACTIONS)))
+                expected.append((0, False))
+                continue
+            legal = LEARNING.legal(state)
+            if rng.random() < ANY_ACTION or not legal:
+                picks[i] = int(rng.integers(len(ACTIONS)))
+            else:
+                picks[i] = legal[int(rng.integers(len(legal)))]
+            outcome = GAME.step(state, ACTIONS[picks[i]])
+            states[i] = outcome.state
+            expected.append((outcome.reward if outcome.ok else 0, not outcome.ok))
+        kernel.step(picks)
+        for i, state in enumerate(states):
+            where = f"seed {seed} env {i} step {step} action {picks[i]} on {len(table)} levels"
+            reward, refused = expected[i]
+            assert kernel.rewards[i] == reward, where
+            assert bool(kernel.illegal[i]) == refused, where
+            _compare(kernel, i, state, where)
+            compared += 1
+    return compared
+
+
+@settings(max_examples=3, deadline=None, derandomize=False)
+@given(st.integers(0, 2**63 - 1))
+def test_random_play_matches_the_rules_on_drawn_start_levels(seed: int) -> None:
+    assert _play(seed, _start_options, ROUNDS) == ENVS * ROUNDS
+
+
+@settings(max_examples=3, deadline=None, derandomize=False)
+@given(st.integers(0, 2**63 - 1))
+def test_random_play_matches_the_rules_on_drawn_custom_levels(seed: int) -> None:
+    assert _play(seed, _custom_options, ROUNDS // 3) == ENVS * (ROUNDS // 3)
+
+
+def test_a_log_the_kernel_played_replays_on_the_rules() -> None:
+    """A run the kernel played alone (its own mask, its own end) is a log the rules
+    replay to the very state the kernel reached, and the score it reported."""
+    rng = np.random.default_rng()
+    kernel = batch(GAME, 1)
+    log, reward = [], 0.0
+    while not kernel.ends[0]:
+        legal = np.flatnonzero(kernel.mask[0])
+        pick = int(legal[int(rng.integers(len(legal)))])
+        kernel.step([pick])
+        assert not kernel.illegal[0]
+        log.append(ACTIONS[pick])
+        reward += kernel.rewards[0]
+    match = Match.replay(GAME, 0, None, log)
+    assert match.over
+    assert match.fingerprint() == GAME.fingerprint(kernel.get(0))
+    assert match.score == kernel.scores[0] == reward
+
+
+def test_a_state_set_into_the_kernel_plays_on_as_the_rules() -> None:
+    """A state of the rules put into a run (``Batch.set``) comes back out unchanged and
+    plays on as the rules do."""
+    rng = np.random.default_rng()
+    state = GAME.new(0, {"startLevel": int(rng.integers(1, len(LEVELS) + 1))})
+    for _ in range(int(rng.integers(1, 40))):
+        legal = GAME.legal_actions(state)
+        if not legal:
+            break
+        state = GAME.step(state, legal[int(rng.integers(len(legal)))]).state
+    kernel = batch(GAME, 3)
+    kernel.set(1, state)
+    assert GAME.to_json(kernel.get(1)) == GAME.to_json(state)
+    _compare(kernel, 1, state, "after set")
