@@ -20,6 +20,9 @@ Gymnasium's sync env lays them out.
 (all true: every env reports every key): ``action_mask`` (N, actions) int8, read-only;
 ``illegal`` (N,) bool; ``reason`` and ``events`` (N,) object arrays; ``score`` (N,)
 int64; ``progress`` (N,) float64; ``observation`` (N,) objects with ``json_info=True``.
+With ``events=False`` each ``events`` entry is an empty list, and the env steps all N
+matches in one call of the game's compiled kernel where it has one
+(:mod:`playbench.kernels.vector` says when), handing out the very same.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from playbench.gym.env import (
     outcome,
     step_info,
 )
+from playbench.kernels.vector import kernel_loop
 
 
 class PlaybenchVectorEnv(Door, VectorEnv):
@@ -75,6 +79,7 @@ class PlaybenchVectorEnv(Door, VectorEnv):
         num_seeds: int = 0,
         tasks: Sequence[Mapping[str, Any]] | None = None,
         frame_size: int = 64,
+        events: bool = True,
     ) -> None:
         check_render_mode(render_mode)
         mode = AutoresetMode(autoreset_mode)
@@ -85,6 +90,7 @@ class PlaybenchVectorEnv(Door, VectorEnv):
         keywords = dict(locals())
         del keywords["self"], keywords["game"], keywords["mode"]
         self._door(game, keywords)
+        self.events = events
         self.num_envs = num_envs
         self.render_mode = render_mode
         cap = self.game.step_cap if max_episode_steps is None else max_episode_steps
@@ -113,6 +119,7 @@ class PlaybenchVectorEnv(Door, VectorEnv):
         self._progress = [self._normalise(self.options)] * num_envs
         self._steps = [0] * num_envs
         self._ended = [False] * num_envs
+        self._kernel = kernel_loop(self)
 
     # -- the loop ---------------------------------------------------------------------------
     def reset(
@@ -131,9 +138,13 @@ class PlaybenchVectorEnv(Door, VectorEnv):
                 self._generators[i] = seeding.np_random(one)[0]
             self._start(i, one, options)
         results = [StepResult(ok=True)] * self.num_envs
+        if self._kernel is not None:
+            self._kernel.reset_all()
         return self._observations(), self._info(results)
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict]:
+        if self._kernel is not None:
+            return self._kernel.step(actions)
         picks = np.asarray(actions).tolist()
         count = self.num_envs
         if len(picks) != count:
@@ -238,7 +249,9 @@ class PlaybenchVectorEnv(Door, VectorEnv):
             "action_mask": self._mask,
             "illegal": np.array([not result.ok for result in results], dtype=np.bool_),
             "reason": np.fromiter((result.reason for result in results), object, count),
-            "events": np.fromiter((result.events for result in results), object, count),
+            "events": np.fromiter(
+                (result.events if self.events else [] for result in results), object, count
+            ),
             "score": np.array(scores, dtype=np.int64),
             "progress": np.array(
                 [progress(one) for progress, one in zip(self._progress, scores, strict=True)],
@@ -271,13 +284,17 @@ class PlaybenchVectorEnv(Door, VectorEnv):
 
     # -- copies -----------------------------------------------------------------------------
     def __getstate__(self) -> dict[str, Any]:
+        matches, steps, ended, rows = self._matches, self._steps, self._ended, self._row_list
+        if self._kernel is not None and matches[0] is not None:
+            matches, rows = self._kernel.matches(), [self._rows(m.state) for m in matches]
+            steps, ended = self._kernel.steps.tolist(), self._kernel.ended.tolist()
         return {
             "keywords": self._keywords,
-            "matches": [_match_state(match) for match in self._matches],
+            "matches": [_match_state(match) for match in matches],
             "generators": self._generators,
-            "steps": self._steps,
-            "ended": self._ended,
-            "rows": self._row_list,
+            "steps": steps,
+            "ended": ended,
+            "rows": rows,
             "np_random": self._np_random,
             "np_random_seed": self._np_random_seed,
             "spec": self.spec,
@@ -301,11 +318,16 @@ class PlaybenchVectorEnv(Door, VectorEnv):
                 for row, gone in zip(self._row_list, self._ended, strict=True)
             ]
             self._mask = mask_of(b"".join(handed)).reshape(self.num_envs, -1)
+            if self._kernel is not None:
+                self._kernel.restore(self._steps, self._ended)
 
     # -- looking ----------------------------------------------------------------------------
     @property
     def matches(self) -> list[Match]:
-        """The N matches being played (after :meth:`reset`)."""
+        """The N matches being played (after :meth:`reset`; on the kernel's loop, built
+        from its state without the log of actions)."""
+        if self._kernel is not None and self._matches[0] is not None:
+            return self._kernel.matches()
         return list(self._matches)
 
     def action_masks(self) -> np.ndarray:
@@ -316,6 +338,6 @@ class PlaybenchVectorEnv(Door, VectorEnv):
         if self.render_mode is None:
             return None
         if self.render_mode == "ansi":
-            return tuple(self.game.render(match.state) for match in self._matches)
+            return tuple(self.game.render(match.state) for match in self.matches)
         frame = self._observer.painter.frame
-        return tuple(frame(match.state) for match in self._matches)
+        return tuple(frame(match.state) for match in self.matches)

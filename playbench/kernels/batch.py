@@ -96,11 +96,17 @@ class Batch:
             self.illegal,
         )
 
+    def restart(self, i: int, row: int) -> None:
+        """Have run ``i`` start again on level row ``row`` at the next step, whatever its
+        action (as a run that ended does)."""
+        self.starts[i] = row
+        self.state[i, self.module.STATUS] = self.module.ENDED
+
     def get(self, i: int) -> Any:
         """Run ``i`` as the game's own state (a new object of the Python rules)."""
         return self.module.to_state(self, i)
 
     def set(self, i: int, state: Any) -> None:
-        """Make run ``i`` the game's state ``state`` (one the kernel takes), and observe."""
+        """Make run ``i`` the game's state ``state`` (one the kernel takes); :meth:`observe`
+        then writes what it shows."""
         self.module.from_state(self, i, state)
-        self.observe()

@@ -27,6 +27,8 @@ ACTIONS = len(learning.ACTIONS.actions)
 FIELDS = ("level", "pos", "oil", "tick", "chain", "last_gem", "gems", "score", "status", "exit")
 STATE_WIDTH = len(FIELDS)
 LEVEL, POS, OIL, TICK, CHAIN, LAST_GEM, GEMS, SCORE, STATUS, EXIT = range(STATE_WIDTH)
+#: a status that is not "playing" (``Batch.restart`` marks a run ended with it)
+ENDED = STATUSES.index("won")
 
 
 def takes(options: Mapping[str, Any] | None) -> bool:
@@ -42,6 +44,21 @@ def levels(options: Mapping[str, Any] | None) -> list[Level]:
     """The table's levels: the eight shipped ones, then a custom level if there is one."""
     level = level_from_options(options)
     return [*LEVELS, level] if level.custom else list(LEVELS)
+
+
+def row_in(
+    table_options: Mapping[str, Any] | None, options: Mapping[str, Any] | None
+) -> int | None:
+    """The table row a run on ``options`` starts on in the table of ``table_options``, or
+    None when its level is not in that table (options the rules refuse, another custom
+    level). A fresh run is the same whatever the seed, so the row is the whole start."""
+    if not takes(options):
+        return None
+    level = level_from_options(options)
+    if not level.custom:
+        return level.number - 1
+    last = levels(table_options)[-1]
+    return len(LEVELS) if last.custom and last.to_json() == level.to_json() else None
 
 
 def start_row(options: Mapping[str, Any] | None) -> int:

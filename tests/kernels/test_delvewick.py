@@ -147,5 +147,6 @@ def test_a_state_set_into_the_kernel_plays_on_as_the_rules() -> None:
         state = GAME.step(state, legal[int(rng.integers(len(legal)))]).state
     kernel = batch(GAME, 3)
     kernel.set(1, state)
+    kernel.observe()
     assert GAME.to_json(kernel.get(1)) == GAME.to_json(state)
     _compare(kernel, 1, state, "after set")

@@ -1,0 +1,157 @@
+"""The native vector env's loop on a game's kernel: every step one call for all N envs.
+
+:class:`PlaybenchVectorEnv` asks :func:`kernel_loop` for one when it is made; it gets one
+when the game has a kernel that runs here and the env asks for nothing the kernel does not
+give: the ``dict`` observation, ``events=False`` (``info["events"]`` then holds empty lists
+on either loop), ``json_info=False``, ``illegal="noop"``, next-step autoreset, and options
+(and tasks) whose levels the kernel's table holds. Everything handed out is then what the
+env's own loop over matches hands out, step for step (``tests/kernels/test_vector.py``
+plays both). Episodes start through the env's own ``_start`` (its seed and task draws), so
+the loop keeps no Python per env but at the start of an episode.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode
+
+from playbench.core.match import Match
+from playbench.gym.baselines import figures
+from playbench.gym.env import as_index
+from playbench.kernels import batch
+
+
+def _fits(env: Any) -> bool:
+    return (
+        not env.events
+        and env._observer.obs_type == "dict"
+        and not env.json_info
+        and env.illegal == "noop"
+        and env.autoreset_mode == AutoresetMode.NEXT_STEP
+    )
+
+
+def kernel_loop(env: Any) -> KernelLoop | None:
+    """The kernel's loop for ``env``, or None when its own loop over matches must run."""
+    if not _fits(env):
+        return None
+    runs = batch(env.game, env.num_envs, env.options)
+    if runs is None:
+        return None
+    every = [env.options, *(env.seeds.tasks or ())]
+    if any(runs.module.row_in(env.options, options) is None for options in every):
+        return None
+    return KernelLoop(env, runs)
+
+
+class KernelLoop:
+    """Steps ``env``'s N episodes in ``runs`` (a :class:`~playbench.kernels.batch.Batch`)."""
+
+    def __init__(self, env: Any, runs: Any) -> None:
+        self.env = env
+        self.runs = runs
+        count = env.num_envs
+        self.steps = np.zeros(count, dtype=np.int64)
+        self.ended = np.zeros(count, dtype=np.bool_)
+        #: each env's progress figures: the random mean and the bot's minus it (0 and 0
+        #: where the game has none: progress 0)
+        self.low = np.zeros(count, dtype=np.float64)
+        self.span = np.zeros(count, dtype=np.float64)
+        self.empty = np.empty(count, dtype=object)
+        self.blank = np.full(count, "", dtype=object)
+
+    def started(self, i: int) -> None:
+        """Env ``i``'s episode was just started by the env (its match holds it): load it."""
+        match = self.env._matches[i]
+        self.runs.set(i, match.state)
+        self._figures(i, match.options)
+        self.steps[i] = 0
+        self.ended[i] = False
+
+    def _figures(self, i: int, options: Any) -> None:
+        found = figures(self.env.game.slug, options)
+        if found is None:
+            self.low[i] = self.span[i] = 0.0
+        else:
+            self.low[i] = found["random"]
+            self.span[i] = found["bot"] - found["random"]
+
+    def reset_all(self) -> None:
+        """Load every env's match after the env's own reset started them."""
+        for i in range(self.env.num_envs):
+            self.started(i)
+        self.runs.observe()
+
+    def restore(self, steps: list[int], ended: list[bool]) -> None:
+        """Load the matches, step counts and ends of a copy of the env."""
+        self.reset_all()
+        self.steps[:] = steps
+        self.ended[:] = ended
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict]:
+        env, runs = self.env, self.runs
+        picks = np.asarray(actions)
+        count, size = env.num_envs, env._size
+        if picks.ndim != 1 or len(picks) != count:
+            raise ValueError(f"step needs {count} actions, got {len(picks.tolist())}")
+        indices = picks
+        if picks.dtype.kind not in "iu":
+            found = [as_index(pick, size) for pick in picks.tolist()]
+            indices = np.array([-1 if k is None else k for k in found], dtype=np.int64)
+        resets = self.ended.copy()
+        for i in np.flatnonzero(resets).tolist():
+            env._start(i, None, None)
+            options = env._matches[i].options
+            self._figures(i, options)
+            runs.restart(i, runs.module.row_in(env.options, options))
+        runs.step(indices)
+        self.steps += ~resets
+        terminated = runs.ends & ~resets
+        truncated = ~terminated & ~resets & (self.steps >= env.max_episode_steps)
+        self.steps[resets] = 0
+        self.ended = terminated | truncated
+        mask = runs.mask.copy()
+        mask[self.ended] = 1
+        mask.flags.writeable = False
+        env._mask = mask
+        reason = self.blank.copy()
+        for i in np.flatnonzero(runs.illegal).tolist():
+            reason[i] = self._reason(picks.tolist()[i], size)
+        scores = runs.scores.copy()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            progress = np.where(self.span != 0, (scores - self.low) / self.span, 0.0)
+        events = self.empty.copy()
+        for i in range(count):
+            events[i] = []
+        info = {
+            "action_mask": mask,
+            "illegal": runs.illegal.copy(),
+            "reason": reason,
+            "events": events,
+            "score": scores,
+            "progress": progress,
+        }
+        for name in list(info):
+            info[f"_{name}"] = np.ones(count, dtype=np.bool_)
+        arrays = runs.obs
+        handed = {name: array.copy() for name, array in arrays.items()} if env.copy else arrays
+        observations = env._observer.finish(dict(handed), mask)
+        return observations, runs.rewards.copy(), terminated, truncated, info
+
+    def _reason(self, pick: Any, size: int) -> str:
+        """Why action ``pick`` was refused, in the env's own words."""
+        env = self.env
+        if isinstance(pick, bool) or not isinstance(pick, int) or not 0 <= pick < size:
+            return f"action {pick!r} is no index of Discrete({size})"
+        return f"{env.game.command_text(env._actions[pick])} is not legal now"
+
+    def matches(self) -> list[Match]:
+        """Each env's match as it stands (its state from the kernel; the seed and options
+        its episode started with; no log of the actions, which the kernel does not keep)."""
+        env = self.env
+        found = []
+        for i, started in enumerate(env._matches):
+            found.append(Match(env.game, self.runs.get(i), started.seed, started.options))
+        return found
