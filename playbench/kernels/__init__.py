@@ -99,7 +99,7 @@ def kernel_module(game: Any) -> ModuleType | None:
     return importlib.import_module(f"{__name__}.{name}")
 
 
-def batch(game: Any, num_envs: int, options: Any = None) -> Any:
+def batched(game: Any, num_envs: int, options: Any = None) -> Any:
     """A :class:`~playbench.kernels.batch.Batch` of ``num_envs`` runs of ``game`` with these
     options, or None when the game has no kernel, the kernels cannot run, or the options
     are ones the kernel does not take (it then says nothing: the rules run)."""

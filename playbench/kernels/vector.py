@@ -20,7 +20,7 @@ from gymnasium.vector import AutoresetMode
 from playbench.core.match import Match
 from playbench.gym.baselines import figures
 from playbench.gym.env import as_index
-from playbench.kernels import batch
+from playbench.kernels import batched
 
 
 def _fits(env: Any) -> bool:
@@ -37,7 +37,7 @@ def kernel_loop(env: Any) -> KernelLoop | None:
     """The kernel's loop for ``env``, or None when its own loop over matches must run."""
     if not _fits(env):
         return None
-    runs = batch(env.game, env.num_envs, env.options)
+    runs = batched(env.game, env.num_envs, env.options)
     if runs is None:
         return None
     every = [env.options, *(env.seeds.tasks or ())]

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from playbench.core import get_game
-from playbench.kernels import KERNELS_ENV, batch, native, wanted
+from playbench.kernels import KERNELS_ENV, batched, native, wanted
 
 GAME = get_game("delvewick")
 
@@ -30,8 +30,8 @@ def _run(code: str, **env: str) -> subprocess.CompletedProcess:
 def test_the_environment_variable_turns_the_kernels_off() -> None:
     shown = _run(
         "from playbench.core import get_game\n"
-        "from playbench.kernels import batch, native\n"
-        "print(native(), batch(get_game('delvewick'), 4))",
+        "from playbench.kernels import batched, native\n"
+        "print(native(), batched(get_game('delvewick'), 4))",
         **{KERNELS_ENV: "0"},
     )
     assert shown.stdout.split() == ["None", "None"]
@@ -43,8 +43,8 @@ def test_a_missing_build_is_said_once_and_the_rules_run() -> None:
         "import sys\n"
         "sys.modules['playbench.kernels._native'] = None\n"
         "from playbench.core import get_game\n"
-        "from playbench.kernels import batch, native\n"
-        "print(native(), native(), batch(get_game('delvewick'), 4))",
+        "from playbench.kernels import batched, native\n"
+        "print(native(), native(), batched(get_game('delvewick'), 4))",
         **{KERNELS_ENV: "1"},
     )
     assert shown.stdout.split() == ["None", "None", "None"]
@@ -67,7 +67,7 @@ def test_a_build_of_other_sources_is_not_used(tmp_path) -> None:
 
 @needs_kernel
 def test_the_binding_refuses_buffers_of_the_wrong_sizes() -> None:
-    kernel = batch(GAME, 4)
+    kernel = batched(GAME, 4)
     extension = native()
     arguments = [
         kernel.kernel,

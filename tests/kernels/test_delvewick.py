@@ -18,7 +18,7 @@ from playbench.core import get_game
 from playbench.core.learning import learning_of
 from playbench.core.match import Match
 from playbench.games.delvewick.levels import LEVELS
-from playbench.kernels import KERNELS_ENV, batch, wanted
+from playbench.kernels import KERNELS_ENV, batched, wanted
 
 #: only the environment variable skips these: a kernel missing or stale where it is wanted
 #: fails them (``batch`` then returns None)
@@ -65,7 +65,7 @@ def _play(seed: int, options_of, rounds: int) -> int:
     rng = np.random.default_rng(seed)
     first = options_of(rng)
     custom = "level" in first
-    kernel = batch(GAME, ENVS, first)
+    kernel = batched(GAME, ENVS, first)
     assert kernel is not None, "the C kernels are not built (pip install -e .)"
     table = kernel.module.levels(first)
     options = [first if custom else options_of(rng) for _ in range(ENVS)]
@@ -120,7 +120,7 @@ def test_a_log_the_kernel_played_replays_on_the_rules() -> None:
     """A run the kernel played alone (its own mask, its own end) is a log the rules
     replay to the very state the kernel reached, and the score it reported."""
     rng = np.random.default_rng()
-    kernel = batch(GAME, 1)
+    kernel = batched(GAME, 1)
     log, reward = [], 0.0
     while not kernel.ends[0]:
         legal = np.flatnonzero(kernel.mask[0])
@@ -145,7 +145,7 @@ def test_a_state_set_into_the_kernel_plays_on_as_the_rules() -> None:
         if not legal:
             break
         state = GAME.step(state, legal[int(rng.integers(len(legal)))]).state
-    kernel = batch(GAME, 3)
+    kernel = batched(GAME, 3)
     kernel.set(1, state)
     kernel.observe()
     assert GAME.to_json(kernel.get(1)) == GAME.to_json(state)
