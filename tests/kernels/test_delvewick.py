@@ -1,10 +1,10 @@
 """Delvewick's C kernel against its Python rules: random play through both, side by side.
 
-Every step of every env compares the full state (its fingerprint, and its JSON form on a
-mismatch), the observation, the mask, the reward, the end, the refusal and the score. The
-actions are mostly uniform among the legal ones and sometimes any index of the five
-(refused ones included); a run that ends starts again on a newly drawn start level, as the
-batch's autoreset does. Seeds are drawn by Hypothesis.
+Every step of every run (``playbench.kernels.check``) compares the full state (its
+fingerprint), the observation, the mask, the reward, the end, the refusal and the score.
+The actions are mostly uniform among the legal ones and sometimes any index of the five;
+a run that ends starts again on newly drawn options, as the batch's autoreset does. Seeds
+are drawn by Hypothesis.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from playbench.core.learning import learning_of
 from playbench.core.match import Match
 from playbench.games.delvewick.levels import LEVELS
 from playbench.kernels import KERNELS_ENV, batched, wanted
+from playbench.kernels.check import compare, play_both
 
 #: only the environment variable skips these: a kernel missing or stale where it is wanted
 #: fails them (``batch`` then returns None)
@@ -30,8 +31,6 @@ ACTIONS = LEARNING.actions.actions
 ENVS = 8
 #: batch steps per drawn seed: 3 seeds x 8 envs x 900 = 21,600 compared steps
 ROUNDS = 900
-#: how often an action is any of the five rather than a legal one
-ANY_ACTION = 0.1
 
 
 def _start_options(rng: np.random.Generator) -> dict:
@@ -46,74 +45,18 @@ def _custom_options(rng: np.random.Generator) -> dict:
     return {"level": {"name": "drawn", "quota": quota, "oil": oil, "rows": list(level.rows)}}
 
 
-def _compare(kernel, i: int, state, where: str) -> None:
-    mine = kernel.get(i)
-    if GAME.fingerprint(mine) != GAME.fingerprint(state):
-        assert GAME.to_json(mine) == GAME.to_json(state), where
-    expected = LEARNING.encode(state, LEARNING.arrays(kernel.options))
-    for name, array in expected.items():
-        np.testing.assert_array_equal(kernel.obs[name][i], array, err_msg=f"{name} {where}")
-    mask = np.zeros(len(ACTIONS), dtype=np.int8)
-    mask[list(LEARNING.legal(state))] = 1
-    np.testing.assert_array_equal(kernel.mask[i], mask, err_msg=f"mask {where}")
-    assert kernel.ends[i] == GAME.is_over(state), where
-    assert kernel.scores[i] == GAME.score(state), where
-
-
-def _play(seed: int, options_of, rounds: int) -> int:
-    """Play ``rounds`` steps of ``ENVS`` runs through both; returns the steps compared."""
-    rng = np.random.default_rng(seed)
-    first = options_of(rng)
-    custom = "level" in first
-    kernel = batched(GAME, ENVS, first)
-    assert kernel is not None, "the C kernels are not built (pip install -e .)"
-    table = kernel.module.levels(first)
-    options = [first if custom else options_of(rng) for _ in range(ENVS)]
-    states = [GAME.new(seed, chosen) for chosen in options]
-    kernel.reset(np.array([kernel.module.start_row(chosen) for chosen in options]))
-    for i, state in enumerate(states):
-        _compare(kernel, i, state, f"seed {seed} env {i} at the start")
-    compared = 0
-    for step in range(rounds):
-        picks = np.empty(ENVS, dtype=np.int64)
-        expected = []
-        for i, state in enumerate(states):
-            if GAME.is_over(state):
-                chosen = first if custom else options_of(rng)
-                kernel.starts[i] = kernel.module.start_row(chosen)
-                states[i] = GAME.new(seed, chosen)
-                picks[i] = int(rng.integers(len(ACTIONS)))
-                expected.append((0, False))
-                continue
-            legal = LEARNING.legal(state)
-            if rng.random() < ANY_ACTION or not legal:
-                picks[i] = int(rng.integers(len(ACTIONS)))
-            else:
-                picks[i] = legal[int(rng.integers(len(legal)))]
-            outcome = GAME.step(state, ACTIONS[picks[i]])
-            states[i] = outcome.state
-            expected.append((outcome.reward if outcome.ok else 0, not outcome.ok))
-        kernel.step(picks)
-        for i, state in enumerate(states):
-            where = f"seed {seed} env {i} step {step} action {picks[i]} on {len(table)} levels"
-            reward, refused = expected[i]
-            assert kernel.rewards[i] == reward, where
-            assert bool(kernel.illegal[i]) == refused, where
-            _compare(kernel, i, state, where)
-            compared += 1
-    return compared
-
-
 @settings(max_examples=3, deadline=None, derandomize=False)
 @given(st.integers(0, 2**63 - 1))
 def test_random_play_matches_the_rules_on_drawn_start_levels(seed: int) -> None:
-    assert _play(seed, _start_options, ROUNDS) == ENVS * ROUNDS
+    assert play_both(GAME, seed, _start_options, ENVS, ROUNDS) == ENVS * ROUNDS
 
 
 @settings(max_examples=3, deadline=None, derandomize=False)
 @given(st.integers(0, 2**63 - 1))
 def test_random_play_matches_the_rules_on_drawn_custom_levels(seed: int) -> None:
-    assert _play(seed, _custom_options, ROUNDS // 3) == ENVS * (ROUNDS // 3)
+    """One drawn custom level a batch (its table holds one), every run on it."""
+    level = _custom_options(np.random.default_rng(seed))
+    assert play_both(GAME, seed, lambda rng: level, ENVS, ROUNDS // 3) == ENVS * (ROUNDS // 3)
 
 
 def test_a_log_the_kernel_played_replays_on_the_rules() -> None:
@@ -149,4 +92,4 @@ def test_a_state_set_into_the_kernel_plays_on_as_the_rules() -> None:
     kernel.set(1, state)
     kernel.observe()
     assert GAME.to_json(kernel.get(1)) == GAME.to_json(state)
-    _compare(kernel, 1, state, "after set")
+    compare(GAME, kernel, 1, state, "after set")
