@@ -208,8 +208,9 @@ static void dw_gravity(int64_t *s, uint8_t *board, int64_t width, int64_t size) 
     }
 }
 
-/* one action (0..3 a move up, down, left, right; 4 wait) on a run being played: the
- * reward, or -1 when the action is refused (the env is left as it was) */
+/* one action (0..3 a move up, down, left, right; 4 wait) on a run being played, in the
+ * seed's tick order 1-7 as the rules number it: the reward, or -1 when the action is
+ * refused (the env is left as it was) */
 static int64_t dw_step(int64_t *s, uint8_t *board, const int64_t *table, const uint8_t *layouts,
                        int64_t cells, int64_t action) {
     if (s[DW_STATUS] != DW_PLAYING || action < 0 || action > DW_WAIT) return -1;
@@ -218,7 +219,7 @@ static int64_t dw_step(int64_t *s, uint8_t *board, const int64_t *table, const u
     if (action < DW_WAIT && !(dw_legal_dirs(board, pos, width) & (1 << action))) return -1;
     int64_t before = s[DW_SCORE];
     s[DW_TICK] += 1;
-    if (action < DW_WAIT) {
+    if (action < DW_WAIT) {  /* 1) move, dig, collect or push */
         const int64_t steps[4] = {width, -width, -1, 1};
         int64_t delta = steps[action], target = pos + delta;
         uint8_t b = board[target];
@@ -230,7 +231,7 @@ static int64_t dw_step(int64_t *s, uint8_t *board, const int64_t *table, const u
         board[pos] = G_EMPTY;
         board[target] = G_MOLE;
         s[DW_POS] = target;
-        if (b == G_EXIT_OPEN) {  /* tick order 2: the level is cleared */
+        if (b == G_EXIT_OPEN) {  /* 2) the level is cleared: the next one, or the win */
             s[DW_SCORE] += DW_CLEAR_POINTS + DW_OIL_POINTS * s[DW_OIL];
             if (l[DL_NEXT] < 0) {
                 s[DW_STATUS] = DW_WON;
@@ -241,16 +242,17 @@ static int64_t dw_step(int64_t *s, uint8_t *board, const int64_t *table, const u
             return s[DW_SCORE] - before;
         }
     }
-    dw_gravity(s, board, width, size);
-    if (!s[DW_EXIT_OPEN] && s[DW_GEMS] >= l[DL_QUOTA]) {
+    dw_gravity(s, board, width, size);                          /* 3) */
+    if (!s[DW_EXIT_OPEN] && s[DW_GEMS] >= l[DL_QUOTA]) {        /* 4) the exit opens */
         s[DW_EXIT_OPEN] = 1;
         board[l[DL_EXIT]] = G_EXIT_OPEN;
     }
-    if (s[DW_CHAIN] && s[DW_TICK] - s[DW_LAST_GEM] >= DW_CHAIN_WINDOW) s[DW_CHAIN] = 0;
-    s[DW_OIL] -= 1;
+    if (s[DW_CHAIN] && s[DW_TICK] - s[DW_LAST_GEM] >= DW_CHAIN_WINDOW)  /* 5) chain */
+        s[DW_CHAIN] = 0;
+    s[DW_OIL] -= 1;                                             /* 6) oil */
     if (s[DW_STATUS] == DW_PLAYING && s[DW_OIL] <= 0) s[DW_STATUS] = DW_OUT_OF_OIL;
     if (s[DW_STATUS] == DW_PLAYING && !dw_legal_dirs(board, s[DW_POS], width) &&
-        dw_settled(board, width, size))
+        dw_settled(board, width, size))                         /* 7) boxed in */
         s[DW_STATUS] = DW_BOXED_IN;
     return s[DW_SCORE] - before;
 }
