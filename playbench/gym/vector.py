@@ -20,7 +20,7 @@ Gymnasium's sync env lays them out.
 (all true: every env reports every key): ``action_mask`` (N, actions) int8, read-only;
 ``illegal`` (N,) bool; ``reason`` and ``events`` (N,) object arrays; ``score`` (N,)
 int64; ``progress`` (N,) float64; ``observation`` (N,) objects with ``json_info=True``.
-With ``events=False`` each ``events`` entry is an empty list, and the env steps all N
+With ``events=False`` each ``events`` entry is an empty tuple, and the env steps all N
 matches in one call of the game's compiled kernel where it has one
 (:mod:`playbench.kernels.vector` says when), handing out the very same.
 """
@@ -250,7 +250,7 @@ class PlaybenchVectorEnv(Door, VectorEnv):
             "illegal": np.array([not result.ok for result in results], dtype=np.bool_),
             "reason": np.fromiter((result.reason for result in results), object, count),
             "events": np.fromiter(
-                (result.events if self.events else [] for result in results), object, count
+                (result.events if self.events else () for result in results), object, count
             ),
             "score": np.array(scores, dtype=np.int64),
             "progress": np.array(

@@ -2,12 +2,12 @@
 
 :class:`PlaybenchVectorEnv` asks :func:`kernel_loop` for one when it is made; it gets one
 when the game has a kernel that runs here and the env asks for nothing the kernel does not
-give: the ``dict`` observation, ``events=False`` (``info["events"]`` then holds empty lists
-on either loop), ``json_info=False``, ``illegal="noop"``, next-step autoreset, and options
-(and tasks) whose levels the kernel's table holds. Everything handed out is then what the
+give: the ``dict`` observation, ``events=False`` (``info["events"]`` then holds empty
+tuples on either loop), ``json_info=False``, ``illegal="noop"``, next-step autoreset, and
+options (and tasks) whose levels the kernel's table holds. Everything handed out is then what the
 env's own loop over matches hands out, step for step (``tests/kernels/test_vector.py``
-plays both). Episodes start through the env's own ``_start`` (its seed and task draws), so
-the loop keeps no Python per env but at the start of an episode.
+plays both). Each episode's seed and options are the env's own draws from its generators,
+so the loop keeps no Python per env but at the start of an episode.
 """
 
 from __future__ import annotations
@@ -59,24 +59,36 @@ class KernelLoop:
         #: where the game has none: progress 0)
         self.low = np.zeros(count, dtype=np.float64)
         self.span = np.zeros(count, dtype=np.float64)
-        self.empty = np.empty(count, dtype=object)
         self.blank = np.full(count, "", dtype=object)
+        self.no_events = np.empty(count, dtype=object)
+        self.no_events[:] = [()] * count
+        #: id of a set of options an episode started on -> (those options, their table
+        #: row, their progress figures); the options are kept, so their id stays theirs
+        self.known: dict[int, tuple[Any, int, float, float]] = {}
+        #: the seed and options each env's episode started with
+        self.begun: list[tuple[int, Any]] = [(0, None)] * count
 
     def started(self, i: int) -> None:
         """Env ``i``'s episode was just started by the env (its match holds it): load it."""
         match = self.env._matches[i]
+        self.begun[i] = (match.seed, match.options)
         self.runs.set(i, match.state)
         self._figures(i, match.options)
         self.steps[i] = 0
         self.ended[i] = False
 
-    def _figures(self, i: int, options: Any) -> None:
-        found = figures(self.env.game.slug, options)
-        if found is None:
-            self.low[i] = self.span[i] = 0.0
-        else:
-            self.low[i] = found["random"]
-            self.span[i] = found["bot"] - found["random"]
+    def _figures(self, i: int, options: Any) -> int:
+        """Set env ``i``'s progress figures for ``options``; returns their table row."""
+        found = self.known.get(id(options))
+        if found is None or found[0] is not options:
+            row = self.runs.module.row_in(self.env.options, options)
+            means = figures(self.env.game.slug, options)
+            low, span = (0.0, 0.0) if means is None else (means["random"], 0.0)
+            if means is not None:
+                span = means["bot"] - means["random"]
+            found = self.known[id(options)] = (options, row, low, span)
+        self.low[i], self.span[i] = found[2], found[3]
+        return found[1]
 
     def reset_all(self) -> None:
         """Load every env's match after the env's own reset started them."""
@@ -102,10 +114,10 @@ class KernelLoop:
             indices = np.array([-1 if k is None else k for k in found], dtype=np.int64)
         resets = self.ended.copy()
         for i in np.flatnonzero(resets).tolist():
-            env._start(i, None, None)
-            options = env._matches[i].options
-            self._figures(i, options)
-            runs.restart(i, runs.module.row_in(env.options, options))
+            # the env's own draw (as its ``_start`` makes it); the kernel starts the run
+            seed, options = env.seeds.draw(env._generators[i], env.options)
+            self.begun[i] = (seed, options)
+            runs.restart(i, self._figures(i, options))
         runs.step(indices)
         self.steps += ~resets
         terminated = runs.ends & ~resets
@@ -122,14 +134,11 @@ class KernelLoop:
         scores = runs.scores.copy()
         with np.errstate(divide="ignore", invalid="ignore"):
             progress = np.where(self.span != 0, (scores - self.low) / self.span, 0.0)
-        events = self.empty.copy()
-        for i in range(count):
-            events[i] = []
         info = {
             "action_mask": mask,
             "illegal": runs.illegal.copy(),
             "reason": reason,
-            "events": events,
+            "events": self.no_events.copy(),
             "score": scores,
             "progress": progress,
         }
@@ -150,8 +159,5 @@ class KernelLoop:
     def matches(self) -> list[Match]:
         """Each env's match as it stands (its state from the kernel; the seed and options
         its episode started with; no log of the actions, which the kernel does not keep)."""
-        env = self.env
-        found = []
-        for i, started in enumerate(env._matches):
-            found.append(Match(env.game, self.runs.get(i), started.seed, started.options))
-        return found
+        game, get = self.env.game, self.runs.get
+        return [Match(game, get(i), *begun) for i, begun in enumerate(self.begun)]
