@@ -54,7 +54,9 @@ def source_hash(directory: str = HERE) -> str:
     return digest.hexdigest()
 
 
-def _load() -> ModuleType | None:
+def _load(directory: str = HERE) -> ModuleType | None:
+    """The extension if it was built from the C sources in ``directory``, else None (with a
+    warning saying why)."""
     try:
         from playbench.kernels import _native
     except ImportError:
@@ -65,7 +67,7 @@ def _load() -> ModuleType | None:
             stacklevel=3,
         )
         return None
-    if source_hash() != _native.SOURCE:
+    if source_hash(directory) != _native.SOURCE:
         warnings.warn(
             "playbench: the C kernels' sources changed since they were built, so every game "
             "runs on its Python rules (pip install -e . builds them again)",
