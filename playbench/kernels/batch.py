@@ -38,7 +38,8 @@ class Batch:
         self.num_envs = num_envs
         self.table, self.layouts = module.table(options)
         self.params = module.params(options)
-        self.start = module.start_row(options)
+        #: what a run starts from when nothing else is given (seed 0 on these options)
+        self.start = module.start(options, 0, options)
         self.state = np.zeros((num_envs, module.STATE_WIDTH), dtype=np.int64)
         self.cells = np.zeros((num_envs, self.layouts.shape[1]), dtype=np.uint8)
         self.records = np.zeros(num_envs, dtype=module.record(options))
@@ -50,13 +51,13 @@ class Batch:
         self.scores = np.zeros(num_envs, dtype=np.int64)
         self.illegal = np.zeros(num_envs, dtype=np.bool_)
         self.actions = np.zeros(num_envs, dtype=np.int64)
-        #: the level row each ended run starts again on
+        #: what each ended run starts again on: a level row, or a seed (see the module)
         self.starts = np.full(num_envs, self.start, dtype=np.int64)
         self.reset()
 
     def reset(self, rows: np.ndarray | None = None) -> None:
-        """Start run ``i`` again on level row ``rows[i]`` (every run, on ``starts``, when
-        ``rows`` is None; -1 leaves a run as it is), then observe every run."""
+        """Start run ``i`` again on ``rows[i]`` (every run, on ``starts``, when ``rows`` is
+        None; -1 leaves a run as it is), then observe every run."""
         levels = self.starts if rows is None else np.ascontiguousarray(rows, dtype=np.int64)
         self._reset(self.kernel, levels, self.state, self.cells, self.table, self.layouts)
         self.observe()
@@ -96,10 +97,10 @@ class Batch:
             self.illegal,
         )
 
-    def restart(self, i: int, row: int) -> None:
-        """Have run ``i`` start again on level row ``row`` at the next step, whatever its
-        action (as a run that ended does)."""
-        self.starts[i] = row
+    def restart(self, i: int, start: int) -> None:
+        """Have run ``i`` start again on ``start`` at the next step, whatever its action
+        (as a run that ended does)."""
+        self.starts[i] = start
         self.state[i, self.module.STATUS] = self.module.ENDED
 
     def get(self, i: int) -> Any:

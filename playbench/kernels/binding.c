@@ -12,7 +12,8 @@
  * board), ``table`` and ``layouts`` the levels an env can be on, ``params`` the game's
  * int64 parameters, ``obs`` N records of bytes, ``mask`` N rows of int8. ``step`` plays
  * ``actions[i]`` (int64) in env i, except that an env whose run had ended is started again
- * on level row ``starts[i]`` (reward 0, not ended). A refused action leaves the env as it
+ * on ``starts[i]`` (reward 0, not ended): a row of the level table (Delvewick) or a game
+ * seed (Chimestep). A refused action leaves the env as it
  * was, reward 0 and ``illegal[i]`` 1. Rewards are float64, scores int64, ends and illegal
  * one byte each. The layouts must be framed in bedrock (the Python side builds them from
  * parsed levels only); every size is checked here before any env is touched.
@@ -20,6 +21,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "chimestep.h"
 #include "delvewick.h"
 
 typedef struct {
@@ -30,12 +32,23 @@ typedef struct {
     void (*reset)(int64_t *, uint8_t *, const int64_t *, const uint8_t *, int64_t, int64_t);
     void (*observe)(const int64_t *, const uint8_t *, const int64_t *, const int64_t *,
                     uint8_t *, int8_t *);
-    Py_ssize_t level_at, pos_at, status_at, score_at, table_width;
+    Py_ssize_t score_at, table_width;
+    int (*over)(const int64_t *); /* the run has ended */
+    /* what is wrong with the level table, an env's row, a start, or the record: NULL when
+     * nothing is (each kernel indexes its tables with these, so all are checked first) */
+    const char *(*table_error)(const int64_t *, Py_ssize_t, Py_ssize_t);
+    const char *(*env_error)(const int64_t *, const int64_t *, Py_ssize_t, Py_ssize_t);
+    const char *(*start_error)(int64_t, Py_ssize_t);
+    const char *(*record_error)(const int64_t *, Py_ssize_t);
 } Kernel;
 
 static const Kernel KERNELS[] = {
     {"delvewick", DW_STATE, DW_ACTIONS, DP_PARAMS, dw_init, dw_step, dw_reset, dw_observe,
-     DW_LEVEL, DW_POS, DW_STATUS, DW_SCORE, DL_FIELDS},
+     DW_SCORE, DL_FIELDS, dw_over, dw_table_error, dw_env_error, dw_start_error,
+     dw_record_error},
+    {"chimestep", CS_STATE, CS_ACTIONS, CP_PARAMS, cs_init, cs_step, cs_reset, cs_observe,
+     CS_SCORE, 1, cs_over, cs_table_error, cs_env_error, cs_start_error,
+     cs_record_error},
 };
 #define KERNEL_COUNT ((Py_ssize_t)(sizeof KERNELS / sizeof KERNELS[0]))
 
@@ -72,46 +85,38 @@ static int rows_of(const Py_buffer *buffer, Py_ssize_t n, Py_ssize_t width, cons
     return 0;
 }
 
-/* the table's levels fit the cells and their rows are in range */
-static int check_table(const Shape *s, const Py_buffer *table, const Py_buffer *layouts) {
+/* the table's levels fit the cells */
+static int check_table(Shape *s, const Py_buffer *table, const Py_buffer *layouts) {
     Py_ssize_t width = (Py_ssize_t)sizeof(int64_t) * s->k->table_width;
     if (table->len == 0 || table->len % width) return fail("the level table is malformed");
-    Py_ssize_t levels = table->len / width;
-    if (layouts->len != levels * s->cells) return fail("the layouts do not match the table");
-    const int64_t *t = (const int64_t *)table->buf;
-    for (Py_ssize_t i = 0; i < levels; i++) {
-        const int64_t *l = t + i * s->k->table_width;
-        int64_t size = l[DL_WIDTH] * l[DL_HEIGHT];
-        if (l[DL_WIDTH] < 3 || l[DL_HEIGHT] < 3 || size > s->cells || l[DL_START] < 0 ||
-            l[DL_START] >= size || l[DL_EXIT] < 0 || l[DL_EXIT] >= size ||
-            l[DL_NEXT] < -1 || l[DL_NEXT] >= levels)
-            return fail("a level of the table does not fit its cells");
+    s->levels = table->len / width;
+    if (layouts->len != s->levels * s->cells) return fail("the layouts do not match the table");
+    const char *error = s->k->table_error((const int64_t *)table->buf, s->levels, s->cells);
+    return error ? fail(error) : 0;
+}
+
+/* every env's row is one the kernel can step */
+static int check_envs(const Shape *s, const int64_t *state, const int64_t *table) {
+    for (Py_ssize_t i = 0; i < s->n; i++) {
+        const char *error =
+            s->k->env_error(state + i * s->k->state_width, table, s->levels, s->cells);
+        if (error) return fail(error);
     }
     return 0;
 }
 
-/* every env's level row is in the table and its mole on its board */
-static int check_envs(const Shape *s, const int64_t *state, const int64_t *table,
-                      Py_ssize_t levels) {
+static int check_starts(const Shape *s, const int64_t *starts, int keep) {
     for (Py_ssize_t i = 0; i < s->n; i++) {
-        const int64_t *row = state + i * s->k->state_width;
-        int64_t level = row[s->k->level_at];
-        if (level < 0 || level >= levels) return fail("an env's level is not in the table");
-        const int64_t *l = table + level * s->k->table_width;
-        int64_t pos = row[s->k->pos_at];
-        if (pos < 0 || pos >= l[DL_WIDTH] * l[DL_HEIGHT])
-            return fail("an env's position is off its board");
+        if (keep && starts[i] == -1) continue;
+        const char *error = s->k->start_error(starts[i], s->levels);
+        if (error) return fail(error);
     }
     return 0;
 }
 
 static int check_record(const Shape *s, const int64_t *params) {
-    if (params[DP_ROWS] < 1 || params[DP_COLUMNS] < 1 || params[DP_LEVELS] < 1 ||
-        params[DP_ROWS] * params[DP_COLUMNS] > s->record || params[DP_MOLE_AT] < 0 ||
-        params[DP_MOLE_AT] + 4 > s->record || params[DP_STATS_AT] < 0 ||
-        params[DP_STATS_AT] + 24 > s->record)
-        return fail("the observation record does not fit its parameters");
-    return 0;
+    const char *error = s->k->record_error(params, s->record);
+    return error ? fail(error) : 0;
 }
 
 static PyObject *step(PyObject *self, PyObject *args) {
@@ -139,16 +144,10 @@ static PyObject *step(PyObject *self, PyObject *args) {
         rows_of(&ends, s.n, 1, "ends") || rows_of(&scores, s.n, 8, "scores") ||
         rows_of(&illegal, s.n, 1, "illegal") || check_table(&s, &table, &layouts))
         goto done;
-    s.levels = table.len / (8 * s.k->table_width);
     const int64_t *t = (const int64_t *)table.buf, *p = (const int64_t *)params.buf;
     const int64_t *a = (const int64_t *)actions.buf, *go = (const int64_t *)starts.buf;
     int64_t *st = (int64_t *)state.buf;
-    if (check_envs(&s, st, t, s.levels) || check_record(&s, p)) goto done;
-    for (Py_ssize_t i = 0; i < s.n; i++)
-        if (go[i] < 0 || go[i] >= s.levels) {
-            fail("a start level is not in the table");
-            goto done;
-        }
+    if (check_envs(&s, st, t) || check_record(&s, p) || check_starts(&s, go, 0)) goto done;
     ended = 0;
     Py_BEGIN_ALLOW_THREADS;
     const Kernel *k = s.k;
@@ -162,7 +161,7 @@ static PyObject *step(PyObject *self, PyObject *args) {
         uint8_t *board = c + i * s.cells;
         int64_t gained = 0;
         bad[i] = 0;
-        if (row[k->status_at] != 0) {
+        if (k->over(row)) {
             k->reset(row, board, t, lay, s.cells, go[i]);
         } else {
             gained = k->step(row, board, t, lay, s.cells, a[i]);
@@ -172,7 +171,7 @@ static PyObject *step(PyObject *self, PyObject *args) {
             }
         }
         r[i] = (double)gained;
-        e[i] = row[k->status_at] != 0;
+        e[i] = (uint8_t)k->over(row);
         ended += e[i];
         sc[i] = row[k->score_at];
         k->observe(row, board, t, p, o + i * s.record, m + i * k->actions);
@@ -213,13 +212,8 @@ static PyObject *reset(PyObject *self, PyObject *args) {
     if (rows_of(&state, s.n, 8 * s.k->state_width, "state") ||
         rows_of(&cells, s.n, s.cells, "cells") || check_table(&s, &table, &layouts))
         goto done;
-    s.levels = table.len / (8 * s.k->table_width);
     const int64_t *go = (const int64_t *)levels.buf;
-    for (Py_ssize_t i = 0; i < s.n; i++)
-        if (go[i] < -1 || go[i] >= s.levels) {
-            fail("a start level is not in the table");
-            goto done;
-        }
+    if (check_starts(&s, go, 1)) goto done;
     for (Py_ssize_t i = 0; i < s.n; i++)
         if (go[i] >= 0)
             s.k->reset((int64_t *)state.buf + i * s.k->state_width,
@@ -261,12 +255,13 @@ static PyObject *observe(PyObject *self, PyObject *args) {
         fail("the level table is malformed");
         goto done;
     }
+    s.levels = table.len / width;
     const int64_t *t = (const int64_t *)table.buf, *p = (const int64_t *)params.buf;
     const int64_t *st = (const int64_t *)state.buf;
-    if (check_envs(&s, st, t, table.len / width) || check_record(&s, p)) goto done;
+    if (check_envs(&s, st, t) || check_record(&s, p)) goto done;
     for (Py_ssize_t i = 0; i < s.n; i++) {
         const int64_t *row = st + i * s.k->state_width;
-        ((uint8_t *)ends.buf)[i] = row[s.k->status_at] != 0;
+        ((uint8_t *)ends.buf)[i] = (uint8_t)s.k->over(row);
         ((int64_t *)scores.buf)[i] = row[s.k->score_at];
         s.k->observe(row, (const uint8_t *)cells.buf + i * s.cells, t, p,
                      (uint8_t *)obs.buf + i * s.record, (int8_t *)mask.buf + i * s.k->actions);

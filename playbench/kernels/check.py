@@ -2,7 +2,8 @@
 
 :func:`play_both` runs a batch of N runs in the kernel and N states of the rules on the
 same actions: mostly uniform among the legal ones, sometimes any action index (refused
-ones included). A run that ends starts again on newly drawn options, in both. After every
+ones included). A run that ends starts again on newly drawn options and a drawn game
+seed, in both. After every
 step of every run it compares the full state (the fingerprint, and the JSON form on a
 mismatch), the observation, the mask, the reward, the refusal, the end and the score, and
 raises :class:`Mismatch` saying where they first differ. ``tests/kernels`` and
@@ -66,15 +67,19 @@ def play_both(
         raise RuntimeError(f"{game.slug} has no kernel running here (playbench.kernels)")
     module = kernel.module
 
-    def row(chosen: dict | None) -> int:
-        found = module.row_in(first, chosen)
+    def fresh(i: int, chosen: dict | None) -> Any:
+        """A new run ``i`` on ``chosen`` and a drawn game seed, in both (the kernel's at
+        its next step, or its next reset)."""
+        run_seed = int(rng.integers(2**63 - 1))
+        found = module.start(first, run_seed, chosen)
         if found is None:
             raise ValueError(f"options {chosen!r} are not in the kernel's table")
-        return found
+        kernel.starts[i] = found
+        return game.new(run_seed, chosen)
 
     options = [first, *(draw(rng) for _ in range(num_envs - 1))]
-    states = [game.new(seed, chosen) for chosen in options]
-    kernel.reset(np.array([row(chosen) for chosen in options]))
+    states = [fresh(i, chosen) for i, chosen in enumerate(options)]
+    kernel.reset()
     for i, state in enumerate(states):
         compare(game, kernel, i, state, f"seed {seed} run {i} at the start")
     picks = np.empty(num_envs, dtype=np.int64)
@@ -82,9 +87,7 @@ def play_both(
         expected = []
         for i, state in enumerate(states):
             if game.is_over(state):
-                chosen = draw(rng)
-                kernel.starts[i] = row(chosen)
-                states[i] = game.new(seed, chosen)
+                states[i] = fresh(i, draw(rng))
                 picks[i] = int(rng.integers(len(actions)))
                 expected.append((0, False))
                 continue

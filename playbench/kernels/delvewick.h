@@ -299,4 +299,40 @@ static void dw_observe(const int64_t *s, const uint8_t *board, const int64_t *ta
     mask[DW_WAIT] = 1;
 }
 
+static int dw_over(const int64_t *s) { return s[DW_STATUS] != DW_PLAYING; }
+
+/* -- the binding's checks: what is wrong, or NULL -------------------------------------- */
+static const char *dw_table_error(const int64_t *t, Py_ssize_t levels, Py_ssize_t cells) {
+    for (Py_ssize_t i = 0; i < levels; i++) {
+        const int64_t *l = t + i * DL_FIELDS;
+        int64_t size = l[DL_WIDTH] * l[DL_HEIGHT];
+        if (l[DL_WIDTH] < 3 || l[DL_HEIGHT] < 3 || size > cells || l[DL_START] < 0 ||
+            l[DL_START] >= size || l[DL_EXIT] < 0 || l[DL_EXIT] >= size || l[DL_NEXT] < -1 ||
+            l[DL_NEXT] >= levels)
+            return "a level of the table does not fit its cells";
+    }
+    return NULL;
+}
+
+static const char *dw_env_error(const int64_t *row, const int64_t *t, Py_ssize_t levels,
+                                Py_ssize_t cells) {
+    if (row[DW_LEVEL] < 0 || row[DW_LEVEL] >= levels) return "an env's level is not in the table";
+    const int64_t *l = t + row[DW_LEVEL] * DL_FIELDS;
+    if (row[DW_POS] < 0 || row[DW_POS] >= l[DL_WIDTH] * l[DL_HEIGHT])
+        return "an env's position is off its board";
+    return NULL;
+}
+
+static const char *dw_start_error(int64_t start, Py_ssize_t levels) {
+    return start < 0 || start >= levels ? "a start level is not in the table" : NULL;
+}
+
+static const char *dw_record_error(const int64_t *p, Py_ssize_t record) {
+    if (p[DP_ROWS] < 1 || p[DP_COLUMNS] < 1 || p[DP_LEVELS] < 1 ||
+        p[DP_ROWS] * p[DP_COLUMNS] > record || p[DP_MOLE_AT] < 0 || p[DP_MOLE_AT] + 4 > record ||
+        p[DP_STATS_AT] < 0 || p[DP_STATS_AT] + 24 > record)
+        return "the observation record does not fit its parameters";
+    return NULL;
+}
+
 #endif

@@ -61,9 +61,12 @@ def row_in(
     return len(LEVELS) if last.custom and last.to_json() == level.to_json() else None
 
 
-def start_row(options: Mapping[str, Any] | None) -> int:
-    level = level_from_options(options)
-    return len(LEVELS) if level.custom else level.number - 1
+def start(
+    table_options: Mapping[str, Any] | None, seed: int, options: Mapping[str, Any] | None
+) -> int | None:
+    """What a run on ``options`` starts from in the kernel: its table row (the seed
+    changes nothing in Delvewick)."""
+    return row_in(table_options, options)
 
 
 def table(options: Mapping[str, Any] | None) -> tuple[np.ndarray, np.ndarray]:

@@ -41,7 +41,7 @@ def kernel_loop(env: Any) -> KernelLoop | None:
     if runs is None:
         return None
     every = [env.options, *(env.seeds.tasks or ())]
-    if any(runs.module.row_in(env.options, options) is None for options in every):
+    if any(runs.module.start(env.options, 0, options) is None for options in every):
         return None
     return KernelLoop(env, runs)
 
@@ -62,9 +62,9 @@ class KernelLoop:
         self.blank = np.full(count, "", dtype=object)
         self.no_events = np.empty(count, dtype=object)
         self.no_events[:] = [()] * count
-        #: id of a set of options an episode started on -> (those options, their table
-        #: row, their progress figures); the options are kept, so their id stays theirs
-        self.known: dict[int, tuple[Any, int, float, float]] = {}
+        #: id of a set of options an episode started on -> (those options, their progress
+        #: figures); the options are kept, so their id stays theirs
+        self.known: dict[int, tuple[Any, float, float]] = {}
         #: the seed and options each env's episode started with
         self.begun: list[tuple[int, Any]] = [(0, None)] * count
 
@@ -77,18 +77,16 @@ class KernelLoop:
         self.steps[i] = 0
         self.ended[i] = False
 
-    def _figures(self, i: int, options: Any) -> int:
-        """Set env ``i``'s progress figures for ``options``; returns their table row."""
+    def _figures(self, i: int, options: Any) -> None:
+        """Set env ``i``'s progress figures for ``options``."""
         found = self.known.get(id(options))
         if found is None or found[0] is not options:
-            row = self.runs.module.row_in(self.env.options, options)
             means = figures(self.env.game.slug, options)
             low, span = (0.0, 0.0) if means is None else (means["random"], 0.0)
             if means is not None:
                 span = means["bot"] - means["random"]
-            found = self.known[id(options)] = (options, row, low, span)
-        self.low[i], self.span[i] = found[2], found[3]
-        return found[1]
+            found = self.known[id(options)] = (options, low, span)
+        self.low[i], self.span[i] = found[1], found[2]
 
     def reset_all(self) -> None:
         """Load every env's match after the env's own reset started them."""
@@ -117,7 +115,8 @@ class KernelLoop:
             # the env's own draw (as its ``_start`` makes it); the kernel starts the run
             seed, options = env.seeds.draw(env._generators[i], env.options)
             self.begun[i] = (seed, options)
-            runs.restart(i, self._figures(i, options))
+            self._figures(i, options)
+            runs.restart(i, runs.module.start(env.options, seed, options))
         runs.step(indices)
         self.steps += ~resets
         terminated = runs.ends & ~resets
