@@ -10,8 +10,8 @@ every step.
 
 Which games have one: a game whose package is ``playbench.games.NAME`` has a kernel when
 this package has a module ``NAME`` (its Python side: the level table, the observation
-record, the state in and out) and the extension has a kernel of that name. Delvewick has
-one; Chimestep, Gem Swap and Cogcrawl run on their Python rules.
+record, the state in and out) and the extension has a kernel of that name. Delvewick and
+Chimestep have one; Gem Swap and Cogcrawl run on their Python rules.
 
 ``pip install`` (editable or not) builds the extension wherever a C compiler is found
 (``setup.py``); elsewhere the install goes on and :func:`native` warns once that the games

@@ -1,6 +1,6 @@
-"""The native vector env on Delvewick's kernel against the same env on its loop over
-matches (the kernels turned off): the same observations, rewards, ends and infos, step for
-step, through ``gymnasium.make_vec``, with drawn seeds, tasks and step caps."""
+"""The native vector env on a game's kernel against the same env on its loop over matches
+(the kernels turned off): the same observations, rewards, ends and infos, step for step,
+through ``gymnasium.make_vec``, with drawn seeds, step caps and (Delvewick) tasks."""
 
 from __future__ import annotations
 
@@ -17,14 +17,15 @@ from playbench.kernels import KERNELS_ENV, wanted
 pytestmark = pytest.mark.skipif(not wanted(), reason=f"{KERNELS_ENV} turns the kernels off")
 
 ENV_ID = "playbench/Delvewick-v0"
+ENV_IDS = (ENV_ID, "playbench/Chimestep-v0")
 ENVS = 16
 ROUNDS = 400
 
 
-def _make(kernel: bool, **keywords):
+def _make(env_id: str, kernel: bool, **keywords):
     with pytest.MonkeyPatch.context() as patched:
         patched.setenv(KERNELS_ENV, "1" if kernel else "0")
-        envs = gymnasium.make_vec(ENV_ID, num_envs=ENVS, events=False, **keywords)
+        envs = gymnasium.make_vec(env_id, num_envs=ENVS, events=False, **keywords)
     assert (envs._kernel is not None) == kernel
     return envs
 
@@ -53,16 +54,18 @@ def _picks(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
     return picks
 
 
+@pytest.mark.parametrize("env_id", ENV_IDS)
 @settings(max_examples=2, deadline=None, phases=[Phase.generate])
 @given(
     seed=st.integers(0, 2**32),
     cap=st.integers(20, 300),
     levels=st.sets(st.integers(1, 8), min_size=1),
 )
-def test_the_kernel_loop_hands_out_what_the_match_loop_does(seed, cap, levels):
-    tasks = [{"startLevel": level} for level in sorted(levels)]
-    keywords = {"max_episode_steps": cap, "tasks": tasks}
-    fast, slow = _make(True, **keywords), _make(False, **keywords)
+def test_the_kernel_loop_hands_out_what_the_match_loop_does(env_id, seed, cap, levels):
+    keywords = {"max_episode_steps": cap}
+    if env_id == ENV_ID:
+        keywords["tasks"] = [{"startLevel": level} for level in sorted(levels)]
+    fast, slow = _make(env_id, True, **keywords), _make(env_id, False, **keywords)
     _same(fast.reset(seed=seed), slow.reset(seed=seed), "reset")
     rng = np.random.default_rng(seed)
     mask = slow.action_masks()
