@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from playbench.core import get_game
 from playbench.core.learning import learning_of
 from playbench.core.match import Match
+from playbench.games.chimestep.state import PLAYING
 from playbench.kernels import KERNELS_ENV, batched, wanted
 from playbench.kernels.check import compare, play_both
 
@@ -68,3 +69,35 @@ def test_a_state_set_into_the_kernel_plays_on_as_the_rules() -> None:
     kernel.observe()
     assert GAME.to_json(kernel.get(1)) == GAME.to_json(state)
     compare(GAME, kernel, 1, state, "after set")
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**63 - 1),
+    chick=st.integers(0, 27),
+    hush=st.lists(
+        st.tuples(st.integers(0, 2), st.integers(0, 27), st.integers(1, 14)),
+        min_size=1,
+        max_size=4,
+    ),
+)
+def test_every_hush_steps_as_the_rules_from_any_tile(seed, chick, hush) -> None:
+    """Awake Hush of drawn kinds, tiles and clocks around a chick on a drawn tile, in play:
+    a few single ticks through both (random play seldom puts a stalker above the chick)."""
+    state = GAME.step(GAME.new(seed), {"type": "start"}).state
+    state.status = PLAYING
+    state.position = chick
+    state.cooldown = 0
+    state.shimmer = 1
+    state.hush = [value for kind, tile, clock in hush for value in (kind, tile, 0, clock, 0)]
+    kernel = batched(GAME, 1)
+    kernel.set(0, state)
+    tick = ACTIONS.index({"type": "tick", "count": 1})
+    for step in range(16):
+        outcome = GAME.step(state, ACTIONS[tick])
+        kernel.step([tick])
+        state = outcome.state
+        assert kernel.rewards[0] == outcome.reward
+        compare(GAME, kernel, 0, state, f"tick {step}")
+        if GAME.is_over(state):
+            break
