@@ -286,7 +286,8 @@ class PlaybenchVectorEnv(Door, VectorEnv):
     def __getstate__(self) -> dict[str, Any]:
         matches, steps, ended, rows = self._matches, self._steps, self._ended, self._row_list
         if self._kernel is not None and matches[0] is not None:
-            matches, rows = self._kernel.matches(), [self._rows(m.state) for m in matches]
+            matches = self._kernel.matches()
+            rows = [self._rows(match.state) for match in matches]
             steps, ended = self._kernel.steps.tolist(), self._kernel.ended.tolist()
         return {
             "keywords": self._keywords,

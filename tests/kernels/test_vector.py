@@ -73,6 +73,7 @@ def test_the_kernel_loop_hands_out_what_the_match_loop_does(env_id, seed, cap, l
         picks = _picks(rng, mask)
         if step == ROUNDS // 2:
             fast, slow = copy.deepcopy(fast), copy.deepcopy(slow)
+            np.testing.assert_array_equal(fast.action_masks(), slow.action_masks())
             picks = picks.astype(np.float64)
         out = fast.step(picks)
         _same(out, slow.step(picks), f"seed {seed} step {step}")
