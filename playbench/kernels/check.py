@@ -64,7 +64,9 @@ def play_both(
     first = draw(rng)
     kernel = batched(game, num_envs, first)
     if kernel is None:
-        raise RuntimeError(f"{game.slug} has no kernel running here (playbench.kernels)")
+        raise RuntimeError(
+            f"{game.slug} has no kernel running here for options {first!r} (playbench.kernels)"
+        )
     module = kernel.module
 
     def fresh(i: int, chosen: dict | None) -> Any:

@@ -40,7 +40,7 @@ def _start_options(rng: np.random.Generator) -> dict:
 def _custom_options(rng: np.random.Generator) -> dict:
     """A shipped layout with a drawn quota and oil, as a custom level."""
     level = LEVELS[int(rng.integers(len(LEVELS)))]
-    quota = int(rng.integers(0, level.quota + 1))
+    quota = int(rng.integers(1, level.quota + 1))
     oil = int(rng.integers(1, level.oil + 1))
     return {"level": {"name": "drawn", "quota": quota, "oil": oil, "rows": list(level.rows)}}
 
