@@ -46,9 +46,9 @@ COMPILED_GLOBS = (
     "playbench/gym/observations.py",
     "playbench/gym/vector.py",
 )
-#: left as they are: the packages' entry points and the text-only modules (rules text,
-#: prompts, terminal controls), where compiling gains nothing
-NOT_COMPILED = ("__init__.py", "spec.py", "prompt.py", "controls.py")
+#: left as they are: the packages' entry points, the text-only modules (rules text,
+#: prompts, terminal controls) and the C kernels' Python sides, where compiling gains nothing
+NOT_COMPILED = ("__init__.py", "spec.py", "prompt.py", "controls.py", "kernel.py")
 
 
 def compiled_sources() -> list[str]:

@@ -8,9 +8,9 @@ reference: ``tests/kernels`` plays both side by side on drawn levels and random 
 actions and compares the full state, the observation, the mask, the reward and the end at
 every step.
 
-Which games have one: a game whose package is ``playbench.games.NAME`` has a kernel when
-this package has a module ``NAME`` (its Python side: the level table, the observation
-record, the state in and out) and the extension has a kernel of that name. Delvewick and
+Which games have one: a game has a kernel when its package has a module ``kernel`` (the
+kernel's Python side: the level table, the observation record, the state in and out; its
+``KERNEL`` names the kernel) and the extension has a kernel of that name. Delvewick and
 Chimestep have one; Gem Swap and Cogcrawl run on their Python rules.
 
 ``pip install`` (editable or not) builds the extension wherever a C compiler is found
@@ -95,10 +95,14 @@ def kernel_module(game: Any) -> ModuleType | None:
     if extension is None:
         return None
     package = sys.modules[type(game).__module__].__package__ or ""
-    name = package.rpartition(".")[2]
-    if name not in extension.KERNELS:
+    name = f"{package}.kernel"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name != name:
+            raise
         return None
-    return importlib.import_module(f"{__name__}.{name}")
+    return module if module.KERNEL in extension.KERNELS else None
 
 
 def batched(game: Any, num_envs: int, options: Any = None) -> Any:

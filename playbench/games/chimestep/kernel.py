@@ -1,5 +1,5 @@
 """Chimestep's kernel, its Python side: the observation record and the state in and out
-(the rules in C are ``chimestep.h``).
+(the rules in C are ``playbench/kernels/chimestep.h``).
 
 Chimestep has no levels: a run starts from its game seed, so a batch's ``starts`` hold
 seeds and its level table is one empty row. The observation record is the Gym door's

@@ -1,5 +1,5 @@
 """Delvewick's kernel, its Python side: the level table, the observation record and the
-state in and out (the rules in C are ``delvewick.h``).
+state in and out (the rules in C are ``playbench/kernels/delvewick.h``).
 
 The table holds the eight shipped levels in order (row ``k`` is level ``k + 1``, the level
 after it row ``k + 1``) and, with a custom ``level`` option, that level as row 8, which
