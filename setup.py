@@ -10,6 +10,11 @@ nothing.
 Beside the built modules the build writes ``playbench/_compiled.json``, the SHA-256 of
 each source it compiled: ``playbench/_compiled.py`` loads a compiled module only while its
 ``.py`` still has that hash, so an edited source is never shadowed by a stale build.
+
+The games' C kernels (``playbench/kernels``: one binding, a kernel per game) are built as
+one more optional extension, ``playbench.kernels._native``, with the SHA-256 of their C
+sources compiled in: ``playbench.kernels`` runs a build only while it matches the sources
+beside it. Without a C compiler the install goes on and the games run on their Python rules.
 """
 
 from __future__ import annotations
@@ -41,9 +46,9 @@ COMPILED_GLOBS = (
     "playbench/gym/observations.py",
     "playbench/gym/vector.py",
 )
-#: left as they are: the packages' entry points and the text-only modules (rules text,
-#: prompts, terminal controls), where compiling gains nothing
-NOT_COMPILED = ("__init__.py", "spec.py", "prompt.py", "controls.py")
+#: left as they are: the packages' entry points, the text-only modules (rules text,
+#: prompts, terminal controls) and the C kernels' Python sides, where compiling gains nothing
+NOT_COMPILED = ("__init__.py", "spec.py", "prompt.py", "controls.py", "kernel.py")
 
 
 def compiled_sources() -> list[str]:
@@ -62,6 +67,45 @@ def source_hash(path: str) -> str:
 
 #: module name -> the hash of the source its C was generated from, in this build
 HASHES: dict[str, str] = {}
+
+
+#: the C kernels' sources: the binding, which includes every game's header
+KERNEL_DIR = os.path.join("playbench", "kernels")
+
+
+def kernel_sources() -> list[str]:
+    return sorted(
+        glob.glob(os.path.join(KERNEL_DIR, "*.c")) + glob.glob(os.path.join(KERNEL_DIR, "*.h"))
+    )
+
+
+def kernel_hash() -> str:
+    """The SHA-256 of the kernels' C sources in name order (``playbench.kernels`` reads the
+    same from the installed sources)."""
+    digest = hashlib.sha256()
+    for path in kernel_sources():
+        with open(path, "rb") as file:
+            digest.update(os.path.basename(path).encode() + b"\0" + file.read() + b"\0")
+    return digest.hexdigest()
+
+
+def kernel_extensions() -> list:
+    """The C kernels' extension (optional: a failed build leaves the Python rules)."""
+    if not wanted():
+        return []
+    from setuptools import Extension
+
+    flags = ["-O2", "-g0"] if os.name == "posix" else []
+    return [
+        Extension(
+            "playbench.kernels._native",
+            [os.path.join(KERNEL_DIR, "binding.c")],
+            depends=kernel_sources(),
+            define_macros=[("PLAYBENCH_KERNEL_SOURCE", f'"{kernel_hash()}"')],
+            extra_compile_args=flags,
+            optional=True,
+        )
+    ]
 
 
 def wanted() -> bool:
@@ -121,7 +165,7 @@ class BuildExt(build_ext):
         super().run()
         built = {}
         for extension in self.extensions:
-            if os.path.exists(self.get_ext_fullpath(extension.name)):
+            if extension.name in HASHES and os.path.exists(self.get_ext_fullpath(extension.name)):
                 built[extension.name] = HASHES[extension.name]
         manifest = json.dumps({"modules": built}, indent=1, sort_keys=True) + "\n"
         targets = [os.path.join(self.build_lib, MANIFEST)]
@@ -138,4 +182,4 @@ if not wanted() and os.path.exists(MANIFEST):
     # vouched for, so they are never loaded (playbench/_compiled.py)
     os.remove(MANIFEST)
 
-setup(ext_modules=extensions(), cmdclass={"build_ext": BuildExt})
+setup(ext_modules=kernel_extensions() + extensions(), cmdclass={"build_ext": BuildExt})

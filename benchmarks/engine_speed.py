@@ -24,6 +24,9 @@ through ``gymnasium.make`` (random actions from ``action_space.sample``; NLE onl
 ``pip install nle`` has put it in the environment: it is a benchmark-only dependency).
 The env side picks a uniformly random legal index from ``info["action_mask"]`` (the pick
 is in its measured loop), the vector side one per row from one ``nonzero`` of the mask.
+``--kernels`` measures the games' compiled kernels against the same field instead
+(``benchmarks/kernel_speed.py`` says how).
+
 Targets (issue 34): every env at least 2x NLE, the vector env at least 2x one env per
 sub-step, each engine at least FrozenLake's rate, the frame and planes within 5x of the
 dict observation.
@@ -288,14 +291,17 @@ class VectorDoor:
     """The native vector env of N matches (``make_vec``'s vector entry point), a random legal
     index for each env from its mask row each call (the picks are in the measured loop)."""
 
-    def __init__(self, slug: str, num_envs: int) -> None:
+    def __init__(self, slug: str, num_envs: int, **keywords: object) -> None:
         import gymnasium as gym
 
         from playbench.gym import env_ids
 
         env_id = next(env_id for env_id, game in env_ids().items() if game == slug)
         self.envs = gym.make_vec(
-            env_id, num_envs=num_envs, vectorization_mode="vector_entry_point", games="any"
+            env_id,
+            num_envs=num_envs,
+            vectorization_mode="vector_entry_point",
+            **{"games": "any", **keywords},
         )
         self.num_envs = num_envs
         self.chooser = Rng.from_seed(0)
@@ -407,8 +413,16 @@ def main() -> None:
     parser.add_argument(
         "--batches", type=int, help="run this many batches of each workload, untimed"
     )
+    parser.add_argument(
+        "--kernels", action="store_true", help="the compiled kernels (benchmarks/kernel_speed.py)"
+    )
     args = parser.parse_args()
     slugs = args.game or [game.slug for game in all_games()]
+    if args.kernels:
+        from kernel_speed import measure_kernels
+
+        measure_kernels(slugs, args.seconds, args.rounds)
+        return
     if args.batches is not None:
         for slug in slugs:
             count(slug, args.batches)

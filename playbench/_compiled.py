@@ -111,12 +111,21 @@ def install() -> SourceGuard:
     return guard
 
 
+def _from_source(path: str, suffixes: tuple[str, ...]) -> bool:
+    """True when the extension module at ``path`` has a ``.py`` beside it (a compiled copy
+    of that source; the C kernels' extension has none)."""
+    for suffix in suffixes:
+        if path.endswith(suffix):
+            return os.path.isfile(path[: -len(suffix)] + ".py")
+    return False
+
+
 def compiled_modules() -> list[str]:
-    """The playbench modules running compiled in this process."""
+    """The playbench modules running compiled from their ``.py`` in this process."""
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     return sorted(
         name
         for name, module in list(sys.modules.items())
         if name.startswith("playbench.")
-        and (getattr(module, "__file__", None) or "").endswith(suffixes)
+        and _from_source(getattr(module, "__file__", None) or "", suffixes)
     )

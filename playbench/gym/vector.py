@@ -32,6 +32,10 @@ masks, as ``np.stack(envs.call("action_masks"))`` gives them from a sync env
 
 An action outside the single action space raises
 :class:`~playbench.gym.env.ActionOutOfSpace` before any env moves.
+
+With ``events=False`` each ``events`` entry is an empty tuple, and the env steps all N
+matches in one call of the game's compiled kernel where it has one
+(:mod:`playbench.kernels.vector` says when), handing out the very same.
 """
 
 from __future__ import annotations
@@ -65,6 +69,7 @@ from playbench.gym.env import (
     outcome,
     step_info,
 )
+from playbench.kernels.vector import kernel_loop
 
 #: SyncVectorEnv's own keywords, which ``vector_kwargs`` may hold
 VECTOR_KEYWORDS = ("copy", "observation_mode", "autoreset_mode")
@@ -109,13 +114,14 @@ def action_masks(env: gymnasium.Env | VectorEnv) -> np.ndarray:
     return np.stack(env.call("action_masks"))
 
 
-def _actions(picks: Any, count: int, size: int) -> list[int]:
-    """The N actions of one step as ints, or ActionOutOfSpace naming the first wrong one."""
+def _indices(picks: Any, count: int, size: int) -> np.ndarray:
+    """The N actions of one step as an int64 array, or ActionOutOfSpace naming the first
+    wrong one (an int array of the right shape is checked without a Python loop)."""
     if isinstance(picks, np.ndarray) and picks.dtype.kind in "iu" and picks.shape == (count,):
         if count and (picks.min() < 0 or picks.max() >= size):
             i = int(np.flatnonzero((picks < 0) | (picks >= size))[0])
             raise ActionOutOfSpace(f"env {i}: {out_of_space(picks[i].item(), size)}")
-        return picks.tolist()
+        return picks.astype(np.int64, copy=False)
     if isinstance(picks, np.ndarray) and picks.shape != (count,):
         raise ActionOutOfSpace(f"step needs {count} actions, shape ({count},), got {picks.shape}")
     picks = list(picks) if isinstance(picks, Sequence | np.ndarray) else [picks]
@@ -125,7 +131,7 @@ def _actions(picks: Any, count: int, size: int) -> list[int]:
     for i, index in enumerate(indices):
         if index is None:
             raise ActionOutOfSpace(f"env {i}: {out_of_space(picks[i], size)}")
-    return indices
+    return np.array(indices, dtype=np.int64)
 
 
 class PlaybenchVectorEnv(Door, VectorEnv):
@@ -159,6 +165,7 @@ class PlaybenchVectorEnv(Door, VectorEnv):
         num_seeds: int | None = None,
         tasks: Sequence[Mapping[str, Any]] | None = None,
         frame_size: int | tuple[int, int] | None = None,
+        events: bool = True,
     ) -> None:
         check_render_mode(render_mode)
         self._spec: EnvSpec | None = None
@@ -181,6 +188,7 @@ class PlaybenchVectorEnv(Door, VectorEnv):
         if type(num_envs) is not int or num_envs < 1:
             raise ValueError(f"num_envs must be a whole number above 0, got {num_envs!r}")
         self._door(game, keywords)
+        self.events = events
         self.num_envs = num_envs
         self.render_mode = render_mode
         cap = self.game.step_cap if max_episode_steps is None else max_episode_steps
@@ -221,6 +229,7 @@ class PlaybenchVectorEnv(Door, VectorEnv):
         if spec is not None:
             spec = dataclasses.replace(spec, max_episode_steps=self.max_episode_steps)
         self._spec = spec
+        self._kernel = kernel_loop(self)
 
     # -- the loop ---------------------------------------------------------------------------
     def reset(
@@ -239,11 +248,17 @@ class PlaybenchVectorEnv(Door, VectorEnv):
             chosen = np.flatnonzero(_reset_mask(options.pop(RESET_MASK), count)).tolist()
         if seed is not None:
             self._np_random, self._np_random_seed = seeding.np_random(seeds[0])
+        kernel = self._kernel
+        if kernel is not None and self._matches[0] is not None:
+            self._matches = kernel.matches()
+            self._steps, self._ended = kernel.steps.tolist(), kernel.ended.tolist()
         for i in chosen:
             one = seeds[i]
             if one is not None or self._generators[i] is None:
                 self._generators[i] = seeding.np_random(one)[0]
             self._start(i, one, options)
+        if kernel is not None:
+            kernel.restore(self._steps, self._ended)
         observations = self._observations()
         if len(chosen) == count:
             return observations, self._info([StepResult(ok=True)] * count)
@@ -254,7 +269,9 @@ class PlaybenchVectorEnv(Door, VectorEnv):
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict]:
         count, size = self.num_envs, self._size
-        picks = _actions(actions, count, size)
+        if self._kernel is not None:
+            return self._kernel.step(_indices(actions, count, size))
+        picks = _indices(actions, count, size).tolist()
         ended = self._ended
         mode = self.autoreset_mode
         if mode == AutoresetMode.DISABLED and any(ended):
@@ -357,7 +374,9 @@ class PlaybenchVectorEnv(Door, VectorEnv):
             "action_mask": self._mask,
             "illegal": np.array([not result.ok for result in results], dtype=np.bool_),
             "reason": np.fromiter((result.reason for result in results), object, count),
-            "events": np.fromiter((result.events for result in results), object, count),
+            "events": np.fromiter(
+                (result.events if self.events else () for result in results), object, count
+            ),
             "score": np.array(scores, dtype=np.int64),
             "progress": np.array(
                 [progress(one) for progress, one in zip(self._progress, scores, strict=True)],
@@ -397,14 +416,19 @@ class PlaybenchVectorEnv(Door, VectorEnv):
 
     # -- copies -----------------------------------------------------------------------------
     def __getstate__(self) -> dict[str, Any]:
+        matches, steps, ended, rows = self._matches, self._steps, self._ended, self._row_list
+        if self._kernel is not None and matches[0] is not None:
+            matches = self._kernel.matches()
+            rows = [self._rows(match.state) for match in matches]
+            steps, ended = self._kernel.steps.tolist(), self._kernel.ended.tolist()
         return {
             "keywords": self._keywords,
-            "matches": [_match_state(match) for match in self._matches],
+            "matches": [_match_state(match) for match in matches],
             "generators": self._generators,
-            "steps": self._steps,
-            "ended": self._ended,
+            "steps": steps,
+            "ended": ended,
             "gained": self._gained,
-            "rows": self._row_list,
+            "rows": rows,
             "np_random": self._np_random,
             "np_random_seed": self._np_random_seed,
             "spec": self.spec,
@@ -425,11 +449,16 @@ class PlaybenchVectorEnv(Door, VectorEnv):
         ]
         if self._matches[0] is not None:
             self._mask = mask_of(b"".join(self._row_list)).reshape(self.num_envs, -1)
+            if self._kernel is not None:
+                self._kernel.restore(self._steps, self._ended)
 
     # -- looking ----------------------------------------------------------------------------
     @property
     def matches(self) -> list[Match]:
-        """The N matches being played (after :meth:`reset`)."""
+        """The N matches being played (after :meth:`reset`; on the kernel's loop, built
+        from its state without the log of actions)."""
+        if self._kernel is not None and self._matches[0] is not None:
+            return self._kernel.matches()
         return list(self._matches)
 
     def action_masks(self) -> np.ndarray:
@@ -442,9 +471,9 @@ class PlaybenchVectorEnv(Door, VectorEnv):
         if self.render_mode is None:
             return None
         if self.render_mode == "ansi":
-            return tuple(self.game.render(match.state) for match in self._matches)
+            return tuple(self.game.render(match.state) for match in self.matches)
         frame = self._observer.painter.frame
-        return tuple(frame(match.state) for match in self._matches)
+        return tuple(frame(match.state) for match in self.matches)
 
 
 def _reset_mask(mask: Any, count: int) -> np.ndarray:

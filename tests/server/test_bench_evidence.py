@@ -26,7 +26,7 @@ from playbench.core.rng import draw_seed
 from playbench.runner.bench import BENCH, bench_figures, read_bench
 from playbench.runner.publish import archive
 from playbench.runner.report import write_report
-from playbench.runner.suite import load_suite, shipped_suites
+from playbench.runner.suite import shipped_suites
 from playbench.server.bench import BenchShelf, PublishRefused, ShelfLimits
 from playbench.server.bench_archive import unpack
 from playbench.server.bench_derive import is_official, unscaled

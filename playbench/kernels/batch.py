@@ -1,0 +1,113 @@
+"""A batch of N runs of one game in preallocated NumPy arrays, stepped by its C kernel.
+
+The arrays are the kernel's whole state and output: ``state`` (N, k) int64 and ``cells``
+(N, c) uint8 hold the runs; every :meth:`Batch.step` writes ``obs`` (the game's
+observation arrays, views of one record per env), ``mask`` (N, actions) int8,
+``rewards`` (N,) float64, ``ends`` (N,) bool, ``scores`` (N,) int64 and ``illegal`` (N,)
+bool in place. A run that has ended is started again by the next step (on ``starts[i]``,
+a row of the level table) whatever its action: Gymnasium's next-step autoreset.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from playbench.kernels import native
+
+
+class Batch:
+    """``num_envs`` runs of the game ``module`` describes, all on these options."""
+
+    def __init__(self, module: ModuleType, num_envs: int, options: Any = None) -> None:
+        extension = native()
+        if extension is None:
+            raise RuntimeError("the C kernels cannot run here (see playbench.kernels)")
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        self.module = module
+        self.options = options
+        self._step, self._reset, self._observe = (
+            extension.step,
+            extension.reset,
+            extension.observe,
+        )
+        self.kernel = extension.KERNELS.index(module.KERNEL)
+        self.num_envs = num_envs
+        self.table, self.layouts = module.table(options)
+        self.params = module.params(options)
+        #: what a run starts from when nothing else is given (seed 0 on these options)
+        self.start = module.start(options, 0, options)
+        self.state = np.zeros((num_envs, module.STATE_WIDTH), dtype=np.int64)
+        self.cells = np.zeros((num_envs, self.layouts.shape[1]), dtype=np.uint8)
+        self.records = np.zeros(num_envs, dtype=module.record(options))
+        #: the observation arrays by name: views into the records, rewritten every step
+        self.obs = {name: self.records[name] for name in self.records.dtype.names}
+        self.mask = np.zeros((num_envs, module.ACTIONS), dtype=np.int8)
+        self.rewards = np.zeros(num_envs, dtype=np.float64)
+        self.ends = np.zeros(num_envs, dtype=np.bool_)
+        self.scores = np.zeros(num_envs, dtype=np.int64)
+        self.illegal = np.zeros(num_envs, dtype=np.bool_)
+        self.actions = np.zeros(num_envs, dtype=np.int64)
+        #: what each ended run starts again on: a level row, or a seed (see the module)
+        self.starts = np.full(num_envs, self.start, dtype=np.int64)
+        self.reset()
+
+    def reset(self, rows: np.ndarray | None = None) -> None:
+        """Start run ``i`` again on ``rows[i]`` (every run, on ``starts``, when ``rows`` is
+        None; -1 leaves a run as it is), then observe every run."""
+        levels = self.starts if rows is None else np.ascontiguousarray(rows, dtype=np.int64)
+        self._reset(self.kernel, levels, self.state, self.cells, self.table, self.layouts)
+        self.observe()
+
+    def observe(self) -> None:
+        """Write every run's observation, mask, end and score from its state."""
+        self._observe(
+            self.kernel,
+            self.state,
+            self.cells,
+            self.table,
+            self.params,
+            self.records,
+            self.mask,
+            self.ends,
+            self.scores,
+        )
+
+    def step(self, actions: Any) -> int:
+        """Play action ``actions[i]`` in run ``i`` (a run that had ended starts again
+        instead); returns how many runs this step ended."""
+        self.actions[:] = actions
+        return self._step(
+            self.kernel,
+            self.actions,
+            self.starts,
+            self.state,
+            self.cells,
+            self.table,
+            self.layouts,
+            self.params,
+            self.records,
+            self.mask,
+            self.rewards,
+            self.ends,
+            self.scores,
+            self.illegal,
+        )
+
+    def restart(self, i: int, start: int) -> None:
+        """Have run ``i`` start again on ``start`` at the next step, whatever its action
+        (as a run that ended does)."""
+        self.starts[i] = start
+        self.state[i, self.module.STATUS] = self.module.ENDED
+
+    def get(self, i: int) -> Any:
+        """Run ``i`` as the game's own state (a new object of the Python rules)."""
+        return self.module.to_state(self, i)
+
+    def set(self, i: int, state: Any) -> None:
+        """Make run ``i`` the game's state ``state`` (one the kernel takes); :meth:`observe`
+        then writes what it shows."""
+        self.module.from_state(self, i, state)

@@ -1,0 +1,313 @@
+/* playbench.kernels._native: the one binding of the games' C kernels.
+ *
+ * Every call takes a batch of N envs as preallocated, C-contiguous buffers (NumPy arrays
+ * through the buffer protocol) and loops over them in C with the GIL released:
+ *
+ *   step(kernel, actions, starts, state, cells, table, layouts, params,
+ *        obs, mask, rewards, ends, scores, illegal) -> envs ended by this step
+ *   reset(kernel, levels, state, cells, table, layouts)
+ *   observe(kernel, state, cells, table, params, obs, mask, ends, scores)
+ *
+ * ``state`` is N rows of int64 (the kernel's integers), ``cells`` N rows of bytes (its
+ * board), ``table`` and ``layouts`` the levels an env can be on, ``params`` the game's
+ * int64 parameters, ``obs`` N records of bytes, ``mask`` N rows of int8. ``step`` plays
+ * ``actions[i]`` (int64) in env i, except that an env whose run had ended is started again
+ * on ``starts[i]`` (reward 0, not ended): a row of the level table (Delvewick) or a game
+ * seed (Chimestep). A refused action leaves the env as it
+ * was, reward 0 and ``illegal[i]`` 1. Rewards are float64, scores int64, ends and illegal
+ * one byte each. The layouts must be framed in bedrock (the Python side builds them from
+ * parsed levels only); every size is checked here before any env is touched.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "chimestep.h"
+#include "delvewick.h"
+
+typedef struct {
+    const char *name;
+    Py_ssize_t state_width, actions, params;
+    void (*init)(void);
+    int64_t (*step)(int64_t *, uint8_t *, const int64_t *, const uint8_t *, int64_t, int64_t);
+    void (*reset)(int64_t *, uint8_t *, const int64_t *, const uint8_t *, int64_t, int64_t);
+    void (*observe)(const int64_t *, const uint8_t *, const int64_t *, const int64_t *,
+                    uint8_t *, int8_t *);
+    Py_ssize_t score_at, table_width;
+    int (*over)(const int64_t *); /* the run has ended */
+    /* what is wrong with the level table, an env's row, a start, or the record: NULL when
+     * nothing is (each kernel indexes its tables with these, so all are checked first) */
+    const char *(*table_error)(const int64_t *, Py_ssize_t, Py_ssize_t);
+    const char *(*env_error)(const int64_t *, const int64_t *, Py_ssize_t, Py_ssize_t);
+    const char *(*start_error)(int64_t, Py_ssize_t);
+    const char *(*record_error)(const int64_t *, Py_ssize_t);
+} Kernel;
+
+static const Kernel KERNELS[] = {
+    {"delvewick", DW_STATE, DW_ACTIONS, DP_PARAMS, dw_init, dw_step, dw_reset, dw_observe,
+     DW_SCORE, DL_FIELDS, dw_over, dw_table_error, dw_env_error, dw_start_error,
+     dw_record_error},
+    {"chimestep", CS_STATE, CS_ACTIONS, CP_PARAMS, cs_init, cs_step, cs_reset, cs_observe,
+     CS_SCORE, 1, cs_over, cs_table_error, cs_env_error, cs_start_error,
+     cs_record_error},
+};
+#define KERNEL_COUNT ((Py_ssize_t)(sizeof KERNELS / sizeof KERNELS[0]))
+
+/* the sizes every call shares, read and checked from the buffers */
+typedef struct {
+    const Kernel *k;
+    Py_ssize_t n, cells, levels, record;
+} Shape;
+
+static int fail(const char *message) {
+    PyErr_SetString(PyExc_ValueError, message);
+    return -1;
+}
+
+static int kernel_of(Py_ssize_t index, Shape *shape) {
+    if (index < 0 || index >= KERNEL_COUNT) return fail("no kernel of that number");
+    shape->k = &KERNELS[index];
+    return 0;
+}
+
+/* n from a buffer of n items of ``size`` bytes */
+static int count_of(const Py_buffer *buffer, Py_ssize_t size, Shape *shape) {
+    if (buffer->len % size) return fail("a per-env buffer's size is no whole number of envs");
+    shape->n = buffer->len / size;
+    return 0;
+}
+
+static int rows_of(const Py_buffer *buffer, Py_ssize_t n, Py_ssize_t width, const char *what) {
+    if (buffer->len != n * width) {
+        PyErr_Format(PyExc_ValueError, "%s holds %zd bytes, not %zd", what, buffer->len,
+                     n * width);
+        return -1;
+    }
+    return 0;
+}
+
+/* the table's levels fit the cells */
+static int check_table(Shape *s, const Py_buffer *table, const Py_buffer *layouts) {
+    Py_ssize_t width = (Py_ssize_t)sizeof(int64_t) * s->k->table_width;
+    if (table->len == 0 || table->len % width) return fail("the level table is malformed");
+    s->levels = table->len / width;
+    if (layouts->len != s->levels * s->cells) return fail("the layouts do not match the table");
+    const char *error = s->k->table_error((const int64_t *)table->buf, s->levels, s->cells);
+    return error ? fail(error) : 0;
+}
+
+/* every env's row is one the kernel can step */
+static int check_envs(const Shape *s, const int64_t *state, const int64_t *table) {
+    for (Py_ssize_t i = 0; i < s->n; i++) {
+        const char *error =
+            s->k->env_error(state + i * s->k->state_width, table, s->levels, s->cells);
+        if (error) return fail(error);
+    }
+    return 0;
+}
+
+static int check_starts(const Shape *s, const int64_t *starts, int keep) {
+    for (Py_ssize_t i = 0; i < s->n; i++) {
+        if (keep && starts[i] == -1) continue;
+        const char *error = s->k->start_error(starts[i], s->levels);
+        if (error) return fail(error);
+    }
+    return 0;
+}
+
+static int check_record(const Shape *s, const int64_t *params) {
+    const char *error = s->k->record_error(params, s->record);
+    return error ? fail(error) : 0;
+}
+
+static PyObject *step(PyObject *self, PyObject *args) {
+    Py_ssize_t index;
+    Py_buffer actions, starts, state, cells, table, layouts, params, obs, mask, rewards, ends,
+        scores, illegal;
+    if (!PyArg_ParseTuple(args, "ny*y*w*w*y*y*y*w*w*w*w*w*w*", &index, &actions, &starts,
+                          &state, &cells, &table, &layouts, &params, &obs, &mask, &rewards,
+                          &ends, &scores, &illegal))
+        return NULL;
+    Shape s;
+    Py_ssize_t ended = -1;
+    if (kernel_of(index, &s) || count_of(&actions, 8, &s)) goto done;
+    if (s.n == 0) {
+        ended = 0;
+        goto done;
+    }
+    s.cells = cells.len / s.n;
+    s.record = obs.len / s.n;
+    if (rows_of(&starts, s.n, 8, "starts") ||
+        rows_of(&state, s.n, 8 * s.k->state_width, "state") ||
+        rows_of(&cells, s.n, s.cells, "cells") || rows_of(&obs, s.n, s.record, "obs") ||
+        rows_of(&params, 1, 8 * s.k->params, "params") ||
+        rows_of(&mask, s.n, s.k->actions, "mask") || rows_of(&rewards, s.n, 8, "rewards") ||
+        rows_of(&ends, s.n, 1, "ends") || rows_of(&scores, s.n, 8, "scores") ||
+        rows_of(&illegal, s.n, 1, "illegal") || check_table(&s, &table, &layouts))
+        goto done;
+    const int64_t *t = (const int64_t *)table.buf, *p = (const int64_t *)params.buf;
+    const int64_t *a = (const int64_t *)actions.buf, *go = (const int64_t *)starts.buf;
+    int64_t *st = (int64_t *)state.buf;
+    if (check_envs(&s, st, t) || check_record(&s, p) || check_starts(&s, go, 0)) goto done;
+    ended = 0;
+    Py_BEGIN_ALLOW_THREADS;
+    const Kernel *k = s.k;
+    uint8_t *c = (uint8_t *)cells.buf, *o = (uint8_t *)obs.buf, *e = (uint8_t *)ends.buf;
+    uint8_t *bad = (uint8_t *)illegal.buf, *lay = (uint8_t *)layouts.buf;
+    int8_t *m = (int8_t *)mask.buf;
+    double *r = (double *)rewards.buf;
+    int64_t *sc = (int64_t *)scores.buf;
+    for (Py_ssize_t i = 0; i < s.n; i++) {
+        int64_t *row = st + i * k->state_width;
+        uint8_t *board = c + i * s.cells;
+        int64_t gained = 0;
+        bad[i] = 0;
+        if (k->over(row)) {
+            k->reset(row, board, t, lay, s.cells, go[i]);
+        } else {
+            gained = k->step(row, board, t, lay, s.cells, a[i]);
+            if (gained < 0) {
+                gained = 0;
+                bad[i] = 1;
+            }
+        }
+        r[i] = (double)gained;
+        e[i] = (uint8_t)k->over(row);
+        ended += e[i];
+        sc[i] = row[k->score_at];
+        k->observe(row, board, t, p, o + i * s.record, m + i * k->actions);
+    }
+    Py_END_ALLOW_THREADS;
+done:
+    PyBuffer_Release(&actions);
+    PyBuffer_Release(&starts);
+    PyBuffer_Release(&state);
+    PyBuffer_Release(&cells);
+    PyBuffer_Release(&table);
+    PyBuffer_Release(&layouts);
+    PyBuffer_Release(&params);
+    PyBuffer_Release(&obs);
+    PyBuffer_Release(&mask);
+    PyBuffer_Release(&rewards);
+    PyBuffer_Release(&ends);
+    PyBuffer_Release(&scores);
+    PyBuffer_Release(&illegal);
+    if (ended < 0) return NULL;
+    return PyLong_FromSsize_t(ended);
+}
+
+static PyObject *reset(PyObject *self, PyObject *args) {
+    Py_ssize_t index;
+    Py_buffer levels, state, cells, table, layouts;
+    if (!PyArg_ParseTuple(args, "ny*w*w*y*y*", &index, &levels, &state, &cells, &table,
+                          &layouts))
+        return NULL;
+    Shape s;
+    int ok = 0;
+    if (kernel_of(index, &s) || count_of(&levels, 8, &s)) goto done;
+    if (s.n == 0) {
+        ok = 1;
+        goto done;
+    }
+    s.cells = cells.len / s.n;
+    if (rows_of(&state, s.n, 8 * s.k->state_width, "state") ||
+        rows_of(&cells, s.n, s.cells, "cells") || check_table(&s, &table, &layouts))
+        goto done;
+    const int64_t *go = (const int64_t *)levels.buf;
+    if (check_starts(&s, go, 1)) goto done;
+    for (Py_ssize_t i = 0; i < s.n; i++)
+        if (go[i] >= 0)
+            s.k->reset((int64_t *)state.buf + i * s.k->state_width,
+                       (uint8_t *)cells.buf + i * s.cells, (const int64_t *)table.buf,
+                       (const uint8_t *)layouts.buf, s.cells, go[i]);
+    ok = 1;
+done:
+    PyBuffer_Release(&levels);
+    PyBuffer_Release(&state);
+    PyBuffer_Release(&cells);
+    PyBuffer_Release(&table);
+    PyBuffer_Release(&layouts);
+    if (!ok) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *observe(PyObject *self, PyObject *args) {
+    Py_ssize_t index;
+    Py_buffer state, cells, table, params, obs, mask, ends, scores;
+    if (!PyArg_ParseTuple(args, "ny*y*y*y*w*w*w*w*", &index, &state, &cells, &table, &params,
+                          &obs, &mask, &ends, &scores))
+        return NULL;
+    Shape s;
+    int ok = 0;
+    if (kernel_of(index, &s) || count_of(&ends, 1, &s)) goto done;
+    if (s.n == 0) {
+        ok = 1;
+        goto done;
+    }
+    s.cells = cells.len / s.n;
+    s.record = obs.len / s.n;
+    if (rows_of(&state, s.n, 8 * s.k->state_width, "state") ||
+        rows_of(&cells, s.n, s.cells, "cells") || rows_of(&obs, s.n, s.record, "obs") ||
+        rows_of(&params, 1, 8 * s.k->params, "params") ||
+        rows_of(&mask, s.n, s.k->actions, "mask") || rows_of(&scores, s.n, 8, "scores"))
+        goto done;
+    Py_ssize_t width = 8 * s.k->table_width;
+    if (table.len == 0 || table.len % width) {
+        fail("the level table is malformed");
+        goto done;
+    }
+    s.levels = table.len / width;
+    const int64_t *t = (const int64_t *)table.buf, *p = (const int64_t *)params.buf;
+    const int64_t *st = (const int64_t *)state.buf;
+    if (check_envs(&s, st, t) || check_record(&s, p)) goto done;
+    for (Py_ssize_t i = 0; i < s.n; i++) {
+        const int64_t *row = st + i * s.k->state_width;
+        ((uint8_t *)ends.buf)[i] = (uint8_t)s.k->over(row);
+        ((int64_t *)scores.buf)[i] = row[s.k->score_at];
+        s.k->observe(row, (const uint8_t *)cells.buf + i * s.cells, t, p,
+                     (uint8_t *)obs.buf + i * s.record, (int8_t *)mask.buf + i * s.k->actions);
+    }
+    ok = 1;
+done:
+    PyBuffer_Release(&state);
+    PyBuffer_Release(&cells);
+    PyBuffer_Release(&table);
+    PyBuffer_Release(&params);
+    PyBuffer_Release(&obs);
+    PyBuffer_Release(&mask);
+    PyBuffer_Release(&ends);
+    PyBuffer_Release(&scores);
+    if (!ok) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef METHODS[] = {
+    {"step", step, METH_VARARGS, "Step N envs of one kernel (see the module docstring)."},
+    {"reset", reset, METH_VARARGS, "Start the envs given a level row on it."},
+    {"observe", observe, METH_VARARGS, "Write every env's observation, mask, end, score."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef MODULE = {
+    PyModuleDef_HEAD_INIT, "_native", "The games' C kernels (playbench.kernels).", -1, METHODS,
+};
+
+PyMODINIT_FUNC PyInit__native(void) {
+    PyObject *module = PyModule_Create(&MODULE);
+    if (module == NULL) return NULL;
+    PyObject *names = PyTuple_New(KERNEL_COUNT);
+    if (names == NULL) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < KERNEL_COUNT; i++) {
+        KERNELS[i].init();
+        PyTuple_SET_ITEM(names, i, PyUnicode_FromString(KERNELS[i].name));
+    }
+    if (PyModule_AddObject(module, "KERNELS", names) < 0 ||
+        PyModule_AddStringConstant(module, "SOURCE", PLAYBENCH_KERNEL_SOURCE) < 0) {
+        Py_DECREF(names);
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}

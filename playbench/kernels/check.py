@@ -1,0 +1,111 @@
+"""A game's kernel played side by side with its Python rules, compared at every step.
+
+:func:`play_both` runs a batch of N runs in the kernel and N states of the rules on the
+same actions: mostly uniform among the legal ones, sometimes any action index (refused
+ones included). A run that ends starts again on newly drawn options and a drawn game
+seed, in both. After every
+step of every run it compares the full state (the fingerprint, and the JSON form on a
+mismatch), the observation, the mask, the reward, the refusal, the end and the score, and
+raises :class:`Mismatch` saying where they first differ. ``tests/kernels`` and
+``benchmarks/kernel_differential.py`` use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from playbench.core.game import Game
+from playbench.core.learning import learning_of
+from playbench.kernels import batched
+
+#: options for a new run, drawn from a generator
+Draw = Callable[[np.random.Generator], dict | None]
+
+
+class Mismatch(AssertionError):
+    """The kernel and the rules differ; the message says where and how."""
+
+
+def _check(same: bool, where: str, what: str) -> None:
+    if not same:
+        raise Mismatch(f"{what} differs at {where}")
+
+
+def compare(game: Game, kernel: Any, i: int, state: Any, where: str) -> None:
+    """Raise :class:`Mismatch` unless run ``i`` of ``kernel`` is ``state`` in every way."""
+    learning = learning_of(game)
+    mine = kernel.get(i)
+    if game.fingerprint(mine) != game.fingerprint(state):
+        raise Mismatch(
+            f"the state differs at {where}: kernel {game.to_json(mine)} rules {game.to_json(state)}"
+        )
+    expected = learning.encode(state, learning.arrays(kernel.options))
+    for name, array in expected.items():
+        _check(np.array_equal(kernel.obs[name][i], array), where, f"observation {name!r}")
+    mask = np.zeros(kernel.mask.shape[1], dtype=np.int8)
+    mask[list(learning.legal(state))] = 1
+    _check(np.array_equal(kernel.mask[i], mask), where, "the mask")
+    _check(bool(kernel.ends[i]) == game.is_over(state), where, "the end")
+    _check(int(kernel.scores[i]) == game.score(state), where, "the score")
+
+
+def play_both(
+    game: Game, seed: int, draw: Draw, num_envs: int, rounds: int, any_action: float = 0.1
+) -> int:
+    """Play ``rounds`` steps of ``num_envs`` runs through both (``draw`` gives each run's
+    options; all must share the kernel's table, as one custom level does); returns the
+    steps compared."""
+    learning = learning_of(game)
+    actions = learning.actions.actions
+    rng = np.random.default_rng(seed)
+    first = draw(rng)
+    kernel = batched(game, num_envs, first)
+    if kernel is None:
+        raise RuntimeError(
+            f"{game.slug} has no kernel running here for options {first!r} (playbench.kernels)"
+        )
+    module = kernel.module
+
+    def fresh(i: int, chosen: dict | None) -> Any:
+        """A new run ``i`` on ``chosen`` and a drawn game seed, in both (the kernel's at
+        its next step, or its next reset)."""
+        run_seed = int(rng.integers(2**63 - 1))
+        found = module.start(first, run_seed, chosen)
+        if found is None:
+            raise ValueError(f"options {chosen!r} are not in the kernel's table")
+        kernel.starts[i] = found
+        return game.new(run_seed, chosen)
+
+    options = [first, *(draw(rng) for _ in range(num_envs - 1))]
+    states = [fresh(i, chosen) for i, chosen in enumerate(options)]
+    kernel.reset()
+    for i, state in enumerate(states):
+        compare(game, kernel, i, state, f"seed {seed} run {i} at the start")
+    picks = np.empty(num_envs, dtype=np.int64)
+    for step in range(rounds):
+        expected = []
+        for i, state in enumerate(states):
+            if game.is_over(state):
+                states[i] = fresh(i, draw(rng))
+                picks[i] = int(rng.integers(len(actions)))
+                expected.append((0, False))
+                continue
+            legal = learning.legal(state)
+            if rng.random() < any_action or not legal:
+                picks[i] = int(rng.integers(len(actions)))
+            else:
+                picks[i] = legal[int(rng.integers(len(legal)))]
+            outcome = game.step(state, actions[picks[i]])
+            states[i] = outcome.state
+            expected.append((outcome.reward if outcome.ok else 0, not outcome.ok))
+        kernel.step(picks)
+        for i, state in enumerate(states):
+            where = f"seed {seed} run {i} step {step} action {picks[i]}"
+            reward, refused = expected[i]
+            _check(kernel.rewards[i] == reward, where, "the reward")
+            _check(bool(kernel.illegal[i]) == refused, where, "the refusal")
+            compare(game, kernel, i, state, where)
+    return num_envs * rounds

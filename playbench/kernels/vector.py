@@ -1,0 +1,149 @@
+"""The native vector env's loop on a game's kernel: every step one call for all N envs.
+
+:class:`PlaybenchVectorEnv` asks :func:`kernel_loop` for one when it is made; it gets one
+when the game has a kernel that runs here and the env asks for nothing the kernel does not
+give: the ``dict`` observation, ``events=False`` (``info["events"]`` then holds empty
+tuples on either loop), ``json_info=False``, ``illegal="noop"``, ``reward="score"``,
+next-step autoreset, and options (and tasks) whose levels the kernel's table holds.
+Everything handed out is then what the env's own loop over matches hands out, step for
+step (``tests/kernels/test_vector.py`` plays both). Each episode's seed and options are
+the env's own draws from its generators, so the loop keeps no Python per env but at the
+start of an episode.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode
+
+from playbench.core.match import Match
+from playbench.gym.baselines import figures
+from playbench.kernels import batched
+
+
+def _fits(env: Any) -> bool:
+    return (
+        not env.events
+        and env._observer.obs_type == "dict"
+        and not env.json_info
+        and env.illegal == "noop"
+        and env.reward == "score"
+        and env.autoreset_mode == AutoresetMode.NEXT_STEP
+    )
+
+
+def kernel_loop(env: Any) -> KernelLoop | None:
+    """The kernel's loop for ``env``, or None when its own loop over matches must run."""
+    if not _fits(env):
+        return None
+    runs = batched(env.game, env.num_envs, env.options)
+    if runs is None:
+        return None
+    every = [env.options, *(env.seeds.tasks or ())]
+    if any(runs.module.start(env.options, 0, options) is None for options in every):
+        return None
+    return KernelLoop(env, runs)
+
+
+class KernelLoop:
+    """Steps ``env``'s N episodes in ``runs`` (a :class:`~playbench.kernels.batch.Batch`)."""
+
+    def __init__(self, env: Any, runs: Any) -> None:
+        self.env = env
+        self.runs = runs
+        count = env.num_envs
+        self.steps = np.zeros(count, dtype=np.int64)
+        self.ended = np.zeros(count, dtype=np.bool_)
+        #: each env's progress figures: the random mean and the bot's minus it (0 and 0
+        #: where the game has none: progress 0)
+        self.low = np.zeros(count, dtype=np.float64)
+        self.span = np.zeros(count, dtype=np.float64)
+        self.blank = np.full(count, "", dtype=object)
+        self.no_events = np.empty(count, dtype=object)
+        self.no_events[:] = [()] * count
+        #: id of a set of options an episode started on -> (those options, their progress
+        #: figures); the options are kept, so their id stays theirs
+        self.known: dict[int, tuple[Any, float, float]] = {}
+        #: the seed and options each env's episode started with
+        self.begun: list[tuple[int, Any]] = [(0, None)] * count
+
+    def started(self, i: int) -> None:
+        """Env ``i``'s episode was just started by the env (its match holds it): load it."""
+        match = self.env._matches[i]
+        self.begun[i] = (match.seed, match.options)
+        self.runs.set(i, match.state)
+        self._figures(i, match.options)
+        self.steps[i] = 0
+        self.ended[i] = False
+
+    def _figures(self, i: int, options: Any) -> None:
+        """Set env ``i``'s progress figures for ``options``."""
+        found = self.known.get(id(options))
+        if found is None or found[0] is not options:
+            means = figures(self.env.game.slug, options)
+            low, span = (0.0, 0.0) if means is None else (means["random"], 0.0)
+            if means is not None:
+                span = means["bot"] - means["random"]
+            found = self.known[id(options)] = (options, low, span)
+        self.low[i], self.span[i] = found[1], found[2]
+
+    def reset_all(self) -> None:
+        """Load every env's match after the env's own reset started them."""
+        for i in range(self.env.num_envs):
+            self.started(i)
+        self.runs.observe()
+
+    def restore(self, steps: list[int], ended: list[bool]) -> None:
+        """Load the matches, step counts and ends of a copy of the env."""
+        self.reset_all()
+        self.steps[:] = steps
+        self.ended[:] = ended
+
+    def step(self, indices: np.ndarray) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict]:
+        """One step of every env on ``indices``, N action indices the env has checked."""
+        env, runs = self.env, self.runs
+        count = env.num_envs
+        resets = self.ended.copy()
+        for i in np.flatnonzero(resets).tolist():
+            # the env's own draw (as its ``_start`` makes it); the kernel starts the run
+            seed, options = env.seeds.game(env._generators[i], None, env.options)
+            self.begun[i] = (seed, options)
+            self._figures(i, options)
+            runs.restart(i, runs.module.start(env.options, seed, options))
+        runs.step(indices)
+        self.steps += ~resets
+        terminated = runs.ends & ~resets
+        truncated = ~terminated & ~resets & (self.steps >= env.max_episode_steps)
+        self.steps[resets] = 0
+        self.ended = terminated | truncated
+        mask = runs.mask.copy()
+        mask.flags.writeable = False
+        env._mask = mask
+        reason = self.blank.copy()
+        for i in np.flatnonzero(runs.illegal).tolist():
+            reason[i] = f"{env.game.command_text(env._actions[indices[i]])} is not legal now"
+        scores = runs.scores.copy()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            progress = np.where(self.span != 0, (scores - self.low) / self.span, 0.0)
+        info = {
+            "action_mask": mask,
+            "illegal": runs.illegal.copy(),
+            "reason": reason,
+            "events": self.no_events.copy(),
+            "score": scores,
+            "progress": progress,
+        }
+        for name in list(info):
+            info[f"_{name}"] = np.ones(count, dtype=np.bool_)
+        arrays = runs.obs
+        handed = {name: array.copy() for name, array in arrays.items()} if env.copy else arrays
+        observations = env._observer.finish(dict(handed), mask)
+        return observations, runs.rewards.copy(), terminated, truncated, info
+
+    def matches(self) -> list[Match]:
+        """Each env's match as it stands (its state from the kernel; the seed and options
+        its episode started with; no log of the actions, which the kernel does not keep)."""
+        game, get = self.env.game, self.runs.get
+        return [Match(game, get(i), *begun) for i, begun in enumerate(self.begun)]

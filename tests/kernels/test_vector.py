@@ -1,0 +1,94 @@
+"""The native vector env on a game's kernel against the same env on its loop over matches
+(the kernels turned off): the same observations, rewards, ends and infos, step for step,
+through ``gymnasium.make_vec``, with drawn seeds, step caps and (Delvewick) tasks."""
+
+from __future__ import annotations
+
+import copy
+
+import gymnasium
+import numpy as np
+import pytest
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
+
+from playbench.kernels import KERNELS_ENV, wanted
+
+pytestmark = pytest.mark.skipif(not wanted(), reason=f"{KERNELS_ENV} turns the kernels off")
+
+ENV_ID = "playbench/Delvewick-v0"
+ENV_IDS = (ENV_ID, "playbench/Chimestep-v0")
+ENVS = 16
+ROUNDS = 400
+
+
+def _make(env_id: str, kernel: bool, **keywords):
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setenv(KERNELS_ENV, "1" if kernel else "0")
+        envs = gymnasium.make_vec(env_id, num_envs=ENVS, events=False, **keywords)
+    assert (envs._kernel is not None) == kernel
+    return envs
+
+
+def _same(one, other, where: str) -> None:
+    if isinstance(one, tuple):
+        assert len(one) == len(other), where
+        for k, (mine, theirs) in enumerate(zip(one, other, strict=True)):
+            _same(mine, theirs, f"{where} [{k}]")
+    elif isinstance(one, dict):
+        assert sorted(one) == sorted(other), where
+        for key in one:
+            _same(one[key], other[key], f"{where} {key}")
+    elif isinstance(one, np.ndarray) and one.dtype == object:
+        assert one.tolist() == other.tolist(), where
+    else:
+        np.testing.assert_array_equal(one, other, err_msg=where)
+        assert np.asarray(one).dtype == np.asarray(other).dtype, where
+
+
+def _picks(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
+    """A legal action a row mostly, sometimes any of 0..6 (two out of the space)."""
+    picks = (rng.random(mask.shape) * mask).argmax(axis=1)
+    wild = rng.random(len(picks)) < 0.05
+    picks[wild] = rng.integers(0, mask.shape[1] + 2, int(wild.sum()))
+    return picks
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+@settings(max_examples=2, deadline=None, phases=[Phase.generate])
+@given(
+    seed=st.integers(0, 2**32),
+    cap=st.integers(20, 300),
+    levels=st.sets(st.integers(1, 8), min_size=1),
+)
+def test_the_kernel_loop_hands_out_what_the_match_loop_does(env_id, seed, cap, levels):
+    keywords = {"max_episode_steps": cap}
+    if env_id == ENV_ID:
+        keywords["tasks"] = [{"startLevel": level} for level in sorted(levels)]
+    fast, slow = _make(env_id, True, **keywords), _make(env_id, False, **keywords)
+    _same(fast.reset(seed=seed), slow.reset(seed=seed), "reset")
+    rng = np.random.default_rng(seed)
+    mask = slow.action_masks()
+    for step in range(ROUNDS):
+        picks = _picks(rng, mask)
+        if step == ROUNDS // 2:
+            fast, slow = copy.deepcopy(fast), copy.deepcopy(slow)
+            np.testing.assert_array_equal(fast.action_masks(), slow.action_masks())
+            picks = picks.astype(np.float64)
+        out = fast.step(picks)
+        _same(out, slow.step(picks), f"seed {seed} step {step}")
+        mask = out[4]["action_mask"]
+        np.testing.assert_array_equal(fast.action_masks(), slow.action_masks())
+    for one, other in zip(fast.matches, slow.matches, strict=True):
+        assert one.fingerprint() == other.fingerprint()
+
+
+def test_the_kernel_loop_is_only_taken_where_it_gives_the_same(monkeypatch) -> None:
+    with monkeypatch.context() as patched:
+        patched.setenv(KERNELS_ENV, "1")
+        assert gymnasium.make_vec(ENV_ID, num_envs=2)._kernel is None
+        assert gymnasium.make_vec(ENV_ID, num_envs=2, events=False, json_info=True)._kernel is None
+        assert (
+            gymnasium.make_vec(ENV_ID, num_envs=2, events=False, obs_type="frame")._kernel is None
+        )
+        assert gymnasium.make_vec(ENV_ID, num_envs=2, events=False)._kernel is not None
