@@ -203,6 +203,9 @@ class GameEnvironment(Environment[GameAction, GameObservation, GameState]):
             max_turns=max_turns or DEFAULT_MAX_TURNS,
             model="openenv",
         )
+        if self.owner and self.episode_id is not None and self.episode_id != episode_id:
+            # a session's reset ends the episode it played
+            self.table.drop(self.episode_id)
         self.episode_id = self.table.start(episode_id, episode)
         return self._observe(episode, None, system=True)
 

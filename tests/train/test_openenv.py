@@ -224,3 +224,61 @@ def test_the_openenv_command_refuses_an_unknown_game() -> None:
         [sys.executable, "-m", "playbench.cli", "openenv", "chess"], capture_output=True, text=True
     )
     assert done.returncode == 2 and "chess" in done.stderr
+
+
+def test_a_websocket_session_holds_one_episode_and_lets_it_go() -> None:
+    app = openenv_app("delvewick")
+    table: EpisodeTable = app.state.episodes
+    with serving(app) as url:
+        with GameEnv(base_url=url).sync() as env:
+            env.reset(seed=drawn_seeds(1)[0])
+            env.step(GameAction(commands=["wait"]))
+            assert len(table) == 1
+            env.reset(seed=drawn_seeds(1)[0])
+            env.step(GameAction(commands=["wait"]))
+            assert len(table) == 1
+        # the session's end is the server's to see: wait on the table, not a clock
+        deadline = time.monotonic() + 120
+        while len(table):
+            assert time.monotonic() < deadline, "the closed session's episode was kept"
+            time.sleep(0.02)
+
+
+def test_a_websocket_outlives_the_servers_request_timeout(tmp_path: Path) -> None:
+    """``playbench serve``'s request timer stops at the upgrade: it would otherwise write
+    a 408 into the WebSocket's frames once the request timeout passed."""
+    port = free_port()
+    command = [sys.executable, "-m", "playbench.cli", "serve", "--port", str(port)]
+    command += ["--data", str(tmp_path / "data"), "--request-timeout", "1"]
+    command += ["--max-connections-per-address", "2", "--log-level", "warning"]
+    process = subprocess.Popen(command, stderr=subprocess.DEVNULL)
+    try:
+        base = f"http://127.0.0.1:{port}/openenv/gem-swap"
+        deadline = time.monotonic() + 300
+        while True:
+            try:
+                if httpx.get(f"{base}/health", timeout=300).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert process.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        game = get_game("gem-swap")
+        (seed,) = drawn_seeds(1)
+        pick = random.Random(seed)
+        # more WebSockets than the address may hold connections: each upgraded one gives
+        # its place back
+        for _ in range(3):
+            with GameEnv(base_url=base).sync() as env:
+                result = env.reset(seed=seed, max_turns=1000)
+                started = time.monotonic()
+                # play on past the request timeout (1 s) on one connection
+                while time.monotonic() - started < 2.5:
+                    if result.done:
+                        result = env.reset(seed=seed, max_turns=1000)
+                    reply = legal_reply(game, result.observation.view, pick)
+                    result = env.step(GameAction(reply=reply))
+                assert env.state().step_count > 0
+    finally:
+        process.terminate()
+        process.wait(30)
