@@ -550,6 +550,23 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_openenv(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from playbench.train import TRAIN_EXTRA
+
+    game = get_game(args.game)
+    try:
+        from playbench.train.openenv import openenv_app
+    except ImportError:
+        raise PlaybenchError(TRAIN_EXTRA) from None
+    if args.cap < 1 or args.idle <= 0:
+        raise PlaybenchError("--cap must be at least 1 and --idle more than 0 seconds")
+    app = openenv_app(game, cap=args.cap, idle_seconds=args.idle)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
 def _server_settings(args: argparse.Namespace) -> Any:
     """The server's settings from the environment, after the flags set it."""
     from playbench.server.settings import ENV_DATA, ENV_DATABASE, Settings
@@ -905,6 +922,23 @@ def build_parser() -> argparse.ArgumentParser:
         "mcp", help="serve the games to an MCP client on stdio (HTTP: /mcp on serve)"
     )
     mcp.set_defaults(run=cmd_mcp)
+
+    openenv = commands.add_parser(
+        "openenv", help="serve one game as an OpenEnv environment (serve mounts every game)"
+    )
+    openenv.add_argument("game", help="the game's slug (playbench games lists them)")
+    openenv.add_argument("--host", default="127.0.0.1")
+    openenv.add_argument("--port", type=int, default=8000)
+    openenv.add_argument(
+        "--cap", type=int, default=1024, help="episodes held at once (default 1024)"
+    )
+    openenv.add_argument(
+        "--idle",
+        type=float,
+        default=600.0,
+        help="seconds untouched before an episode is dropped (default 600)",
+    )
+    openenv.set_defaults(run=cmd_openenv)
     return parser
 
 

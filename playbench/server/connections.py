@@ -169,17 +169,33 @@ class _Guarded:
         super().on_response_complete()  # type: ignore[misc]
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self._peer is not None:
-            self._peers[self._peer] -= 1
-            if self._peers[self._peer] <= 0:
-                del self._peers[self._peer]
-            self._peer = None
+        self._release_peer()
+        self._stop_request_timer()
+        super().connection_lost(exc)  # type: ignore[misc]
+
+    def handle_websocket_upgrade(self, *args: Any) -> None:
+        """The request became a WebSocket: the connection is the WebSocket protocol's
+        from here (this protocol sees no more data and no end of it), so its request
+        timer stops, else it would write a 408 into the WebSocket's frames, and its place
+        in the address's count is given back (the app bounds its own sessions)."""
+        self._stop_request_timer()
+        self._release_peer()
+        super().handle_websocket_upgrade(*args)  # type: ignore[misc]
+
+    def _stop_request_timer(self) -> None:
         self._request_deadline = None
         self._timed_cycle = None
         if self._request_timer is not None:
             self._request_timer.cancel()
             self._request_timer = None
-        super().connection_lost(exc)  # type: ignore[misc]
+
+    def _release_peer(self) -> None:
+        """Give back this connection's place in its address's count."""
+        if self._peer is not None:
+            self._peers[self._peer] -= 1
+            if self._peers[self._peer] <= 0:
+                del self._peers[self._peer]
+            self._peer = None
 
     def _request_due(self) -> None:
         """The request timer rang. It is armed once and left running across requests (a

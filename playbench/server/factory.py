@@ -38,6 +38,8 @@ from playbench.server.routes import (
 from playbench.server.services import Services, build_services
 from playbench.server.settings import Settings
 from playbench.server.stacks import stop_when_orphaned
+from playbench.train.mount import PREFIX as OPENENV_PATH
+from playbench.train.mount import OpenEnvMount
 
 #: the arena exports no OpenTelemetry: skip FastAPI's per-request look for a provider
 NO_TELEMETRY = {"tracing": False, "metrics": False, "logs": False}
@@ -119,6 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in modules:
         app.include_router(module.router)
     app.add_route(MCP_PATH, mcp_door, methods=["GET", "POST", "DELETE"], include_in_schema=False)
+    app.mount(OPENENV_PATH, OpenEnvMount())
     errors.install(app)
     app.add_middleware(
         BodyLimit,
