@@ -20,6 +20,8 @@ const MAX_TICKS = 30;
 const PROMPT = "...";
 const SWIPE_PIXELS = 24;
 const PRACTICE_SEEDS = 2 ** 31;
+// the largest seed the games take (2^63-1), as text: seeds pass JavaScript's exact integers
+const MAX_SEED = "9223372036854775807";
 const BROWSER_KEYS = {
   ArrowUp: "KEY_UP",
   ArrowDown: "KEY_DOWN",
@@ -597,7 +599,7 @@ async function startPractice(seed, options) {
 
 async function startRanked() {
   try {
-    const made = await Session.create(slug, owner());
+    const made = await Session.create(slug, { ...owner(), ranked: true });
     localStorage.setItem(RANKED, made.token);
     const closed = made.view.closedAsAbandoned || [];
     use(made, closed.length ? `Your open ranked game was closed as abandoned (${closed.join(", ")}); it counts at its score.` : "");
@@ -630,6 +632,15 @@ async function resumeRanked() {
   else if (session) render(session.view);
 }
 
+// The address's seed as decimal text, or undefined when it is not one the games take
+// (empty, a sign, a fraction, hex, past 2^63-1): never rounded, never ranked.
+function addressSeed(text) {
+  const digits = /^\d{1,19}$/.test(text) ? text.replace(/^0+(?=\d)/, "") : null;
+  if (digits === null) return undefined;
+  if (digits.length === MAX_SEED.length && digits > MAX_SEED) return undefined;
+  return digits;
+}
+
 async function opened() {
   if (seedParam !== null) {
     let options;
@@ -639,7 +650,9 @@ async function opened() {
       showProblem(`the address's options are not JSON: ${optionsParam}`);
       return;
     }
-    await startPractice(Number(seedParam), options);
+    const seed = addressSeed(seedParam);
+    await startPractice(seed, options);
+    if (seed === undefined) showProblem(`the address's seed "${seedParam}" is not a whole number from 0 to ${MAX_SEED}: this is practice on a random seed`);
     return;
   }
   const ranked = await openRanked();
