@@ -145,6 +145,13 @@ def _serve(args: argparse.Namespace) -> int:
     ):
         if value is not None:
             os.environ[name] = str(value)
+    if args.server == "granian":
+        try:
+            import granian  # noqa: F401
+        except ImportError:
+            raise PlaybenchError(
+                "--server granian needs granian: pip install 'playbench[granian]'"
+            ) from None
     # create the data folder, the sealing key and the tables once, before any worker starts
     settings = _server_settings(args)
     build_services(settings).close()

@@ -22,7 +22,6 @@ import time
 from typing import Any
 
 import httpx
-import openai
 
 from playbench.agents.base import AgentError
 from playbench.agents.llm.prompts import (
@@ -88,10 +87,21 @@ class Throttle:
                 self._lock.notify_all()
 
 
+try:
+    import openai
+except ImportError:  # the model client is an extra: pip install 'playbench[llm]'
+    openai = None  # type: ignore[assignment]
+
+#: what a model agent says when the ``openai`` client is not installed
+NO_CLIENT = "a model agent needs the openai client: pip install 'playbench[llm]'"
+
+
 class Endpoint:
     """The client and throttle of one endpoint in this process."""
 
     def __init__(self, settings: LlmSettings, concurrency: int = DEFAULT_CONCURRENCY) -> None:
+        if openai is None:
+            raise AgentError(NO_CLIENT)
         key = os.environ.get(settings.api_key_env)
         if not key:
             raise AgentError(
