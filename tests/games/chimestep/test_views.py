@@ -137,7 +137,7 @@ def test_bad_commands_say_what_is_wrong(text, words):
 
 def test_terminal_keys_drive_the_game_and_leave_q_to_quit():
     controls = controls_of(GAME)
-    assert "q" not in controls.keys
+    assert "Q" not in controls.keys
     assert controls.idle == (1 / 12, "tick")
     for command in controls.keys.values():
         GAME.parse_command(command.removesuffix("...").strip())
@@ -149,7 +149,7 @@ def test_terminal_keys_drive_the_game_and_leave_q_to_quit():
     assert GAME.observe(session.state)["position"] == {"row": 1, "col": 0}
     session.press("KEY_RIGHT")
     assert GAME.observe(session.state)["bufferedHop"] == "downRight"
-    session.press("q")
+    session.press("Q")
     assert session.quit
 
 
@@ -250,7 +250,7 @@ def test_spec_names_the_terminal_keys_where_the_board_says_send_start():
     assert rules[-1].startswith("Terminal keys: u or 7 or left arrow: hop upLeft;")
     assert "space or s: start; t: toll; full stop: tick; n: tick (asks for the count)" in rules[-1]
     assert rules[-1].endswith(
-        "q quits. While no key is pressed the terminal sends tick 12 times a second."
+        "Q quits. While no key is pressed the terminal sends tick 12 times a second."
     )
     start = GAME.spec().commands[0]
     assert start.description == "begin the run (only while waiting; in the terminal, space or s)"
