@@ -165,6 +165,9 @@ class FramePublic(BaseModel):
     ok: bool = Field(description="false for a refused action the rules still counted")
     reason: str = ""
     events: list[JSONObject]
+    command: str = Field(
+        "", description="the action as a command of the game's text grammar ('' at the start)"
+    )
 
 
 class FramesPublic(BaseModel):

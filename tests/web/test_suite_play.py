@@ -19,6 +19,8 @@ from tests.server.helpers import Player, register
 from tests.web.serving import serving
 
 NAME = "suite by hand"
+#: where the page publishes a set played by a person
+HUMAN_BENCH = "/api/bench/human"
 #: Delvewick is over after 40 waits (its levels are fixed, whatever the seed)
 DELVEWICK_WAITS = 40
 BATCH = 100
@@ -89,7 +91,15 @@ def test_a_person_plays_the_quick_suite_and_publishes_it(browser: Browser, own_s
         )
         page.reload()
         expect(page.get_by_test_id("strip").locator("span.done")).to_have_count(len(wanted))
-        page.get_by_test_id("publish").click()
+        # the publish waits on its answer and on the page drawing it, however long the
+        # server takes to check the set (no clock: timeout 0 waits for the event itself)
+        with page.expect_response(
+            lambda answer: answer.url.endswith(HUMAN_BENCH) and answer.request.method == "POST",
+            timeout=0,
+        ) as published:
+            page.get_by_test_id("publish").click()
+        assert published.value.status == 200, published.value.text()
+        page.wait_for_selector("[data-testid=published] a[href='/bench']", timeout=0)
         expect(page.get_by_test_id("published")).to_contain_text(f"under {NAME}")
         page.goto("/bench")
         row = page.get_by_test_id("bench-row").filter(has_text=f"human · {NAME}")

@@ -168,7 +168,7 @@ def _row(result: JSON) -> str:
     cells = "".join(
         f'<td data-game="{escape(slug)}" data-label="{escape(_name(slug))}">'
         f"{figures['meanProgress']:.3f}"
-        f'<span class="muted"> · {figures["meanScore"]:,.0f}</span></td>'
+        f'<span class="muted"> progress · mean score {figures["meanScore"]:,.0f}</span></td>'
         for slug, figures in result["games"].items()
     )
     if result["report"]:
@@ -185,7 +185,7 @@ def _row(result: JSON) -> str:
         f'<td data-label="agent">{escape(who)}</td>'
         f'<td data-testid="headline" data-label="headline">'
         f"<strong>{headline['meanProgress']:.3f}</strong></td>"
-        f'<td data-label="95% interval">{low:.3f} – {high:.3f}</td>{cells}'
+        f'<td data-label="95% interval of the headline">{low:.3f} – {high:.3f}</td>{cells}'
         f'<td data-label="report">{report}</td></tr>'
     )
 

@@ -10,6 +10,7 @@
 import { registerPlayer, Session } from "./api.js";
 import { seconds } from "./boards/chimestep.js";
 import { painter } from "./boards/index.js";
+import { touchScreen } from "./touch.js";
 import { $, addMessage, messagesOf, showProblem, showView } from "./ui.js";
 import { commandText, eventText, keyText, refusalText, spaced } from "./words.js";
 
@@ -92,7 +93,27 @@ function render(view, drawn = {}) {
   showOver(view);
   showMode(view);
   parts.board.dataset.session = view.sessionId;
+  fitBoard();
 }
+
+// On a phone the score bar, the board and the pad share one screen: the board is drawn no
+// taller than the room the page leaves it above the pad (arena.css reads --board-max).
+const PHONE = matchMedia("(max-width: 640px)");
+const BOARD_FLOOR = 120;
+
+function fitBoard() {
+  const board = parts.board;
+  if (!PHONE.matches) {
+    board.style.removeProperty("--board-max");
+    return;
+  }
+  const box = board.getBoundingClientRect();
+  const pad = $("pad");
+  const below = pad.hidden ? 0 : pad.getBoundingClientRect().bottom - box.bottom;
+  const room = innerHeight - (box.top + scrollY) - below - 8;
+  board.style.setProperty("--board-max", `${Math.max(BOARD_FLOOR, Math.floor(room))}px`);
+}
+window.addEventListener("resize", fitBoard);
 
 function showOver(view) {
   const over = $("over");
@@ -251,6 +272,7 @@ function runControl(command) {
   if (command.endsWith(PROMPT)) {
     const start = command.slice(0, -PROMPT.length);
     if (start === "" && controls.seatReply) {
+      $("raw-form").open = true;
       $("raw").focus();
       return;
     }
@@ -693,7 +715,7 @@ window.addEventListener("storage", (event) => {
 function guide() {
   const paint = painter(slug);
   if (paint.guide) {
-    $("guide").textContent = paint.guide;
+    $("guide").textContent = touchScreen() ? paint.guide.touch : paint.guide.keys;
     $("guide").hidden = false;
   }
   if (paint.legend) {
@@ -701,7 +723,7 @@ function guide() {
     $("legend-panel").hidden = false;
   }
   if (controls.seatReply) {
-    $("raw").value = controls.seatReply;
+    $("raw").placeholder = controls.seatReply;
     $("raw-form").hidden = false;
     $("say-panel").hidden = false;
   }
