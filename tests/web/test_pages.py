@@ -135,6 +135,7 @@ def test_cogcrawl_raw_seat_reply_sent_from_the_page(page: Page, api: httpx.Clien
     page.goto("/play/cogcrawl?seed=7")
     wait_moves(page, 0)
     sid = session_id(page)
+    page.locator("#raw-form summary").click()
     page.locator("#raw").fill(reply)
     page.locator("#raw-send").click()
     wait_moves(page, 1)

@@ -76,6 +76,8 @@ def test_a_person_plays_the_quick_suite_and_publishes_it(browser: Browser, own_s
         for _ in range(DELVEWICK_WAITS):
             page.keyboard.press("Space")
         expect(page.get_by_test_id("game-over")).to_be_visible()
+        assert page.locator("#rating").input_value() == ""  # no rating chosen for a person
+        page.locator("#rating").fill("6")
         page.locator("#finish-send").click()
         page.get_by_test_id("suite-next").click()
         expect(page.locator("#count")).to_have_text(f"1 of {len(wanted)} episodes finished.")
