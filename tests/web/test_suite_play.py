@@ -100,7 +100,7 @@ def test_a_person_plays_the_quick_suite_and_publishes_it(browser: Browser, own_s
             timeout=0,
         ) as published:
             page.get_by_test_id("publish").click()
-        assert published.value.status == 200, published.value.text()
+        assert published.value.status == 201, published.value.text()
         page.wait_for_selector("[data-testid=published] a[href='/bench']", timeout=0)
         expect(page.get_by_test_id("published")).to_contain_text(f"under {NAME}")
         page.goto("/bench")
