@@ -5,7 +5,7 @@ files, read as plain Python (Cython's pure-Python mode, type annotations ignored
 one source of rules per game, and the ``.py`` files keep working alone. A ``pip install``
 (editable or not) on a machine with a C compiler builds them; where one cannot be built
 the install goes on and that module stays pure Python. ``PLAYBENCH_PURE_PYTHON=1`` builds
-nothing.
+none of them.
 
 Beside the built modules the build writes ``playbench/_compiled.json``, the SHA-256 of
 each source it compiled: ``playbench/_compiled.py`` loads a compiled module only while its
@@ -14,7 +14,8 @@ each source it compiled: ``playbench/_compiled.py`` loads a compiled module only
 The games' C kernels (``playbench/kernels``: one binding, a kernel per game) are built as
 one more optional extension, ``playbench.kernels._native``, with the SHA-256 of their C
 sources compiled in: ``playbench.kernels`` runs a build only while it matches the sources
-beside it. Without a C compiler the install goes on and the games run on their Python rules.
+beside it. Without a C compiler the install goes on and the games run on their Python rules;
+``PLAYBENCH_KERNELS=0`` builds no kernel.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 PURE_ENV = "PLAYBENCH_PURE_PYTHON"
+KERNELS_ENV = "PLAYBENCH_KERNELS"
 MANIFEST = os.path.join("playbench", "_compiled.json")
 #: where the generated C goes (and each source's hash when it was generated)
 CYTHON_DIR = os.path.join("build", "cython")
@@ -89,9 +91,15 @@ def kernel_hash() -> str:
     return digest.hexdigest()
 
 
+def kernels_wanted() -> bool:
+    """The kernels are built unless ``PLAYBENCH_KERNELS`` turns them off (a second of gcc,
+    so ``PLAYBENCH_PURE_PYTHON=1``, which skips the minutes of Cython, still builds them)."""
+    return os.environ.get(KERNELS_ENV, "").strip().lower() not in ("0", "off", "no", "false")
+
+
 def kernel_extensions() -> list:
     """The C kernels' extension (optional: a failed build leaves the Python rules)."""
-    if not wanted():
+    if not kernels_wanted():
         return []
     from setuptools import Extension
 

@@ -59,6 +59,10 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
+#: the highest TCP port
+MAX_PORT = 65535
+
+
 def _positive(text: str) -> int:
     try:
         value = int(text)
@@ -66,6 +70,16 @@ def _positive(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1-65535)") from None
+    if not 1 <= value <= MAX_PORT:
+        raise argparse.ArgumentTypeError(f"{value} is not a port number (1-65535)")
     return value
 
 
@@ -137,6 +151,13 @@ def _serve(args: argparse.Namespace) -> int:
     ):
         if value is not None:
             os.environ[name] = str(value)
+    if args.server == "granian":
+        try:
+            import granian  # noqa: F401
+        except ImportError:
+            raise PlaybenchError(
+                "--server granian needs granian: pip install 'playbench[granian]'"
+            ) from None
     # create the data folder, the sealing key and the tables once, before any worker starts
     settings = _server_settings(args)
     build_services(settings).close()
@@ -446,6 +467,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from playbench.runner.bench import BENCH, verify_bench
     from playbench.runner.replay import verify_path, verify_session
 
     if args.server is not None:
@@ -458,19 +480,28 @@ def cmd_verify(args: argparse.Namespace) -> int:
             f"{verdict.fingerprint}, as the server stored them\n"
         )
         return 0
-    if _is_inspect_log(Path(args.path)):
-        return _verify_inspect_log(Path(args.path))
-    verdicts = verify_path(Path(args.path))
+    path = Path(args.path)
+    if not path.exists():
+        raise PlaybenchError(f"{path}: no such file or folder")
+    if _is_inspect_log(path):
+        return _verify_inspect_log(path)
+    problems: list[str] = []
+    if (path / BENCH).is_file():
+        verdicts, problems = verify_bench(path)
+    else:
+        verdicts = verify_path(path)
     bad = [verdict for verdict in verdicts if not verdict.ok]
     for verdict in bad:
         sys.stdout.write(f"MISMATCH {verdict.path}: {verdict.problem}\n")
+    for problem in problems:
+        sys.stdout.write(f"MISMATCH {problem}\n")
     replays = sum(1 for verdict in verdicts if verdict.ok)
     for verdict in verdicts:
         if verdict.ok and verdict.resumed:
             steps = ", ".join(str(step) for step in verdict.resumed)
             sys.stdout.write(f"{verdict.path}: resumed at step {steps}\n")
-    if bad:
-        sys.stdout.write(f"{len(bad)} mismatch(es); {replays} replay(s) match\n")
+    if bad or problems:
+        sys.stdout.write(f"{len(bad) + len(problems)} mismatch(es); {replays} replay(s) match\n")
         return 1
     sys.stdout.write(f"ok: {replays} replay(s) match their final score and fingerprint\n")
     return 0
@@ -717,7 +748,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = commands.add_parser("serve", help="run the arena server (HTTP API and pages)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on")
+    serve.add_argument("--port", type=_port, default=8000, help="port to listen on (1-65535)")
     serve.add_argument(
         "--data", help="data folder for the SQLite database and the key (default ./data)"
     )

@@ -5,7 +5,7 @@ presses into the game's text commands and plays them on a :class:`Match`, and
 :func:`run_curses` only draws and reads keys. A game lists its keys and board colours in
 its ``controls`` module; a key sequence (``k`` then ``h``) is read while it is a prefix of
 some listed sequence; a command ending in ``...`` is finished by the player on a prompt
-line, where Escape cancels it; the game's quit key (``q`` unless the game needs that key)
+line, where Escape cancels it; ``Q``, the one quit key of every game (no game's move),
 quits, ``?`` lists every key, and a game's panel keys (Cogcrawl's ``i``, the pack) open a
 screen over the board that any key closes.
 
@@ -17,6 +17,7 @@ how large a terminal it needs.
 from __future__ import annotations
 
 import curses
+import re
 import shlex
 import sys
 import textwrap
@@ -77,6 +78,9 @@ class TerminalSession:
     #: the commands that moved the game on, in order
     log: list[str] = field(default_factory=list)
     messages: deque[str] = field(default_factory=lambda: deque(maxlen=MESSAGES_SHOWN))
+    #: messages that answered a query about the board (Gem Swap's moves): dropped once a
+    #: command moves the game on, as they no longer hold
+    answers: list[str] = field(default_factory=list)
     #: a screen shown over the board (every key, a panel) until the next key
     overlay: list[str] | None = None
 
@@ -194,8 +198,16 @@ class TerminalSession:
                 refused = "refused: " if result.action is not None else ""
                 self.say(f"{refused}{result.reason}")
             return False
+        if result.advanced:
+            for answer in self.answers:
+                if answer in self.messages:
+                    self.messages.remove(answer)
+            self.answers.clear()
         if not quiet:
-            self.say("; ".join(self.describe(event) for event in result.events))
+            said = "; ".join(self.describe(event) for event in result.events)
+            self.say(said)
+            if said and not result.advanced:
+                self.answers.append(said)
         return True
 
     def is_board(self, line: str) -> bool:
@@ -409,12 +421,30 @@ def key_name(key: str) -> str:
 
 
 def describe_event(event: dict[str, Any]) -> str:
-    """One event as text: its type, then its plain fields (``hint swap=swap C4 right``)."""
-    words = [str(event.get("type", "event"))]
+    """One event as a plain sentence, for a game that gives it no words of its own: its
+    type in words, then its plain fields and cells (``Collect: cell row 5 col 2, chain 1
+    (+25 points)``)."""
+    parts = []
     for key, value in event.items():
-        if key != "type" and isinstance(value, str | int | float) and not isinstance(value, bool):
-            words.append(f"{key}={value}")
-    return " ".join(words)
+        if key in ("type", "points"):
+            continue
+        if isinstance(value, bool):
+            parts.append(f"{_spaced(key)} {'yes' if value else 'no'}")
+        elif isinstance(value, str | int | float):
+            parts.append(f"{_spaced(key)} {value}")
+        elif isinstance(value, dict) and {"row", "col"} <= value.keys():
+            parts.append(f"{_spaced(key)} row {value['row']} col {value['col']}")
+        elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            parts.append(f"{_spaced(key)} {' '.join(value)}")
+    points = event.get("points")
+    gained = f" (+{points} points)" if isinstance(points, int) and points > 0 else ""
+    head = _spaced(str(event.get("type", "event"))).capitalize()
+    return f"{head}{': ' + ', '.join(parts) if parts else ''}{gained}"
+
+
+def _spaced(name: str) -> str:
+    """``teeterClear`` as ``teeter clear``."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).lower()
 
 
 def require_terminal(stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:

@@ -106,8 +106,8 @@ def test_play_under_a_pseudo_terminal(nim_installed):
     try:
         _read_until(parent, b"quits", seen)
         os.write(parent, b"a")
-        _read_until(parent, b"take heap=1 count=1", seen)
-        os.write(parent, b"q")
+        _read_until(parent, b"Take: heap 1, count 1", seen)
+        os.write(parent, b"Q")
         _read_until(parent, b"playbench play nim --seed 3", seen)
         assert process.wait(timeout=DEADLINE) == 0
     finally:

@@ -1,4 +1,5 @@
 import io
+import random
 
 import pytest
 
@@ -61,7 +62,7 @@ def test_refused_action_reports_reason():
 
 def test_q_quits():
     s = session()
-    s.press("q")
+    s.press("Q")
     assert s.quit
 
 
@@ -75,23 +76,25 @@ def test_screen_shows_board_and_score_and_says_when_over():
     assert "[game over]" in s.screen()
 
 
-def test_events_are_described_with_their_plain_fields():
+def test_events_are_described_in_words_with_their_plain_fields():
     from playbench.terminal import describe_event
 
-    event = {"type": "hint", "swap": "swap C4 right", "gems": 4, "cells": [1, 2], "ok": True}
-    assert describe_event(event) == "hint swap=swap C4 right gems=4"
-    assert describe_event({"cell": {"row": 1}}) == "event"
+    event = {"type": "outOfOil", "gems": 4, "cells": [1, 2], "ok": True, "points": 30}
+    assert describe_event(event) == "Out of oil: gems 4, ok yes (+30 points)"
+    moved = {"type": "move", "to": {"row": 4, "col": 3}, "cleared": ["B2", "B3"]}
+    assert describe_event(moved) == "Move: to row 4 col 3, cleared B2 B3"
+    assert describe_event({"cell": {"row": 1}}) == "Event"
 
 
 def test_quiet_commands_keep_the_message_line():
     s = session()
     s.press("b")
-    assert s.message == "add"
+    assert s.message == "Add"
     assert s.run("add 1", quiet=True) and s.state["total"] == 3
-    assert s.message == "add"
+    assert s.message == "Add"
     s.run("add 2")
     assert not s.run("add 1", quiet=True)
-    assert s.message == "add"
+    assert s.message == "Add"
 
 
 def test_the_screen_keeps_the_last_few_messages():
@@ -99,7 +102,7 @@ def test_the_screen_keeps_the_last_few_messages():
     for key in "zzzzzz":
         s.press(key)
     s.press("a")
-    assert len(s.messages) == 4 and s.message == "add"
+    assert len(s.messages) == 4 and s.message == "Add"
     assert s.screen().splitlines()[-4:] == list(s.messages)
 
 
@@ -170,7 +173,7 @@ def test_the_footer_names_the_keys_so_chimestep_says_which_key_starts():
     s = TerminalSession(Match.start("chimestep", 1))
     footer = s.screen().splitlines()[-1]
     assert footer.startswith("score 0  space or s starts, u i j k")
-    assert footer.endswith("n ticks N, ? all keys, q quits")
+    assert footer.endswith("n ticks N, ? all keys, Q quits")
 
 
 @pytest.mark.parametrize("game", all_games(), ids=lambda game: game.slug)
@@ -223,3 +226,33 @@ def test_cogcrawl_pack_panel_lists_the_letters():
         "d - food ration (food)",
     ]
     assert s.choices("quaff") == "nothing now" and s.choices("eat") == "c, d"
+
+
+@pytest.mark.parametrize("slug", ["delvewick", "chimestep", "gem-swap", "cogcrawl"])
+def test_every_game_quits_on_q_upper_and_prints_its_events_in_words(slug):
+    """One quit key for every game; what the commands did is told in words, never in the
+    events' raw ``key=value`` form."""
+    match = Match.start(slug, random.randrange(2**53))
+    s = TerminalSession(match)
+    said = []
+    for turn in range(60):
+        commands = match.view()["commands"]
+        if match.over or not commands:
+            break
+        s.run(random.Random(turn).choice(commands))
+        said.append(s.message)
+    assert said and not [line for line in said if "=" in line]
+    s.press("Q")
+    assert s.quit
+
+
+def test_gem_swap_moves_list_goes_once_a_swap_changes_the_board():
+    s = TerminalSession(Match.start("gem-swap", random.randrange(2**53)))
+    s.run("moves")
+    listed = s.message
+    assert "make a line" in listed or "makes a line" in listed
+    swap = next(c for c in s.match.view()["commands"] if c.startswith("swap "))
+    s.run(swap)
+    assert listed not in s.messages
+    first, second = swap.split()[1], s.message.split()[3]
+    assert s.message.startswith(f"swapped {first} and {second}") and "points)" in s.message

@@ -163,7 +163,7 @@ def test_gem_swap_quit_line_counts_what_was_played_and_says_how_to_play_again() 
         term.shows("> swap [Esc cancels]")
         term.send("D2 right\r")
         term.shows(f"score {expected.score}")
-        term.send("q")
+        term.send("Q")
         out = term.ended()
     summary = (
         f"Gem Swap seed 7: score {expected.score}, quit after 2 actions (1 hint, 1 swap); "
@@ -182,11 +182,11 @@ def test_replay_fits_80_by_24_header_board_and_legend(tmp_path: Path, slug: str)
         term.shows(f"step {steps}/{steps} ")
         text = term.text
         assert text.splitlines()[0].startswith(f"replay {slug} seed 3 · random")
-        assert "q quit" in text
+        assert "Q quit" in text
         if slug == "delvewick":
             # the legend, wrapped, is whole: its last words are on the screen
             assert "# bedrock" in text and "lowercase o v g: falling" in text
-        term.send("q")
+        term.send("Q")
         term.ended()
 
 

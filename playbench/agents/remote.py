@@ -113,8 +113,10 @@ class Session:
     ) -> Session:
         """A practice session on ``seed`` (and ``options``), or a ranked one when both are
         None: the server draws the seed. A ``player`` name needs its ``player_key``."""
+        ranked = seed is None and not options
         body: JSON = {"seed": seed, "options": options or None, "player": player}
         body = {key: value for key, value in body.items() if value is not None}
+        body["ranked"] = ranked
         headers = {PLAYER_KEY_HEADER: player_key} if player_key else {}
         answer = read_answer(_send(http, f"/games/{slug}/api/new", body, headers), "new")
         return cls(http, slug, answer, player_key)

@@ -67,12 +67,14 @@ class PadButton:
     cell: int | None = None
 
 
+#: the one key that ends play in every game; no game's keys may use it
+QUIT_KEY = "Q"
+
+
 @dataclass(frozen=True, slots=True)
 class Controls:
     #: key name (curses names such as ``KEY_UP``, or a character) -> command text
     keys: Mapping[str, str] = field(default_factory=dict)
-    #: the key that ends play (a game whose keys need ``q`` names another)
-    quit_key: str = "q"
     #: for games that run on a clock: (seconds between idle commands, command text)
     idle: tuple[float, str] | None = None
     #: glyph -> colour name (black red green yellow blue magenta cyan white, or orange:
@@ -97,6 +99,11 @@ class Controls:
     swipes: Mapping[str, str] = field(default_factory=dict)
     #: a seat reply an agent could send, shown in the page's raw-reply box (empty: no box)
     seat_reply: str = ""
+
+    @property
+    def quit_key(self) -> str:
+        """The key that ends play: the same in every game (:data:`QUIT_KEY`)."""
+        return QUIT_KEY
 
     def color_of(self, line: str) -> list[str | None]:
         """The colour name of each character of a line of the text board (None: plain)."""

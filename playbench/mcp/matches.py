@@ -108,7 +108,7 @@ class MatchTable:
         Raises :class:`MatchLimitError` when the session, the address or the table is
         full, and the game's own errors (unknown game, bad seed or options) as they are.
         """
-        match = Match.start(game, draw_seed() if seed is None else seed, options)
+        match = Match.start(game, draw_seed() if seed is None else seed, options or {})
         match_id = secrets.token_hex(ID_BYTES)
         if client is not None:
             client = client[:ADDRESS_CHARS]  # what a trusted proxy named may be any text

@@ -42,7 +42,7 @@ from playbench.core.game import JSON, WON
 from playbench.runner.backends import RAY, ray_cluster
 from playbench.runner.episode import EpisodeSpec, Failure
 from playbench.runner.outcome import OUTCOMES
-from playbench.runner.replay import ReplayError, read_replay, verify_path, write_atomic
+from playbench.runner.replay import ReplayError, Verdict, read_replay, verify_path, write_atomic
 from playbench.runner.run import RUNS_ROOT, Plan, Prices, RunRequest, execute_all, prepare
 from playbench.runner.stats import mean_interval, stratified_interval
 from playbench.runner.store import RunDir
@@ -430,26 +430,33 @@ def read_bench(folder: Path) -> JSON:
     return bench
 
 
+def verify_bench(folder: Path, started: Suite | None = None) -> tuple[list[Verdict], list[str]]:
+    """Every game's runs of a bench folder verified (each replay re-simulated, each record
+    matched with its replay), and what else is wrong: the suite's hash, and, when every
+    replay matches, every figure recomputed (on the scale :func:`bench_figures` takes).
+    Raises :class:`BenchError` without ``bench.json``."""
+    bench = read_bench(folder)
+    suite = bench.get("suite", {})
+    if suite_hash({k: v for k, v in suite.items() if k != "hash"}) != suite.get("hash"):
+        return [], [f"{folder / BENCH}: its suite does not match its hash"]
+    verdicts = [
+        verdict for slug in suite.get("games", {}) for verdict in verify_path(folder / slug)
+    ]
+    if any(not verdict.ok for verdict in verdicts):
+        return verdicts, []
+    if bench_figures(folder, started) != bench:
+        return verdicts, [f"{folder / BENCH}: its figures differ from its episodes'"]
+    return verdicts, []
+
+
 def check_bench(folder: Path, started: Suite | None = None) -> list[str]:
     """What is wrong with a bench folder, or nothing: every replay re-simulated, every
     record matched with its replay, the suite's hash and every figure recomputed (on the
     scale :func:`bench_figures` takes)."""
     try:
-        bench = read_bench(folder)
-        suite = bench.get("suite", {})
-        if suite_hash({k: v for k, v in suite.items() if k != "hash"}) != suite.get("hash"):
-            return [f"{folder / BENCH}: its suite does not match its hash"]
-        problems = []
-        for slug in suite.get("games", {}):
-            problems += [
-                f"{verdict.path}: {verdict.problem}"
-                for verdict in verify_path(folder / slug)
-                if not verdict.ok
-            ]
-        if problems:
-            return problems
-        if bench_figures(folder, started) != bench:
-            return [f"{folder / BENCH}: its figures differ from its episodes'"]
+        verdicts, problems = verify_bench(folder, started)
     except PlaybenchError as error:
         return [str(error)]
-    return []
+    return [
+        f"{verdict.path}: {verdict.problem}" for verdict in verdicts if not verdict.ok
+    ] + problems

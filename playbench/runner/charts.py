@@ -45,7 +45,7 @@ def figure_class() -> Any:
         from matplotlib.figure import Figure
     except ImportError:
         raise ChartError(
-            "playbench report needs matplotlib: pip install 'playbench[report]'"
+            "drawing a report needs matplotlib: pip install 'playbench[report]'"
         ) from None
     return Figure
 

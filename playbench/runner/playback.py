@@ -6,7 +6,7 @@ and keeps the terminal's screen (coloured board, messages: what each step did an
 the agent said), with a header naming the replay and a footer saying where it stands.
 :func:`run_playback` draws it with the terminal's :func:`~playbench.terminal.draw` and
 reads keys: space pauses, ``→``/``l`` and ``←``/``h`` step while paused, ``+``/``-``
-double or halve the speed, ``q`` quits. Without a terminal, every screen is printed one
+double or halve the speed, ``Q`` quits (as in play). Without a terminal, every screen is printed one
 after another.
 """
 
@@ -25,7 +25,7 @@ from playbench.terminal import TerminalSession, color_pairs, draw
 DEFAULT_SPEED = 10.0
 MAX_SPEED = 1000.0
 MIN_SPEED = 0.1
-KEYS_HINT = "space pause · ←/→ step · +/- speed · q quit"
+KEYS_HINT = "space pause · ←/→ step · +/- speed · Q quit"
 
 
 @dataclass

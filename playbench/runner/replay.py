@@ -250,6 +250,8 @@ def verify_path(path: Path) -> list[Verdict]:
     """Verify one replay file, or every replay of a run folder: each file re-simulated,
     and each line of the folder's ``runs.jsonl`` matched with its replay's final score
     and fingerprint. :class:`ReplayError` when ``path`` is neither."""
+    if not path.exists():
+        raise ReplayError(f"{path}: no such file or folder")
     if path.is_file():
         return [verify_replay(path)]
     if not path.is_dir():

@@ -30,6 +30,7 @@ from playbench.server.routes import (
     games,
     human,
     leaderboard,
+    missing,
     pages,
     players,
     sessions,
@@ -123,6 +124,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_route(MCP_PATH, mcp_door, methods=["GET", "POST", "DELETE"], include_in_schema=False)
     app.mount(OPENENV_PATH, OpenEnvMount())
     errors.install(app)
+    missing.install(app)
     app.add_middleware(
         BodyLimit,
         limit=settings.max_body_bytes,

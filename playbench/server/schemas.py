@@ -9,6 +9,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictBool,
     StrictInt,
     StrictStr,
     model_validator,
@@ -164,6 +165,9 @@ class FramePublic(BaseModel):
     ok: bool = Field(description="false for a refused action the rules still counted")
     reason: str = ""
     events: list[JSONObject]
+    command: str = Field(
+        "", description="the action as a command of the game's text grammar ('' at the start)"
+    )
 
 
 class FramesPublic(BaseModel):
@@ -183,6 +187,28 @@ class SessionCreate(InitCreate):
     player: Player | None = Field(
         None, description=f"the name shown on the leaderboard (1-{PLAYER_CHARS} characters)"
     )
+    ranked: StrictBool | None = Field(
+        None,
+        description="true asks for a ranked game (send no seed and no options with it); "
+        "false, or any seed or options field (even null or {}), makes practice; a body with "
+        "none of the three is ranked",
+    )
+
+    @model_validator(mode="after")
+    def _ranked_alone(self) -> SessionCreate:
+        if self.ranked and ({"seed", "options"} & self.model_fields_set):
+            raise ValueError(
+                "a ranked game's seed is drawn by the server: send ranked true without "
+                "seed and options, or drop ranked for practice"
+            )
+        return self
+
+    def asks_ranked(self) -> bool:
+        """Ranked only when asked: ``ranked`` true, or none of ``ranked``, ``seed`` and
+        ``options`` sent. A seed or options field sent at all (null and {} too) is practice."""
+        if self.ranked is not None:
+            return self.ranked
+        return not ({"seed", "options"} & self.model_fields_set)
 
 
 class SessionView(BaseModel):

@@ -5,9 +5,10 @@ log of every command sent, with its parsed action (or none when it did not parse
 what happened. Replaying the logged actions through the kernel from the seed and options
 gives the stored state exactly (:func:`replay`).
 
-A session is ranked when the client chose neither the seed nor options: the server draws
-the seed and keeps it hidden until ``finish``, since the games are open and deterministic
-and a known seed can be played ahead. Any other session is practice and never ranked.
+A session is ranked only when asked (``ranked`` true, or no seed, options or ranked field
+sent): the server draws the seed and keeps it hidden until ``finish``, since the games are
+open and deterministic and a known seed can be played ahead. Any other session (a seed or
+options field sent at all, null and {} too) is practice and never ranked.
 
 The rules live here and the routes only orchestrate: a closed session, a command past its
 byte limit, a finish the rules refuse and a request that lost a race to another are
@@ -126,13 +127,17 @@ async def new_session(
     seed: int | None,
     options: JSON | None,
     player: PlayerRow | None = None,
+    *,
+    ranked: bool,
 ) -> tuple[SessionRow, str, list[str]]:
     """Start a game and store it: the stored row, the secret token for it, and the ids
     of the player's ranked sessions of this game closed as abandoned by this one (a
     player has at most one open ranked session per game: starting another closes the
     open one at its score, and it counts). The match is kept in :attr:`Services.recent`
-    for the session's first act."""
-    ranked = seed is None and not options
+    for the session's first act. ``ranked`` asks for a ranked game: the seed and options
+    must then be None (the server draws the seed)."""
+    if ranked and (seed is not None or options):
+        raise ValueError("a ranked game takes no seed and no options")
     if seed is None:
         seed = draw_seed()
     options = options or {}

@@ -358,3 +358,28 @@ def test_the_suite_v2_baselines_verify_and_the_readme_shows_their_figures(agent)
     assert row in (DOCS.parents[1] / "README.md").read_text()
     report = (DOCS / "report" / "report.md").read_text()
     assert f"| {agent} | {headline['normalisedScore']:.3f} |" in report
+
+
+def test_verify_takes_a_bench_folder_and_names_a_missing_path(random_quick, tmp_path, capsys):
+    """Every game's runs of the bench re-simulated; a changed figure is a mismatch; a path
+    that is not there is "no such file"."""
+    assert main(["verify", str(random_quick)]) == 0
+    games = read_bench(random_quick)["suite"]["games"]
+    replays = sum(len(list((random_quick / slug / "replays").glob("*.jsonl"))) for slug in games)
+    records = sum(
+        len((random_quick / slug / "runs.jsonl").read_text().splitlines()) for slug in games
+    )
+    assert replays == records > len(games)
+    assert f"ok: {replays} replay(s) match" in capsys.readouterr().out
+
+    folder = tmp_path / "changed"
+    shutil.copytree(random_quick, folder)
+    data = json.loads((folder / BENCH).read_text())
+    data["headline"]["meanProgress"] += 0.5
+    (folder / BENCH).write_text(json.dumps(data))
+    assert main(["verify", str(folder)]) == 1
+    assert "its figures differ from its episodes'" in capsys.readouterr().out
+
+    missing = tmp_path / "no-bench-here"
+    assert main(["verify", str(missing)]) != 0
+    assert f"{missing}: no such file or folder" in capsys.readouterr().err

@@ -83,6 +83,10 @@ def test_serve_takes_a_database_url(tmp_path, served, monkeypatch):
         (["--backlog", "many"], "'many' is not a whole number"),
         (["--request-timeout", "0"], "must be at least 1, not 0"),
         (["--max-connections", "-5"], "must be at least 1, not -5"),
+        (["--port", "80000"], "80000 is not a port number (1-65535)"),
+        (["--port", "0"], "0 is not a port number (1-65535)"),
+        (["--port", "-1"], "-1 is not a port number (1-65535)"),
+        (["--port", "http"], "'http' is not a port number (1-65535)"),
     ],
 )
 def test_bad_serve_flags_are_refused_in_one_line(argv, message, served, capsys):
@@ -90,6 +94,12 @@ def test_bad_serve_flags_are_refused_in_one_line(argv, message, served, capsys):
         cli.main(["serve", *argv])
     assert stop.value.code == 2 and message in capsys.readouterr().err
     assert served == []
+
+
+@pytest.mark.parametrize("port", [1, 65535])
+def test_the_ports_ends_are_taken(port, served, tmp_path):
+    assert cli.main(["serve", "--port", str(port), "--data", str(tmp_path)]) == 0
+    assert served[0].port == port
 
 
 LIMITS = ConnectionLimits(idle_seconds=30, request_seconds=10, max_connections=100)

@@ -86,12 +86,17 @@ def test_docs_say_to_carry_the_state_of_a_refusal_that_has_one(client, slug):
 
 
 def test_llms_txt_says_sessions_with_a_seed_or_options_are_not_ranked(client):
-    assert "started with a seed or options are not ranked" in client.get("/llms.txt").text
+    text = client.get("/llms.txt").text
+    assert '{"options": {}} and {"options": null} are all practice, never ranked' in text
+    assert "seed null is read as no seed" in text and "null and {} are read as no options" in text
 
 
 def test_llms_txt_names_the_optional_body_of_new_and_the_early_finish_answer(client):
     text = client.get("/llms.txt").text
-    assert '/games/{slug}/api/new with an optional {"seed": N, "options": {...}, "player"' in text
+    assert (
+        '/games/{slug}/api/new with an optional {"ranked": true|false, "seed": N, "options": {...}'
+        in text
+    )
     assert "once the game is over (before that: 409)" in text
 
 
@@ -101,7 +106,8 @@ def test_llms_txt_says_what_an_agent_with_only_it_tripped_on(client):
     for said in (
         'POST http://testserver/api/players with {"name": "..."}',
         "X-Player-Key header",
-        'Sending a seed (even {"seed": 7}, as examples do) or options makes practice',
+        'Ranked only when asked: new with {"ranked": true}',
+        "a seed or options field sent at all, makes practice",
         "normal operator precedence (multiply first: 2 + 3 * 4 = 14)",
         "A puzzle answers once, for the session it was issued to, and expires after 300 s",
         "finish with",
@@ -139,7 +145,8 @@ def test_each_game_page_is_also_markdown_without_the_shared_rules(client, slug):
 
 def test_the_session_example_starts_a_ranked_game(client, slug):
     page = client.get(f"/docs/api/{slug}.md").text
-    assert f"/games/{slug}/api/new -H 'Content-Type: application/json' -d '{{}}'" in page
+    new = f"/games/{slug}/api/new -H 'Content-Type: application/json' -d '{{\"ranked\": true}}'"
+    assert new in page
     assert "for practice)" in page
 
 

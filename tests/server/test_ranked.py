@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
 import sqlite3
 
 import pytest
 
 from playbench.core.match import Match
+from playbench.core.rng import MAX_SEED
+from playbench.mcp.matches import MatchTable
 from playbench.server.store import Storage
 from tests.server.helpers import Player, register
 from tests.server.test_sessions import WINNING, drawn_seeds
@@ -143,3 +146,55 @@ def test_finish_refuses_a_bad_player_name(client, database):
     player.act(*WINNING)
     reply = player.post("finish", {"rating": 8, "player": "\x07"})
     assert reply.status_code == 422 and "player" in reply.text
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"seed": None}, {"options": {}}, {"options": None}, {"ranked": False}, {"player": None}],
+)
+def test_only_an_explicit_ranked_request_is_ranked(client, body, database):
+    """A seed or options field sent at all (null, {}) is practice, on a seed the server
+    draws and shows; so is ranked false. A body without the three is ranked."""
+    view = client.post("/games/tally/api/new", json=body).json()
+    if body == {"player": None}:
+        assert view["ranked"] is True and view["seed"] is None
+    else:
+        assert view["ranked"] is False and isinstance(view["seed"], int), view
+    assert client.post("/games/tally/api/new", json={"ranked": True}).json()["ranked"] is True
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"ranked": True, "seed": 5}, {"ranked": True, "seed": None}, {"ranked": True, "options": {}}],
+)
+def test_ranked_with_a_seed_or_options_is_refused_and_nothing_is_stored(client, body, database):
+    response = client.post("/games/tally/api/new", json=body)
+    assert response.status_code == 422, response.text
+    assert "ranked" in response.json()["error"] and "seed" in response.json()["error"]
+    storage = client.app.state.services.storage
+    with storage.engine.connect() as conn:
+        assert conn.exec_driver_sql("SELECT COUNT(*) FROM sessions").scalar_one() == 0
+
+
+def test_seed_null_and_empty_options_read_alike_at_every_door(client, database):
+    """The stateless, session and MCP doors: options null, {} and absent start the same
+    game on the same seed; seed null is a seed the server draws and answers."""
+    seed = random.randrange(1 << 62, MAX_SEED)
+    fingerprints = set()
+    for extra in ({}, {"options": {}}, {"options": None}):
+        init = client.post("/api/games/gem-swap/init", json={"seed": seed, **extra}).json()
+        fingerprints.add(init["fingerprint"])
+        view = client.post("/games/gem-swap/api/new", json={"seed": seed, **extra}).json()
+        assert view["seed"] == seed and view["ranked"] is False
+        assert view["observation"] == init["observation"]
+    table = MatchTable(client.app.state.services.storage)
+    for options in (None, {}):
+        _, match = table.start(None, "gem-swap", seed, options)
+        assert match.options == {}
+        fingerprints.add(match.fingerprint())
+    assert fingerprints == {Match.start("gem-swap", seed).fingerprint()}
+    drawn = client.post("/api/games/gem-swap/init", json={"seed": None}).json()
+    assert 0 <= drawn["seed"] <= MAX_SEED
+    assert drawn["fingerprint"] == Match.start("gem-swap", drawn["seed"]).fingerprint()
+    _, match = table.start(None, "gem-swap", None, None)
+    assert 0 <= match.seed <= MAX_SEED

@@ -14,11 +14,16 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Route, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect, sync_playwright
 
 from tests.web.serving import CHROMIUM_ARGS, ENV_CHROMIUM, chromium_path, serving
 
 SERVER_WORKERS = 2
+#: how long a wait on the page may last before the test fails: a bound for a page that
+#: never gets there, not a pace; every wait is on an event or a state of the page, and a
+#: busy machine only makes it come later (Playwright's own default is 5 s)
+WAIT_MS = 120_000
+expect.set_options(timeout=WAIT_MS)
 VIEWPORT = {"width": 1300, "height": 900}
 #: a phone held upright, as the touch tests play
 PHONE = {"width": 390, "height": 844}
@@ -84,6 +89,7 @@ def _guarded(context: BrowserContext, server: str) -> Iterator[Page]:
             elsewhere.append(url)
             route.abort()
 
+    context.set_default_timeout(WAIT_MS)
     context.route("**/*", only_the_server)
     opened = context.new_page()
     errors: list[str] = []

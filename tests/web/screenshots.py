@@ -77,6 +77,7 @@ def cogcrawl(page: Page) -> None:
     _moves(page, 0)
     session_id = page.get_by_test_id("board").get_attribute("data-session")
     base = page.evaluate("() => location.origin")
+    page.locator("#raw-form summary").click()
     for move in range(1, DELVER_TURNS + 1):
         view = httpx.get(f"{base}/api/spectate/sessions/{session_id}").json()
         assert "observation" in view, (session_id, view)
@@ -189,7 +190,8 @@ def main() -> None:
             act(page)
             page.wait_for_timeout(SETTLE_MS)
             page.evaluate("() => { document.activeElement.blur(); window.scrollTo(0, 0); }")
-            page.screenshot(path=str(args.out / name), full_page=True)
+            # a phone's shot is its one screen, as a person holds it; a desktop's the page
+            page.screenshot(path=str(args.out / name), full_page=not phone)
             context.close()
         browser.close()
 

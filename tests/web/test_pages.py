@@ -53,6 +53,8 @@ def gem_tokens(page: Page) -> list[list[str]]:
 
 def test_home_page_shows_a_card_per_game_with_its_board(page: Page, api: httpx.Client) -> None:
     played = Player(api, "chimestep", seed=5, player="live one")  # type: ignore[arg-type]
+    assert played.act("start").status_code == 200
+    left = Player(api, "chimestep", seed=6, player="left unplayed")  # type: ignore[arg-type]
     page.goto("/")
     cards = page.get_by_test_id("game-card")
     slugs = [game.slug for game in all_games()]
@@ -65,6 +67,10 @@ def test_home_page_shows_a_card_per_game_with_its_board(page: Page, api: httpx.C
         expect(page.locator(f'a[href="/leaderboard/{slug}"]')).to_have_count(1)
     watch = page.locator('[data-live="chimestep"] a', has_text="live one")
     expect(watch).to_have_attribute("href", f"/watch/{played.last['sessionId']}")
+    expect(watch).to_contain_text("after 1 move")
+    # a game opened and left without a move is no game to watch
+    assert left.last["moves"] == 0
+    expect(page.locator('[data-live="chimestep"] a', has_text="left unplayed")).to_have_count(0)
 
 
 def test_delvewick_level_one_cleared_with_the_keyboard(page: Page, api: httpx.Client) -> None:
@@ -135,6 +141,7 @@ def test_cogcrawl_raw_seat_reply_sent_from_the_page(page: Page, api: httpx.Clien
     page.goto("/play/cogcrawl?seed=7")
     wait_moves(page, 0)
     sid = session_id(page)
+    page.locator("#raw-form summary").click()
     page.locator("#raw").fill(reply)
     page.locator("#raw-send").click()
     wait_moves(page, 1)

@@ -52,7 +52,7 @@ def test_gem_swap_hints_the_clicks_and_rests_its_buttons_once_over(
     page.goto("/play/gem-swap?seed=11")
     wait_moves(page, 0)
     sid = session_id(page)
-    expect(page.locator("#guide")).to_contain_text("Tap or click a gem, then a neighbouring gem")
+    expect(page.locator("#guide")).to_contain_text("Click a gem, then a neighbouring gem")
     keys = page.locator("#keys").inner_text()
     assert "h hint" in keys and ": Enter type a command" in keys and "seat reply" not in keys
     board = page.get_by_test_id("board").bounding_box()
@@ -109,6 +109,10 @@ def test_cogcrawl_keys_in_words_a_say_hint_and_a_map_that_fills_the_stage(page: 
     assert board is not None and canvas is not None
     # the explored rooms in cells of 30 px, not the whole 80 x 21 map in cells of 10
     assert canvas["height"] >= 300 and canvas["width"] <= board["width"]
+    # the seat reply box is closed and empty until a person opens it
+    expect(page.locator("#raw")).to_be_hidden()
+    page.locator("#raw-form summary").click()
+    assert page.locator("#raw").input_value() == ""
     page.locator("#raw").fill('{"actions": [{"do": "search"}], "say": "hello"}')
     page.locator("#raw-send").click()
     wait_moves(page, 1)

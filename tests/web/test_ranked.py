@@ -98,6 +98,7 @@ def test_a_practice_game_played_out_and_finished_never_reaches_the_leaderboard(
     expect(page.get_by_test_id("over-reason")).not_to_be_empty()
     expect(page.locator("#finish-send")).to_be_in_viewport()
     expect(page.locator("#finish-send")).to_have_text("Finish")
+    page.locator("#rating").fill("7")
     page.locator("#finish-send").click()
     expect(page.locator("#rank")).to_contain_text(": practice, not ranked.")
     stored = record(api, sid)

@@ -39,7 +39,12 @@ def test_a_ranked_game_replays_in_the_browser_to_its_finished_score(
     expect(page.locator("#position")).to_have_text(f"{total} / {total}")
     expect(page.get_by_test_id("board")).to_have_attribute("data-moves", str(total))
     expect(page.get_by_test_id("score")).to_have_text(str(finished["score"]))
-    expect(page.locator("#who")).to_have_text(f"seed {finished['seed']} · {total} actions")
+    # the header: the seed, the final score the rules give, the moves as the game counts them
+    head = f"seed {finished['seed']} · final score {finished['score']} · "
+    expect(page.locator("#who")).to_contain_text(head)
+    counted = page.locator("#who").inner_text().removeprefix(head)
+    assert counted == f"{total} moves" or counted.endswith(f" moves ({total} actions)"), counted
+    expect(page.get_by_test_id("status")).not_to_have_text("playing")
     expect(page.locator("#problem")).to_be_hidden()
 
 

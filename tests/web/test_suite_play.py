@@ -19,6 +19,8 @@ from tests.server.helpers import Player, register
 from tests.web.serving import serving
 
 NAME = "suite by hand"
+#: where the page publishes a set played by a person
+HUMAN_BENCH = "/api/bench/human"
 #: Delvewick is over after 40 waits (its levels are fixed, whatever the seed)
 DELVEWICK_WAITS = 40
 BATCH = 100
@@ -78,6 +80,8 @@ def test_a_person_plays_the_quick_suite_and_publishes_it(browser: Browser, own_s
         for _ in range(DELVEWICK_WAITS):
             page.keyboard.press("Space")
         expect(page.get_by_test_id("game-over")).to_be_visible()
+        assert page.locator("#rating").input_value() == ""  # no rating chosen for a person
+        page.locator("#rating").fill("6")
         page.locator("#finish-send").click()
         page.get_by_test_id("suite-next").click()
         expect(page.locator("#count")).to_have_text(f"1 of {len(wanted)} episodes finished.")
@@ -93,12 +97,15 @@ def test_a_person_plays_the_quick_suite_and_publishes_it(browser: Browser, own_s
         )
         page.reload()
         expect(page.get_by_test_id("strip").locator("span.done")).to_have_count(len(wanted))
-        # the server re-simulates the whole set before it answers: wait on its answer
+        # the publish waits on its answer and on the page drawing it, however long the
+        # server takes to check the set (no clock: timeout 0 waits for the event itself)
         with page.expect_response(
-            lambda response: response.url.endswith("/api/bench/human"), timeout=0
-        ) as answer:
+            lambda answer: answer.url.endswith(HUMAN_BENCH) and answer.request.method == "POST",
+            timeout=0,
+        ) as published:
             page.get_by_test_id("publish").click()
-        assert answer.value.status == 201, answer.value.text()
+        assert published.value.status == 201, published.value.text()
+        page.wait_for_selector("[data-testid=published] a[href='/bench']", timeout=0)
         expect(page.get_by_test_id("published")).to_contain_text(f"under {NAME}")
         page.goto("/bench")
         row = page.get_by_test_id("bench-row").filter(has_text=f"human · {NAME}")

@@ -19,11 +19,9 @@ import dataclasses
 import os
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
-import openai
-from openai.types.chat import ChatCompletion
 
 from playbench.agents.base import AgentError
 from playbench.agents.llm.prompts import (
@@ -37,6 +35,9 @@ from playbench.agents.llm.settings import LlmSettings
 from playbench.agents.llm.turn import Answer, Ask
 from playbench.core.game import JSON
 from playbench.core.seat import SeatGuide
+
+if TYPE_CHECKING:
+    from openai.types.chat import ChatCompletion
 
 #: what the start-up check asks (one token back)
 PING = [{"role": "user", "content": "Reply with OK."}]
@@ -54,6 +55,8 @@ class NotACompletion(Exception):
 def completion_of(response: object) -> ChatCompletion:
     """``response`` when it is a chat completion with its choices, else
     :class:`NotACompletion` saying what came instead."""
+    from openai.types.chat import ChatCompletion
+
     if isinstance(response, ChatCompletion) and isinstance(response.__dict__.get("choices"), list):
         return response
     shown = " ".join(str(response).split())[:60]
@@ -105,10 +108,21 @@ class Throttle:
                 self._lock.notify_all()
 
 
+try:
+    import openai
+except ImportError:  # the model client is an extra: pip install 'playbench[llm]'
+    openai = None  # type: ignore[assignment]
+
+#: what a model agent says when the ``openai`` client is not installed
+NO_CLIENT = "a model agent needs the openai client: pip install 'playbench[llm]'"
+
+
 class Endpoint:
     """The client and throttle of one endpoint in this process."""
 
     def __init__(self, settings: LlmSettings, concurrency: int = DEFAULT_CONCURRENCY) -> None:
+        if openai is None:
+            raise AgentError(NO_CLIENT)
         key = os.environ.get(settings.api_key_env)
         if not key:
             raise AgentError(

@@ -7,6 +7,7 @@ import re
 
 from playbench.core import Action, CommandError
 from playbench.games.chimestep.board import DIRECTIONS
+from playbench.games.chimestep.tables import MAX_TICK_COUNT, MIN_TICK_COUNT
 
 #: every word that names a direction (lower case) -> its name in actions
 DIRECTION_WORDS = {name.lower(): name for name in DIRECTIONS} | {
@@ -15,7 +16,7 @@ DIRECTION_WORDS = {name.lower(): name for name in DIRECTIONS} | {
     "dl": "downLeft",
     "dr": "downRight",
 }
-COUNT_PATTERN = re.compile(r"[+-]?\d{1,9}")
+COUNT_PATTERN = re.compile(r"([+-]?)0*(\d+)")
 HELP = "commands: start, hop upLeft|upRight|downLeft|downRight (or ul ur dl dr), toll, tick, tick N"
 
 
@@ -61,9 +62,21 @@ def parse_command(text: str) -> Action:
     if head == "tick":
         if not rest:
             return {"type": "tick"}
-        if len(rest) == 1 and COUNT_PATTERN.fullmatch(rest[0]):
-            return {"type": "tick", "count": int(rest[0])}
+        count = COUNT_PATTERN.fullmatch(rest[0]) if len(rest) == 1 else None
+        if count is not None:
+            return {"type": "tick", "count": _clamped(*count.groups())}
         raise CommandError(
-            f"tick takes one whole number of ticks (1 to 30), got {' '.join(rest)!r}"
+            f"tick takes one whole number of ticks (clamped to {MIN_TICK_COUNT}..{MAX_TICK_COUNT}),"
+            f" got {' '.join(rest)!r}"
         )
     raise CommandError(f"unknown command {text.strip()!r}; {HELP}")
+
+
+def _clamped(sign: str, digits: str) -> int:
+    """A tick count as the rules read it, clamped to 1..30 (as the stateless API's count
+    is): ``tick 99`` plays 30 ticks, ``tick 0`` and ``tick -3`` one, at every door."""
+    if sign == "-":
+        return MIN_TICK_COUNT
+    if len(digits) > len(str(MAX_TICK_COUNT)):
+        return MAX_TICK_COUNT
+    return min(MAX_TICK_COUNT, max(MIN_TICK_COUNT, int(digits)))

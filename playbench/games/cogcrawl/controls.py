@@ -42,7 +42,6 @@ CONTROLS = Controls(
         "_": "travel ...",
         "{": "...",
     },
-    quit_key="Q",
     colors={
         "@": "white",
         "+": "yellow",

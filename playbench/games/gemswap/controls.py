@@ -11,9 +11,29 @@ from playbench.games.gemswap.rules import HINT_COST
 SWAP = "swap "
 
 
+def _gems(count: int) -> str:
+    return "1 gem" if count == 1 else f"{count} gems"
+
+
 def words(event: Mapping[str, Any], view: Mapping[str, Any]) -> str | None:
-    """The hint with its cost, the moves with the swaps themselves."""
-    if event.get("type") == "hint":
+    """Every event in words: the swap, each cascade with its points, the hint with its
+    cost, the moves with the swaps themselves."""
+    kind = event.get("type")
+    if kind == "swap":
+        first, second = event["cells"]
+        return f"swapped {first} and {second}"
+    if kind == "cascade":
+        again = f"cascade x{event['step']}: " if event["step"] > 1 else ""
+        return f"{again}{_gems(len(event['cleared']))} cleared (+{event['points']} points)"
+    if kind == "select":
+        return f"{event['cell']} picked: now swap it with a neighbour"
+    if kind == "deselect":
+        return "nothing picked"
+    if kind == "reshuffle":
+        return "no swap was left: the board is reshuffled"
+    if kind == "gameOver":
+        return f"game over: {event['score']} points" if "score" in event else "game over"
+    if kind == "hint":
         return (
             f"hint: {event['swap']} lines up {event['gems']} gems "
             f"(the hint cost {event['cost']} points)"

@@ -189,13 +189,13 @@ def _row(result: JSON) -> str:
         who += f" · {result['player']}"
     cells = "".join(
         f'<td data-game="{escape(slug)}" data-label="{escape(_name(slug))}">'
-        f'{_lead(figures, "progressCi95")[0]:.3f}<span class="muted"> · '
+        f'{_lead(figures, "progressCi95")[0]:.3f}<span class="muted"> '
         + (
-            f"{figures['meanProgress']:.3f} · "
+            f"normalised · progress {figures['meanProgress']:.3f} · "
             if figures.get("normalisedScore") is not None
-            else ""
+            else "progress · "
         )
-        + f"{figures['meanScore']:,.0f}</span></td>"
+        + f"mean score {figures['meanScore']:,.0f}</span></td>"
         for slug, figures in result["games"].items()
     )
     if result["report"]:
@@ -212,7 +212,7 @@ def _row(result: JSON) -> str:
         f'<td data-label="agent">{escape(who)}</td>'
         f'<td data-testid="headline" data-label="headline">'
         f"<strong>{lead:.3f}</strong></td>"
-        f'<td data-label="95% interval">{low:.3f} – {high:.3f}</td>'
+        f'<td data-label="95% interval of the headline">{low:.3f} – {high:.3f}</td>'
         f'<td data-testid="progress" data-label="progress">{headline["meanProgress"]:.3f}</td>'
         f'{cells}<td data-label="report">{report}</td></tr>'
     )

@@ -66,9 +66,9 @@ def _first_accepted_example(game: Game) -> str:
 def _session_example(root: str, game: Game) -> str:
     command = _first_accepted_example(game)
     return (
-        f"# ranked (no seed, no options; add -d '{{\"seed\": {EXAMPLE_SEED}}}' for practice)\n"
+        f"# ranked (-d '{{\"seed\": {EXAMPLE_SEED}}}' instead for practice)\n"
         f"curl -s -X POST {root}/games/{game.slug}/api/new -H 'Content-Type: application/json'"
-        " -d '{}'\n"
+        " -d '{\"ranked\": true}'\n"
         f"curl -s -X POST {root}/games/{game.slug}/api/act \\\n"
         "  -H 'Authorization: Bearer <token>' \\\n"
         "  -H 'X-Agent-Check: <agentCheck.token>' -H 'X-Agent-Answer: <the answer>' \\\n"
@@ -185,13 +185,21 @@ def _llms(root: str, games: list[Game], specs: dict[str, Any], settings: Setting
         "state, hidden parts included. Two runs with the same seed, options and actions end "
         "on the same fingerprint.",
         "",
+        "## Seeds and options (the same at every door: stateless, session, MCP)",
+        "- seed: a whole number from 0 to 2^63-1, sent as a JSON number (not a string; "
+        "past 2^53 write its digits, as JavaScript's numbers would round it). seed null "
+        "is read as no seed: the server draws one and answers it.",
+        "- options: an object of the game's options; null and {} are read as no options.",
+        "",
         "## Session API (a stored game played by text commands)",
-        "- Ranked or practice: new with NO seed and NO options is ranked (the server draws "
-        "a seed below 2^53 and hides it until finish; only ranked games reach the "
-        'leaderboard). Sending a seed (even {"seed": 7}, as examples do) or options makes '
-        "practice: sessions started with a seed or options are not ranked.",
+        '- Ranked only when asked: new with {"ranked": true} (and no seed, no options), '
+        "or with none of ranked, seed and options, is ranked (the server draws a seed below "
+        "2^53 and hides it until finish; only ranked games reach the leaderboard). "
+        '{"ranked": false}, or a seed or options field sent at all, makes practice: '
+        '{"seed": 7}, {"seed": null} (a drawn seed), {"options": {}} and {"options": null} '
+        "are all practice, never ranked. ranked true with a seed or options is a 422.",
         f"- POST {root}/games/{{slug}}/api/new with an optional "
-        '{"seed": N, "options": {...}, "player": "name"}: a session token '
+        '{"ranked": true|false, "seed": N, "options": {...}, "player": "name"}: a session token '
         "(send it as Authorization: Bearer <token>) and an agent-check puzzle",
         f'- Names: POST {root}/api/players with {{"name": "..."}} registers a name and answers '
         '{"name", "key"} once (keep the key). new with a "player" needs that key in the '

@@ -23,7 +23,7 @@ from fastapi.responses import Response
 from fastapi.routing import APIRoute
 from pydantic import ValidationError
 
-from playbench.core.errors import PlaybenchError, UnknownGameError
+from playbench.core.errors import CommandError, PlaybenchError, UnknownGameError
 from playbench.core.game import JSON, Game
 from playbench.core.match import Match
 from playbench.core.registry import all_games, get_game
@@ -186,7 +186,7 @@ def frames(slug: str, body: FramesCreate) -> Response:
     end = min(body.start + body.count, len(body.actions) + 1)
     found: list[JSON] = []
 
-    def keep(step: int, ok: bool, reason: str, events: list[JSON]) -> None:
+    def keep(step: int, ok: bool, reason: str, events: list[JSON], command: str = "") -> None:
         if body.start <= step < end:
             found.append(
                 {
@@ -195,6 +195,7 @@ def frames(slug: str, body: FramesCreate) -> Response:
                     "ok": ok,
                     "reason": reason,
                     "events": events,
+                    "command": command,
                 }
             )
 
@@ -207,8 +208,16 @@ def frames(slug: str, body: FramesCreate) -> Response:
                 f"action {step} ({json_text(sent)}) was refused and changed nothing: "
                 f"{result.reason}",
             )
-        keep(step, result.ok, "" if result.ok else result.reason, result.events)
+        keep(step, result.ok, "" if result.ok else result.reason, result.events, _said(game, sent))
     return json_response({"total": len(body.actions), "frames": found})
+
+
+def _said(game: Game, action: Any) -> str:
+    """An action as the game's text command (its JSON where the grammar has no words)."""
+    try:
+        return game.command_text(action)
+    except CommandError:
+        return json_text(action)
 
 
 async def action(slug: str, body: ActionCreate, request: Request) -> Response:

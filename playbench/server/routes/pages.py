@@ -17,8 +17,9 @@ from functools import cache
 from html import escape
 from importlib import resources
 from pathlib import Path
+from typing import NoReturn
 
-from fastapi import APIRouter
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
@@ -28,6 +29,7 @@ from playbench.core.game import Game
 from playbench.core.palette import palette_of
 from playbench.core.registry import all_games, get_game
 from playbench.server.guards import CONTENT_SECURITY_POLICY
+from playbench.server.services import services_of
 
 WEB = Path(str(resources.files("playbench") / "web"))
 PAGES = WEB / "pages"
@@ -74,8 +76,13 @@ def framed(title: str, body: str) -> HTMLResponse:
     return HTMLResponse(frame.replace(BODY_MARK, body, 1))
 
 
-def _not_found(what: str) -> HTMLResponse:
-    return _page("missing.html", 404, title=escape(TITLE), message=escape(what))
+def not_found_page(what: str) -> HTMLResponse:
+    """The 404 page for people (``missing.py`` chooses it by ``Accept``)."""
+    return _page("missing.html", 404, title=escape(f"Not here · {TITLE}"), message=escape(what))
+
+
+def _not_found(what: str) -> NoReturn:
+    raise HTTPException(404, what)
 
 
 def _game(slug: str) -> Game | None:
@@ -149,10 +156,17 @@ def leaderboard(slug: str) -> HTMLResponse:
     )
 
 
-@router.get("/watch/{session_id}", response_class=HTMLResponse)
-def watch(session_id: str) -> HTMLResponse:
+def _stored(request: Request, session_id: str) -> None:
+    """A 404 unless ``session_id`` names a stored session."""
     if not SESSION_ID.match(session_id):
-        return _not_found(f"{session_id!r} is no session id.")
+        _not_found(f"{session_id!r} is no session id.")
+    if services_of(request).storage.session_by_id(session_id) is None:
+        _not_found(f"There is no session {session_id}: it never was, or it was pruned.")
+
+
+@router.get("/watch/{session_id}", response_class=HTMLResponse)
+def watch(session_id: str, request: Request) -> HTMLResponse:
+    _stored(request, session_id)
     return _page("watch.html", title=escape(f"Watch {session_id} · {TITLE}"))
 
 
@@ -162,9 +176,8 @@ def replay_file() -> HTMLResponse:
 
 
 @router.get("/replay/{session_id}", response_class=HTMLResponse)
-def replay(session_id: str) -> HTMLResponse:
-    if not SESSION_ID.match(session_id):
-        return _not_found(f"{session_id!r} is no session id.")
+def replay(session_id: str, request: Request) -> HTMLResponse:
+    _stored(request, session_id)
     return _page("replay.html", title=escape(f"Replay {session_id} · {TITLE}"))
 
 

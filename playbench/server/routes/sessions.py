@@ -97,8 +97,9 @@ async def new(
     player_key: PlayerKeyDep,
     body: SessionCreate | None = None,
 ) -> Response:
-    """Start a session. Without a seed and options it is ranked: the server draws the seed
-    and hides it until ``finish``. A seed or options make it practice. A ``player`` name
+    """Start a session. Ranked only when asked (``ranked`` true, or a body without
+    ``ranked``, ``seed`` and ``options``): the server draws the seed and hides it until
+    ``finish``. A seed or options field, even null or {}, makes practice. A ``player`` name
     needs its key (``X-Player-Key``); without a name the session is anonymous. (A request
     with a JSON body is answered by :class:`SessionFastPath` before it reaches here, by
     the same :func:`new_answer`.)"""
@@ -118,7 +119,9 @@ async def new_answer(
         if body.player is not None
         else None
     )
-    row, token, closed = await sessions.new_session(services, game, body.seed, body.options, owner)
+    row, token, closed = await sessions.new_session(
+        services, game, body.seed, body.options, owner, ranked=body.asks_ranked()
+    )
     view = sessions.view(services, game, row)
     return {**view, "token": token, "closedAsAbandoned": closed}, token
 

@@ -3,6 +3,8 @@
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from playbench.core import CommandError, StateError
 from playbench.core.controls import controls_of
@@ -86,12 +88,32 @@ def test_render_shows_teeter_buffer_and_phase():
         ("toll", {"type": "toll"}),
         ("tick", {"type": "tick"}),
         ("tick 4", {"type": "tick", "count": 4}),
-        ("TICK 99", {"type": "tick", "count": 99}),
-        ("tick 0", {"type": "tick", "count": 0}),
+        ("TICK 99", {"type": "tick", "count": 30}),
+        ("tick 30", {"type": "tick", "count": 30}),
+        ("tick 0", {"type": "tick", "count": 1}),
+        ("tick -3", {"type": "tick", "count": 1}),
+        ("tick +007", {"type": "tick", "count": 7}),
+        ("tick 1000000000", {"type": "tick", "count": 30}),
+        ("tick " + "9" * 5000, {"type": "tick", "count": 30}),
     ],
 )
 def test_commands_parse(text, action):
     assert GAME.parse_command(text) == action
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**63 - 1), count=st.integers(-(10**12), 10**12))
+def test_tick_n_is_one_reading_as_command_and_as_action(seed, count):
+    """``tick N`` (the session, the terminal, MCP's commands) plays what the action
+    ``{"type": "tick", "count": N}`` plays (the stateless API, Gymnasium): N clamped."""
+    by_command = Match.start(GAME, seed)
+    by_action = Match.start(GAME, seed)
+    for match in (by_command, by_action):
+        match.command("start")
+    assert by_command.command(f"tick {count}").advanced
+    assert by_action.play({"type": "tick", "count": count}).advanced
+    assert by_command.fingerprint() == by_action.fingerprint()
+    assert by_command.log[-1] == {"type": "tick", "count": min(30, max(1, count))}
 
 
 @pytest.mark.parametrize(
@@ -115,7 +137,7 @@ def test_bad_commands_say_what_is_wrong(text, words):
 
 def test_terminal_keys_drive_the_game_and_leave_q_to_quit():
     controls = controls_of(GAME)
-    assert "q" not in controls.keys
+    assert "Q" not in controls.keys
     assert controls.idle == (1 / 12, "tick")
     for command in controls.keys.values():
         GAME.parse_command(command.removesuffix("...").strip())
@@ -127,7 +149,7 @@ def test_terminal_keys_drive_the_game_and_leave_q_to_quit():
     assert GAME.observe(session.state)["position"] == {"row": 1, "col": 0}
     session.press("KEY_RIGHT")
     assert GAME.observe(session.state)["bufferedHop"] == "downRight"
-    session.press("q")
+    session.press("Q")
     assert session.quit
 
 
@@ -228,7 +250,7 @@ def test_spec_names_the_terminal_keys_where_the_board_says_send_start():
     assert rules[-1].startswith("Terminal keys: u or 7 or left arrow: hop upLeft;")
     assert "space or s: start; t: toll; full stop: tick; n: tick (asks for the count)" in rules[-1]
     assert rules[-1].endswith(
-        "q quits. While no key is pressed the terminal sends tick 12 times a second."
+        "Q quits. While no key is pressed the terminal sends tick 12 times a second."
     )
     start = GAME.spec().commands[0]
     assert start.description == "begin the run (only while waiting; in the terminal, space or s)"

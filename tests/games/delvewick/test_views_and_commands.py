@@ -113,7 +113,7 @@ def test_terminal_arrows_and_wasd_cover_every_direction():
         ("KEY_RIGHT", "d", "right"),
     ):
         assert keys[arrow] == keys[letter] == word
-    assert "q" not in keys
+    assert "Q" not in keys
 
 
 def test_terminal_shows_the_refusal_reason():

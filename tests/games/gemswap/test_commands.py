@@ -272,7 +272,7 @@ def test_terminal_keys_prompt_for_commands_and_leave_q_alone():
     assert controls_of(GAME).keys[":"] == "..."
     assert controls_of(GAME).keys["\n"] == "..."
     assert controls_of(GAME).keys["h"] == "hint" and controls_of(GAME).keys["m"] == "moves"
-    assert "q" not in controls_of(GAME).keys
+    assert "Q" not in controls_of(GAME).keys
     assert GAME.score_can_fall is True
 
 
@@ -304,5 +304,5 @@ def test_terminal_play_prompts_then_swaps():
     session.press("h")
     assert session.message == "hint: swap C1 down lines up 3 gems (the hint cost 50 points)"
     assert GAME.score(session.state) == -20
-    session.press("q")
+    session.press("Q")
     assert session.quit

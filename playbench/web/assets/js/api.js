@@ -9,17 +9,35 @@ export class ApiError extends Error {
   }
 }
 
+// Seeds go up to 2^63-1, past JavaScript's exact integers (2^53): a page holds a seed as
+// its decimal text, sends it as the JSON number those digits spell, and reads a seed
+// that a number would round as its text.
+const SEED_KEYS = new Set(["seed"]);
+
+function seedNumber(seed) {
+  const text = String(seed);
+  return JSON.rawJSON && /^\d+$/.test(text) ? JSON.rawJSON(text) : Number(text);
+}
+
+function exactSeeds(key, value, context) {
+  if (SEED_KEYS.has(key) && typeof value === "number" && !Number.isSafeInteger(value) && context && context.source) {
+    return context.source;
+  }
+  return value;
+}
+
 async function request(method, url, body, headers = {}) {
   const init = { method, headers: { Accept: "application/json", ...headers } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
+    const sent = body.seed === undefined ? body : { ...body, seed: seedNumber(body.seed) };
+    init.body = JSON.stringify(sent);
   }
   const reply = await fetch(url, init);
   const text = await reply.text();
   let data = null;
   try {
-    data = text ? JSON.parse(text) : null;
+    data = text ? JSON.parse(text, exactSeeds) : null;
   } catch {
     data = { error: text };
   }
@@ -56,10 +74,12 @@ export class Session {
     this.puzzle = view.agentCheck;
   }
 
-  static async create(slug, { seed, options, player, key } = {}) {
-    const body = {};
-    if (seed !== undefined && seed !== null) body.seed = seed;
-    if (options && Object.keys(options).length) body.options = options;
+  // Ranked only when asked: { ranked: true } and no seed; otherwise practice, on the seed
+  // given (decimal text or a number) or on one the server draws.
+  static async create(slug, { seed, options, player, key, ranked = false } = {}) {
+    const body = { ranked };
+    if (!ranked && seed !== undefined && seed !== null) body.seed = seed;
+    if (!ranked && options && Object.keys(options).length) body.options = options;
     if (player) body.player = player;
     const view = await request("POST", `/games/${slug}/api/new`, body, player && key ? { "X-Player-Key": key } : {});
     return new Session(slug, view.token, view, player ? key : null);

@@ -10,6 +10,7 @@
 import { registerPlayer, Session } from "./api.js";
 import { seconds } from "./boards/chimestep.js";
 import { painter } from "./boards/index.js";
+import { touchScreen } from "./touch.js";
 import { $, addMessage, messagesOf, showProblem, showView } from "./ui.js";
 import { commandText, eventText, keyText, refusalText, spaced } from "./words.js";
 
@@ -22,6 +23,8 @@ const MAX_TICKS = 30;
 const PROMPT = "...";
 const SWIPE_PIXELS = 24;
 const PRACTICE_SEEDS = 2 ** 31;
+// the largest seed the games take (2^63-1), as text: seeds pass JavaScript's exact integers
+const MAX_SEED = "9223372036854775807";
 const BROWSER_KEYS = {
   ArrowUp: "KEY_UP",
   ArrowDown: "KEY_DOWN",
@@ -92,7 +95,27 @@ function render(view, drawn = {}) {
   showOver(view);
   showMode(view);
   parts.board.dataset.session = view.sessionId;
+  fitBoard();
 }
+
+// On a phone the score bar, the board and the pad share one screen: the board is drawn no
+// taller than the room the page leaves it above the pad (arena.css reads --board-max).
+const PHONE = matchMedia("(max-width: 640px)");
+const BOARD_FLOOR = 120;
+
+function fitBoard() {
+  const board = parts.board;
+  if (!PHONE.matches) {
+    board.style.removeProperty("--board-max");
+    return;
+  }
+  const box = board.getBoundingClientRect();
+  const pad = $("pad");
+  const below = pad.hidden ? 0 : pad.getBoundingClientRect().bottom - box.bottom;
+  const room = innerHeight - (box.top + scrollY) - below - 8;
+  board.style.setProperty("--board-max", `${Math.max(BOARD_FLOOR, Math.floor(room))}px`);
+}
+window.addEventListener("resize", fitBoard);
 
 function showOver(view) {
   const over = $("over");
@@ -251,6 +274,7 @@ function runControl(command) {
   if (command.endsWith(PROMPT)) {
     const start = command.slice(0, -PROMPT.length);
     if (start === "" && controls.seatReply) {
+      $("raw-form").open = true;
       $("raw").focus();
       return;
     }
@@ -599,7 +623,7 @@ async function startPractice(seed, options) {
 
 async function startRanked() {
   try {
-    const made = await Session.create(slug, owner());
+    const made = await Session.create(slug, { ...owner(), ranked: true });
     localStorage.setItem(RANKED, made.token);
     const closed = made.view.closedAsAbandoned || [];
     use(made, closed.length ? `Your open ranked game was closed as abandoned (${closed.join(", ")}); it counts at its score.` : "");
@@ -632,6 +656,15 @@ async function resumeRanked() {
   else if (session) render(session.view);
 }
 
+// The address's seed as decimal text, or undefined when it is not one the games take
+// (empty, a sign, a fraction, hex, past 2^63-1): never rounded, never ranked.
+function addressSeed(text) {
+  const digits = /^\d{1,19}$/.test(text) ? text.replace(/^0+(?=\d)/, "") : null;
+  if (digits === null) return undefined;
+  if (digits.length === MAX_SEED.length && digits > MAX_SEED) return undefined;
+  return digits;
+}
+
 async function opened() {
   if (seedParam !== null) {
     let options;
@@ -641,7 +674,9 @@ async function opened() {
       showProblem(`the address's options are not JSON: ${optionsParam}`);
       return;
     }
-    await startPractice(Number(seedParam), options);
+    const seed = addressSeed(seedParam);
+    await startPractice(seed, options);
+    if (seed === undefined) showProblem(`the address's seed "${seedParam}" is not a whole number from 0 to ${MAX_SEED}: this is practice on a random seed`);
     return;
   }
   const ranked = await openRanked();
@@ -682,7 +717,7 @@ window.addEventListener("storage", (event) => {
 function guide() {
   const paint = painter(slug);
   if (paint.guide) {
-    $("guide").textContent = paint.guide;
+    $("guide").textContent = touchScreen() ? paint.guide.touch : paint.guide.keys;
     $("guide").hidden = false;
   }
   if (paint.legend) {
@@ -690,7 +725,7 @@ function guide() {
     $("legend-panel").hidden = false;
   }
   if (controls.seatReply) {
-    $("raw").value = controls.seatReply;
+    $("raw").placeholder = controls.seatReply;
     $("raw-form").hidden = false;
     $("say-panel").hidden = false;
   }

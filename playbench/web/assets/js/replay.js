@@ -62,7 +62,12 @@ async function frame(k) {
 
 function draw(k, current) {
   const total = replay.steps.length;
-  showView(replay.game, { observation: current.observation, score: current.score, moves: k, gameOver: current.gameOver, finished: false }, parts);
+  showView(replay.game, { observation: current.observation, score: current.score, moves: k, gameOver: current.gameOver, finished: k === total && replay.end !== null }, parts);
+  // the badge tells where the replay stands: a step on the way, or how the game ended
+  if (k < total) {
+    parts.status.textContent = `step ${k} of ${total}`;
+    parts.status.className = "status-word";
+  }
   $("scrubber").max = String(total);
   $("scrubber").value = String(k);
   $("position").textContent = `${k} / ${total}`;
@@ -71,13 +76,14 @@ function draw(k, current) {
   if (!step) {
     box.textContent = "the start";
   } else {
-    const full = JSON.stringify(step.action);
+    const full = current.command || JSON.stringify(step.action);
     const said = full.length > STEP_TEXT_CHARS ? `${full.slice(0, STEP_TEXT_CHARS)}…` : full;
     const events = current.events
       .map((event) => eventText(replay.game, event))
       .filter(Boolean)
       .join(" ");
-    box.textContent = `${said}${current.reason ? ` (refused, counted: ${current.reason})` : ""}${events ? ` → ${events}` : ""}`;
+    const gained = Number.isInteger(step.reward) ? step.reward : 0;
+    box.textContent = `Step ${k}: ${said}.${current.reason ? ` Refused, and counted: ${current.reason}.` : ""}${events ? ` ${events}` : ""}${gained ? ` Score ${current.score} (${gained > 0 ? "+" : ""}${gained}).` : ` Score ${current.score}.`}`;
     if (Number.isInteger(step.score) && step.score !== current.score) {
       showProblem(`step ${k}: the rules give score ${current.score}, the replay says ${step.score}`);
     }
@@ -128,6 +134,17 @@ async function nameOf(slug) {
   }
 }
 
+// The replay's header: its seed, its final score as the rules give it, and its moves as
+// the game counts them (a game that counts its own moves, as Gem Swap's movesMade, may
+// take two actions to one move: a pick, then a swap).
+function header(last) {
+  const total = replay.steps.length;
+  const own = last.observation && last.observation.movesMade;
+  const moves = Number.isInteger(own) && own !== total ? `${own} moves (${total} actions)` : `${total} moves`;
+  const ended = replay.end ? (last.gameOver ? "final score" : "score when it was finished") : "score at its last step";
+  return `seed ${replay.seed} · ${ended} ${last.score} · ${moves}`;
+}
+
 async function open(source) {
   pause();
   showProblem("");
@@ -141,6 +158,11 @@ async function open(source) {
   $("who").textContent = `seed ${replay.seed} · ${replay.steps.length} actions`;
   for (const button of document.querySelectorAll(".transport button, .transport input")) button.disabled = false;
   await go(0);
+  try {
+    $("who").textContent = header(await frame(replay.steps.length));
+  } catch (error) {
+    showProblem(error.message);
+  }
 }
 
 $("next").addEventListener("click", () => go(wanted + 1));
@@ -184,8 +206,9 @@ if (id) {
   spectate
     .replay(id)
     .then((r) => {
-      if (!Number.isSafeInteger(r.seed)) {
-        throw new Error("this session's seed is 2^53 or more, which a browser cannot hold exactly: verify it with playbench verify --server instead");
+      // a seed past 2^53 comes as its digits (api.js), and goes back to the server so
+      if (!Number.isSafeInteger(r.seed) && !/^\d+$/.test(String(r.seed))) {
+        throw new Error(`this session's seed ${r.seed} is not a whole number`);
       }
       return open({ game: r.game, seed: r.seed, options: r.options, agent: r.agent, steps: r.steps, end: r.finished ? { score: r.score } : null });
     })

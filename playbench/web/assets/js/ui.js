@@ -18,7 +18,9 @@ export function fillFields(dl, pairs) {
     dt.textContent = name;
     const dd = document.createElement("dd");
     dd.textContent = String(value);
-    dl.append(dt, dd);
+    const pair = document.createElement("div");
+    pair.append(dt, dd);
+    dl.append(pair);
   }
 }
 

@@ -1,4 +1,5 @@
 // Chimestep: the pyramid of chime tiles as isometric blocks (SVG), the chick, the Hush.
+import { touchScreen } from "../touch.js";
 import { palette, shade } from "./palette.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -33,7 +34,9 @@ export const seconds = (ticks) => `${(ticks / TICKS_PER_SECOND).toFixed(1)} s`;
 export function phaseLine(observation) {
   const phase = PHASES[observation.status];
   if (phase) return [phase[0], `${phase[1]} ${seconds(observation.phaseTicks || 0)}`];
-  if (observation.status === "waiting") return ["Press space to start", "arrows hop diagonally"];
+  if (observation.status === "waiting") {
+    return touchScreen() ? ["Tap start to begin", "the pad hops diagonally"] : ["Press space to start", "arrows hop diagonally"];
+  }
   if (observation.status === "done") return ["The run is over", `${observation.score} points`];
   return null;
 }
@@ -143,5 +146,7 @@ export function chimestepState(observation) {
   return observation.status;
 }
 
-export const chimestepGuide =
-  "Space (or start on the pad) starts. The chick hops along the diagonals: u or ← up-left, i or ↑ up-right, j or ↓ down-left, k or → down-right, or the pad's arrows; t rings the toll bell.";
+export const chimestepGuide = {
+  keys: "Space (or start on the pad) starts. The chick hops along the diagonals: u or ← up-left, i or ↑ up-right, j or ↓ down-left, k or → down-right, or the pad's arrows; t rings the toll bell.",
+  touch: "Tap start on the pad to begin. The chick hops along the diagonals by the pad's arrows; toll rings the bell.",
+};

@@ -162,7 +162,10 @@ export function cogcrawlState(observation) {
   return observation.run ? observation.run.state : "playing";
 }
 
-export const cogcrawlGuide = "Move with h j k l y u b n, the arrows, the pad or a swipe on the map; i shows the pack; the keys below do the rest, or send a whole seat reply as an agent does.";
+export const cogcrawlGuide = {
+  keys: "Move with h j k l y u b n, the arrows, the pad or a swipe on the map; i shows the pack; the keys below do the rest, or send a whole seat reply as an agent does.",
+  touch: "Move with the pad's arrows or a swipe on the map; pack shows what you carry; the pad's buttons do the rest.",
+};
 
 const LEGEND = [
   ["@", "you, the cog"],

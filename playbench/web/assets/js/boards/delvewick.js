@@ -205,4 +205,7 @@ export function delvewickLegend(host) {
   host.append(oil);
 }
 
-export const delvewickGuide = "Arrows, WASD, the pad or a swipe on the board move the mole (digging through soil); space or wait waits a tick.";
+export const delvewickGuide = {
+  keys: "Arrows, WASD, the pad or a swipe on the board move the mole (digging through soil); space or wait waits a tick.",
+  touch: "The pad's arrows or a swipe on the board move the mole (digging through soil); wait lets a tick pass.",
+};

@@ -100,7 +100,10 @@ export function gemswapState(observation) {
   return observation.gameOver ? "over" : "playing";
 }
 
-export const gemswapGuide = "Tap or click a gem, then a neighbouring gem to swap them: a swap must line up three or more of a colour.";
+export const gemswapGuide = {
+  keys: "Click a gem, then a neighbouring gem to swap them (or type swap C4 right): a swap must line up three or more of a colour.",
+  touch: "Tap a gem, then a neighbouring gem to swap them: a swap must line up three or more of a colour.",
+};
 
 const SPECIALS = [
   ["R-", "line blaster (4 in a row): clears its row"],
