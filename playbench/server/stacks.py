@@ -28,7 +28,7 @@ import signal
 from dataclasses import dataclass
 from typing import Any
 
-from playbench.server.connections import ConnectionLimits, guarded_protocol
+from playbench.server.connections import H11_HEAD_BYTES, ConnectionLimits, guarded_protocol
 
 APP = "playbench.server:app"
 #: uvicorn's (http, loop) for each uvicorn stack
@@ -120,6 +120,7 @@ def uvicorn_options(options: ServeOptions) -> dict[str, Any]:
         "access_log": options.access_log,
         "backlog": options.backlog,
         "timeout_keep_alive": options.limits.idle_seconds,
+        "h11_max_incomplete_event_size": H11_HEAD_BYTES,
         "server_header": False,
         # a worker still importing the app on a busy machine is not a hung one: uvicorn's
         # default of 5 s restarted workers that were still starting, over and over
