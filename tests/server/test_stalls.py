@@ -186,3 +186,21 @@ def test_a_worker_whose_connections_all_work_refuses_one_more(tmp_path, stack):
         finally:
             for sock in busy:
                 sock.close()
+
+
+@STACKS
+def test_a_413_closes_the_connection_and_no_408_follows(served):
+    """A declared body over the limit is answered 413 once, and the connection closed: the
+    unread body is never taken for a next request (which a 408 then answered)."""
+    size = 256 * 1024 + 1
+    head = (
+        b"POST /api/games/delvewick/action HTTP/1.1\r\nHost: arena\r\n"
+        b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % size
+    )
+    with _connect(served) as sock:
+        sock.sendall(head + b'{"state": "')
+        answer = _answer_of(sock)
+    status, error = _status_and_error(answer)
+    assert (status, error) == (413, "request body is over the limit of 262144 bytes")
+    assert answer.count(b"HTTP/1.1 ") == 1
+    assert b"connection: close" in answer.lower()
