@@ -169,7 +169,47 @@ async def _http(request: Request, exc: HTTPException) -> JSONResponse:
     response = await _answer(request, exc.status_code, str(exc.detail))
     if exc.headers:
         response.headers.update(exc.headers)
+    if exc.status_code == METHOD_NOT_ALLOWED:
+        response.headers["Allow"] = ", ".join(allowed_methods(request))
     return response
+
+
+METHOD_NOT_ALLOWED = 405
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method the API takes on the request's path, as its OpenAPI schema says
+    (Starlette names only those of the first route on the path, though another route may
+    take another method there)."""
+    path = request.url.path
+    return sorted(
+        {
+            method.upper()
+            for pattern, methods in _path_patterns(request.app)
+            if pattern.fullmatch(path)
+            for method in methods
+        }
+    )
+
+
+def _path_patterns(app: FastAPI) -> list[tuple[re.Pattern[str], tuple[str, ...]]]:
+    """The schema's paths as patterns, with their methods (made once per app)."""
+    patterns = getattr(app.state, "allow_patterns", None)
+    if patterns is None:
+        patterns = [
+            (
+                re.compile(
+                    PARAMETER.sub("[^/]+", re.escape(path).replace(r"\{", "{").replace(r"\}", "}"))
+                ),
+                tuple(methods),
+            )
+            for path, methods in app.openapi()["paths"].items()
+        ]
+        app.state.allow_patterns = patterns
+    return patterns
+
+
+PARAMETER = re.compile(r"\{[^}/]+\}")
 
 
 STATUS_BY_ERROR: tuple[tuple[type[PlaybenchError], int], ...] = (
