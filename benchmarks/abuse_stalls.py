@@ -14,6 +14,8 @@ default limits (loopback only, every loop bounded), each beside another client's
 - a body over the limit, declared and sent whole: the answers the connection gets in
   15 s (one 413; a 408 after it is read by a keep-alive client as the answer to its next
   request);
+- 10 ``frames`` calls at once, each replaying a whole Cogcrawl game (1,043 waits):
+  another client's slowest answer meanwhile (``--only frames`` runs it alone);
 - the database made unwritable (``chattr +i``, as root): the statuses of an act, of
   ``/readyz`` and of a new session, the requests left with no answer, and whether any
   answer names the database's file.
@@ -219,6 +221,47 @@ def unwritable_database(server: Server) -> dict[str, object]:
     return found
 
 
+def frames_flood(server: Server, calls: int) -> tuple[float, float]:
+    """Another client's slowest answer while ``calls`` replays of a whole Cogcrawl game
+    (1,043 waits, every one replayed) are asked for their last 200 frames at once, and
+    the seconds the last of them took."""
+    replay = _waits_to_the_end()
+    body = {"seed": 5, "actions": replay, "start": len(replay) - 199, "count": 200}
+    stop, found = threading.Event(), []
+    other = threading.Thread(target=_slowest, args=(server.url, stop, found))
+    other.start()
+    while not found:
+        time.sleep(0.01)
+    started = time.perf_counter()
+
+    def ask() -> None:
+        with httpx.Client(timeout=120) as client:
+            answer = client.post(f"{server.url}/api/games/cogcrawl/frames", json=body)
+            answer.raise_for_status()
+
+    askers = [threading.Thread(target=ask) for _ in range(calls)]
+    for asker in askers:
+        asker.start()
+    for asker in askers:
+        asker.join()
+    took = time.perf_counter() - started
+    stop.set()
+    other.join()
+    return max(found), took
+
+
+def _waits_to_the_end() -> list[dict[str, str]]:
+    from playbench.core.match import Match
+
+    match = Match.start("cogcrawl", 5)
+    actions = []
+    while not match.view(("gameOver",))["gameOver"]:
+        action = {"type": "wait"}
+        match.play(action)
+        actions.append(action)
+    return actions
+
+
 def stalls() -> None:
     with _served() as server:
         print(f"another client's slowest answer, no attack: {baseline_slowest(server, 2):.3f} s")
@@ -243,13 +286,23 @@ def stalls() -> None:
         )
         print(f"a declared body over the limit: answers {answers_after_413(server)}")
         print(f"unwritable database: {unwritable_database(server)}")
+        slowest, took = frames_flood(server, 10)
+        print(
+            f"10 frames calls at once (a 1,043-action Cogcrawl replay each): another client's "
+            f"slowest answer {slowest:.3f} s; the last call answered after {took:.2f} s"
+        )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--server", default=Server.stack, help="the stack")
+    parser.add_argument("--only", choices=("frames",), help="run only this probe")
     args = parser.parse_args()
     Server.stack = args.server
+    if args.only == "frames":
+        with _served() as server:
+            print(f"10 frames calls at once: {frames_flood(server, 10)}")
+        return 0
     stalls()
     return 0
 

@@ -13,6 +13,7 @@ as it always has; both paths step through :func:`step_sealed`.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
 
@@ -177,8 +178,13 @@ def step_sealed(sealer: Sealer, game: Game, sealed: object, action: Any) -> JSON
     return payload
 
 
+#: actions a replay plays between two turns of the event loop: a long replay (13,085
+#: actions) is played in slices, so other clients are answered in between
+FRAMES_SLICE = 128
+
+
 @router.post("/{slug}/frames", response_model=FramesPublic)
-def frames(slug: str, body: FramesCreate) -> Response:
+async def frames(slug: str, body: FramesCreate) -> Response:
     """The boards of a replay, ``count`` of them from frame ``start`` (frame k is the game
     after k actions), in one answer: the replay viewer jumps to any step at once."""
     game = get_game(slug)
@@ -200,6 +206,8 @@ def frames(slug: str, body: FramesCreate) -> Response:
 
     keep(0, True, "", [])
     for step, sent in enumerate(body.actions[: end - 1], start=1):
+        if step % FRAMES_SLICE == 0:
+            await asyncio.sleep(0)
         result = match.play(sent)
         if not result.advanced:
             raise ApiError(
