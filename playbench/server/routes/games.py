@@ -14,6 +14,7 @@ as it always has; both paths step through :func:`step_sealed`.
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
 
@@ -179,14 +180,34 @@ def step_sealed(sealer: Sealer, game: Game, sealed: object, action: Any) -> JSON
 
 
 #: actions a replay plays between two turns of the event loop: a long replay (13,085
-#: actions) is played in slices, so other clients are answered in between
+#: actions) is played in slices, so other clients are answered in between; and replays
+#: played at once by one worker (more wait their turn, so a turn of the loop holds at
+#: most this many slices)
 FRAMES_SLICE = 128
+FRAMES_AT_ONCE = 2
+_FRAMES_GATES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _frames_gate() -> asyncio.Semaphore:
+    """This event loop's bound on the replays played at once."""
+    loop = asyncio.get_running_loop()
+    gate = _FRAMES_GATES.get(loop)
+    if gate is None:
+        gate = _FRAMES_GATES[loop] = asyncio.Semaphore(FRAMES_AT_ONCE)
+    return gate
 
 
 @router.post("/{slug}/frames", response_model=FramesPublic)
 async def frames(slug: str, body: FramesCreate) -> Response:
     """The boards of a replay, ``count`` of them from frame ``start`` (frame k is the game
     after k actions), in one answer: the replay viewer jumps to any step at once."""
+    async with _frames_gate():
+        return await _frames(slug, body)
+
+
+async def _frames(slug: str, body: FramesCreate) -> Response:
     game = get_game(slug)
     match = Match.start(game, body.seed, body.options or {})
     end = min(body.start + body.count, len(body.actions) + 1)
