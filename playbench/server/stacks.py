@@ -2,7 +2,8 @@
 
 uvicorn with httptools and uvloop is the default: with the connection guards of
 :mod:`playbench.server.connections` it bounds what one client can hold (idle and slow
-connections time out, a cap per worker), which granian cannot be told to do (it never
+connections time out, a request's head bounded as it arrives, a cap per worker that idle
+connections make room under), which granian cannot be told to do (it never
 closes a connection that has not sent a byte, nor a request whose body trickles in, and
 always names itself in a ``server`` header).
 granian stays selectable, with its header timeout set from the same limits, and so does
