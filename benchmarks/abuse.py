@@ -28,6 +28,10 @@ the probes measure the rules and not the limiter) and reports:
 
 ``--only ranked`` runs the last two alone.
 
+``--only stalls`` runs the stalls of ``benchmarks/abuse_stalls.py`` (an endless header
+line, silent connections filling a worker's cap, slow readers, the answers after a 413,
+an unwritable database), each beside another client's latency.
+
 ``--only shelf`` (issue 35): what bench uploads cost the server, publishing rates off: a
 tar whose header names a 64 MiB file, the bot's suite-v2 result with a 300,000-action Gem
 Swap replay (its suite caps the game at 200) and the same bytes again, a tar with no
@@ -1515,7 +1519,17 @@ def main() -> int:
     parser.add_argument("--claims", type=int, default=200, help="guessed keys tried")
     parser.add_argument(
         "--only",
-        choices=("ranked", "hosting", "shelf", "sybils", "evidence", "files", "human", "pools"),
+        choices=(
+            "ranked",
+            "hosting",
+            "shelf",
+            "sybils",
+            "evidence",
+            "files",
+            "human",
+            "pools",
+            "stalls",
+        ),
         help="run only these probes",
     )
     parser.add_argument(
@@ -1546,6 +1560,11 @@ def main() -> int:
         return 0
     if args.only == "pools":
         sybil_figures(args.pools)
+        return 0
+    if args.only == "stalls":
+        from abuse_stalls import stalls
+
+        stalls()
         return 0
     rng = random.Random(20261130)
     get_game("delvewick")

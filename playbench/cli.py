@@ -788,8 +788,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-connections",
         type=_positive,
         default=MAX_CONNECTIONS,
-        help=f"connections a worker holds at once, more are answered 503 "
-        f"(default {MAX_CONNECTIONS}; uvicorn stacks)",
+        help=f"connections a worker holds at once; at the cap an idle one makes room, else "
+        f"503 (default {MAX_CONNECTIONS}; uvicorn stacks)",
     )
     serve.add_argument(
         "--max-connections-per-address",

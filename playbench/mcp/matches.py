@@ -11,7 +11,10 @@ address (``playbench mcp`` keeps its matches in a database of its own, deleted w
 stops). The counts are checked and the match stored in one transaction under a lock row
 (``SELECT ... FOR UPDATE`` on PostgreSQL; SQLite has one writer at a time), so two hosts
 never both take a client's last place. A match nobody touched for ``idle_seconds`` is
-dropped.
+dropped. A full table is no refusal for an address that holds fewer matches than the
+largest holders: the least recently used match of theirs makes room, so addresses that
+filled the table (each under its own cap) cannot lock a new client out; only a table
+shared evenly is refused.
 
 A call on a match (:meth:`MatchTable.run`) loads it, applies the call and stores the
 state only when it moved, with an optimistic version check: calls on one match in one

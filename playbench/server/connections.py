@@ -9,11 +9,22 @@ connection, on top of uvicorn's own httptools and h11 protocols:
 - **slow requests**: a request's headers and body must all arrive within
   ``request_seconds`` of its first byte; else it is answered 408 and the connection closed
   (an app already waiting for that body sees the client disconnect);
-- **caps**: a worker holds at most ``max_connections`` connections, and at most
-  ``per_address`` from one client address (so one client cannot take them all); one more
-  is answered 503 with ``Retry-After`` and closed at once. The proxies the arena trusts
-  (``trusted``, see :class:`Proxies`) are not capped per address: each one carries many
-  clients, and the proxy is the place to cap them;
+- **bounded heads**: a request line, a header line, the whole head and the number of
+  headers are bounded as the bytes arrive (:mod:`playbench.server.heads`): past a bound
+  the request is answered 414 or 431 and the connection closed, before the parser (which
+  joins the pieces of a long line over and over) sees the bytes;
+- **slow readers**: an answer the client does not read (the socket's send buffer full)
+  for ``idle_seconds`` is given up and the connection dropped;
+- **caps that share**: a worker holds at most ``max_connections`` connections, and at
+  most ``per_address`` from one client address. When a new connection finds the worker
+  full, the connection that does the least for anyone makes room: an idle one (no
+  request under way) or a stalled reader, of the address holding the most connections,
+  the longest idle first; so connections held silent by a few parties never lock out a
+  new client. Only when every held connection has a request under way is the new one
+  answered 503 with ``Retry-After`` and closed at once, as is one more from an address
+  at its own cap. The proxies the arena trusts (``trusted``, see :class:`Proxies`) are
+  not capped per address: each one carries many clients, and the proxy is the place to
+  cap them;
 - **no Nagle delay**: every TCP connection gets ``TCP_NODELAY``. asyncio sets it only on
   sockets it created itself, so a listening socket shared with worker processes
   (``--workers 2``) otherwise left each answer waiting up to 40 ms for the client's ACK;
@@ -36,6 +47,7 @@ from typing import Any
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from playbench.server.heads import HEAD_BYTES, HeadScan, Refusal
 from playbench.server.middleware import SECURITY_HEADERS
 
 
@@ -101,6 +113,28 @@ def _answer(status: str, error: str, *extra: tuple[bytes, bytes]) -> bytes:
     return b"HTTP/1.1 " + status.encode() + b"\r\n" + head + b"\r\n" + body
 
 
+class Holders:
+    """The connections of one worker (shared by its protocols): how many each client
+    address holds, and the idle ones, in the order they fell idle."""
+
+    def __init__(self) -> None:
+        self.peers: Counter[str] = Counter()
+        self.idle: dict[_Guarded, None] = {}
+        #: connections whose answer the client has stopped reading
+        self.stalled: dict[_Guarded, None] = {}
+
+    def spare(self) -> _Guarded | None:
+        """The connection to close to make room: a stalled reader or an idle connection,
+        of the address holding the most connections, the one idle longest first."""
+        best: _Guarded | None = None
+        most = -1
+        for holder in (*self.stalled, *self.idle):
+            held = self.peers[holder._peer] if holder._peer is not None else 0
+            if held > most:
+                best, most = holder, held
+        return best
+
+
 class _Guarded:
     """The guards, over a uvicorn HTTP protocol (mixed in before it)."""
 
@@ -117,15 +151,19 @@ class _Guarded:
         self,
         *args: Any,
         limits: ConnectionLimits,
-        peers: Counter[str] | None = None,
+        holders: Holders | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.limits = limits
-        #: connections held per client address in this worker (shared by its protocols)
-        self._peers: Counter[str] = Counter() if peers is None else peers
+        #: this worker's connections (shared by its protocols)
+        self._holders = Holders() if holders is None else holders
+        self._peers = self._holders.peers
         #: the address this connection is counted under (None: not counted)
         self._peer: str | None = None
+        #: the head of the request under way, checked against its bounds as it arrives
+        self._head = HeadScan()
+        self._stall_timer: asyncio.TimerHandle | None = None
         #: the loop time by which the request under way must have arrived whole
         self._request_deadline: float | None = None
         self._request_timer: asyncio.TimerHandle | None = None
@@ -137,25 +175,47 @@ class _Guarded:
         sock = transport.get_extra_info("socket")
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        if len(self.connections) > self.limits.max_connections:
+        peer = transport.get_extra_info("peername")
+        host = peer[0] if isinstance(peer, tuple) and peer else None
+        counted = host is not None and host not in _proxies(self.limits.trusted)
+        if counted and self._peers[host] >= self.limits.per_address:
+            transport.write(self._busy_address())
+            transport.close()
+            return
+        if len(self.connections) > self.limits.max_connections and not self._make_room():
             transport.write(self._busy())
             transport.close()
             return
-        peer = transport.get_extra_info("peername")
-        host = peer[0] if isinstance(peer, tuple) and peer else None
-        if host is not None and host not in _proxies(self.limits.trusted):
-            if self._peers[host] >= self.limits.per_address:
-                transport.write(self._busy_address())
-                transport.close()
-                return
+        if counted:
             self._peers[host] += 1
             self._peer = host
+        self._holders.idle[self] = None
         self.timeout_keep_alive_task = self.loop.call_later(
             self.timeout_keep_alive,
             self.timeout_keep_alive_handler,  # type: ignore[attr-defined]
         )
 
+    def _make_room(self) -> bool:
+        """Close the connection :meth:`Holders.spare` names; False when none may go."""
+        spare = self._holders.spare()
+        if spare is None:
+            return False
+        spare._drop()
+        return True
+
+    def _drop(self) -> None:
+        """Close this connection now, unsent answer and all (it was idle or stalled)."""
+        self._holders.idle.pop(self, None)
+        self._holders.stalled.pop(self, None)
+        self.transport.abort()
+
     def data_received(self, data: bytes) -> None:
+        self._holders.idle.pop(self, None)
+        if self._head.heading:
+            refusal = self._head.feed(data)
+            if refusal is not None:
+                self._refuse_head(refusal)
+                return
         if self._request_deadline is None and (self.cycle is None or self.cycle.response_complete):
             self._timed_cycle = self.cycle
             self._request_deadline = deadline = self.loop.time() + self.limits.request_seconds
@@ -167,8 +227,30 @@ class _Guarded:
         self._request_deadline = None
         self._timed_cycle = None
         super().on_response_complete()  # type: ignore[misc]
+        if not self.transport.is_closing() and not getattr(self, "pipeline", None):
+            self._holders.idle[self] = None
+
+    def pause_writing(self) -> None:
+        """The client stopped reading: give it ``idle_seconds`` to read on, and let a
+        new connection take its place meanwhile."""
+        super().pause_writing()  # type: ignore[misc]
+        self._holders.stalled[self] = None
+        if self._stall_timer is None:
+            self._stall_timer = self.loop.call_later(self.limits.idle_seconds, self._drop)
+
+    def resume_writing(self) -> None:
+        self._holders.stalled.pop(self, None)
+        if self._stall_timer is not None:
+            self._stall_timer.cancel()
+            self._stall_timer = None
+        super().resume_writing()  # type: ignore[misc]
+
+    def _refuse_head(self, refusal: Refusal) -> None:
+        self.transport.write(_answer(refusal.status, refusal.error))
+        self.transport.close()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._leave_holders()
         self._release_peer()
         self._stop_request_timer()
         super().connection_lost(exc)  # type: ignore[misc]
@@ -176,11 +258,21 @@ class _Guarded:
     def handle_websocket_upgrade(self, *args: Any) -> None:
         """The request became a WebSocket: the connection is the WebSocket protocol's
         from here (this protocol sees no more data and no end of it), so its request
-        timer stops, else it would write a 408 into the WebSocket's frames, and its place
-        in the address's count is given back (the app bounds its own sessions)."""
+        timer stops, else it would write a 408 into the WebSocket's frames, it leaves the
+        idle and stalled connections, and its place in the address's count is given back
+        (the app bounds its own sessions)."""
+        self._leave_holders()
         self._stop_request_timer()
         self._release_peer()
         super().handle_websocket_upgrade(*args)  # type: ignore[misc]
+
+    def _leave_holders(self) -> None:
+        """No longer one of the idle or stalled connections that may make room."""
+        self._holders.idle.pop(self, None)
+        self._holders.stalled.pop(self, None)
+        if self._stall_timer is not None:
+            self._stall_timer.cancel()
+            self._stall_timer = None
 
     def _stop_request_timer(self) -> None:
         self._request_deadline = None
@@ -275,9 +367,23 @@ class CoalescedWrites:
 class GuardedHttpTools(_Guarded, HttpToolsProtocol):
     """uvicorn's httptools protocol with the connection guards."""
 
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        self._head.restart()  # what follows is the next request's head
+
 
 class GuardedH11(_Guarded, H11Protocol):
-    """uvicorn's h11 protocol with the connection guards."""
+    """uvicorn's h11 protocol with the connection guards (h11 reads the next request only
+    once the answer is complete, and bounds a head by itself too: ``h11_max_incomplete_
+    event_size``, set to :data:`HEAD_BYTES`)."""
+
+    def on_response_complete(self) -> None:
+        self._head.restart()
+        super().on_response_complete()
+
+
+#: uvicorn's bound on an h11 head (its default is 16 KiB)
+H11_HEAD_BYTES = HEAD_BYTES
 
 
 GUARDED = {"httptools": GuardedHttpTools, "h11": GuardedH11}
@@ -290,5 +396,5 @@ def _proxies(trusted: tuple[str, ...]) -> Proxies:
 
 def guarded_protocol(http: str, limits: ConnectionLimits) -> Any:
     """The protocol factory uvicorn takes as ``http=`` for the parser named ``http``; its
-    protocols share one count of connections per address (each worker has its own copy)."""
-    return functools.partial(GUARDED[http], limits=limits, peers=Counter())
+    protocols share one :class:`Holders` (each worker has its own copy)."""
+    return functools.partial(GUARDED[http], limits=limits, holders=Holders())

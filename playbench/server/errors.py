@@ -3,13 +3,23 @@
 Errors of the session routes also carry a fresh agent-check puzzle, bound to the session
 whose token the request carried, so a client that failed a check (or sent a bad body to
 ``act``/``finish``) can go on.
+
+A database that cannot serve (read-only, stopped, out of space, its pool exhausted) is
+answered 503 with ``Retry-After`` and a JSON error that names neither the database nor
+its files (the driver's message goes to the log only): by the framework's error table
+for the routes, and by :class:`Unavailable` for the layers in front of it.
 """
 
 from __future__ import annotations
 
+import json
+import logging
 import re
+import sqlite3
 from typing import Any
 
+import psycopg
+import sqlalchemy.exc
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -25,9 +35,26 @@ from playbench.core.errors import (
 )
 from playbench.server import sessions
 from playbench.server.deps import token_of
+from playbench.server.middleware import ASGIApp, Scope, send_json
 from playbench.server.players import KeyRefused
 from playbench.server.sealing import SealError
 from playbench.server.store import token_hash
+
+#: the errors that say the database cannot serve now, not that the request is wrong
+UNAVAILABLE: tuple[type[Exception], ...] = (
+    sqlalchemy.exc.OperationalError,
+    sqlalchemy.exc.InternalError,
+    sqlalchemy.exc.InterfaceError,
+    sqlalchemy.exc.TimeoutError,
+    sqlite3.OperationalError,
+    sqlite3.InterfaceError,
+    psycopg.OperationalError,
+    psycopg.InternalError,
+    psycopg.InterfaceError,
+)
+DATABASE_DOWN = "the arena's database cannot take this request just now: retry in a few seconds"
+RETRY_SECONDS = 5
+LOG = logging.getLogger("playbench.server")
 
 SESSION_ROUTE = re.compile(r"/games/([^/]+)/api/(?:new|state|act|finish)")
 
@@ -142,7 +169,47 @@ async def _http(request: Request, exc: HTTPException) -> JSONResponse:
     response = await _answer(request, exc.status_code, str(exc.detail))
     if exc.headers:
         response.headers.update(exc.headers)
+    if exc.status_code == METHOD_NOT_ALLOWED:
+        response.headers["Allow"] = ", ".join(allowed_methods(request))
     return response
+
+
+METHOD_NOT_ALLOWED = 405
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method the API takes on the request's path, as its OpenAPI schema says
+    (Starlette names only those of the first route on the path, though another route may
+    take another method there)."""
+    path = request.url.path
+    return sorted(
+        {
+            method.upper()
+            for pattern, methods in _path_patterns(request.app)
+            if pattern.fullmatch(path)
+            for method in methods
+        }
+    )
+
+
+def _path_patterns(app: FastAPI) -> list[tuple[re.Pattern[str], tuple[str, ...]]]:
+    """The schema's paths as patterns, with their methods (made once per app)."""
+    patterns = getattr(app.state, "allow_patterns", None)
+    if patterns is None:
+        patterns = [
+            (
+                re.compile(
+                    PARAMETER.sub("[^/]+", re.escape(path).replace(r"\{", "{").replace(r"\}", "}"))
+                ),
+                tuple(methods),
+            )
+            for path, methods in app.openapi()["paths"].items()
+        ]
+        app.state.allow_patterns = patterns
+    return patterns
+
+
+PARAMETER = re.compile(r"\{[^}/]+\}")
 
 
 STATUS_BY_ERROR: tuple[tuple[type[PlaybenchError], int], ...] = (
@@ -183,9 +250,46 @@ async def answer(request: Request, exc: ApiError | PlaybenchError | KeyRefused) 
     return await _playbench(request, exc)
 
 
+def _unavailable_body(error: BaseException) -> dict[str, object]:
+    LOG.warning("the database could not serve a request: %s", " ".join(str(error).split()))
+    return {"error": DATABASE_DOWN, "retryAfter": RETRY_SECONDS}
+
+
+async def _unavailable(_request: Request, exc: Exception) -> JSONResponse:
+    headers = {"Retry-After": str(RETRY_SECONDS)}
+    return JSONResponse(_unavailable_body(exc), status_code=503, headers=headers)
+
+
+class Unavailable:
+    """The database errors of the layers in front of the framework (the fast paths, the
+    shared rate limits) answered as the framework answers them: 503, ``Retry-After``."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        started = False
+
+        async def watched(message: dict[str, Any]) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched)
+        except UNAVAILABLE as error:
+            if started or scope["type"] != "http":
+                raise
+            body = json.dumps(_unavailable_body(error)).encode()
+            await send_json(send, 503, body, (b"retry-after", b"%d" % RETRY_SECONDS))
+
+
 def install(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _validation)
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(HTTPException, _http)
     app.add_exception_handler(PlaybenchError, _playbench)
     app.add_exception_handler(KeyRefused, _key_refused)
+    for kind in UNAVAILABLE:
+        app.add_exception_handler(kind, _unavailable)

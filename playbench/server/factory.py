@@ -78,17 +78,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             SecurityHeaders(inner), services=services, limit=settings.max_body_bytes
         )
         fast = games.ActionFastPath(acting, sealer=services.sealer, limit=settings.max_body_bytes)
-        limited = RateLimit(
-            fast,
-            per_address=services.addresses,
-            per_session=services.session_tokens,
-            extra=errors.puzzle_for,
-            new_sessions=services.new_sessions,
+        limited = errors.Unavailable(
+            RateLimit(
+                fast,
+                per_address=services.addresses,
+                per_session=services.session_tokens,
+                extra=errors.puzzle_for,
+                new_sessions=services.new_sessions,
+            )
         )
-        engine = services.storage.engine
         operated = metrics.Operations(
             limited,
-            ready=metrics.ping(engine),
+            ready=metrics.ReadyCheck(services.storage.check_writes),
             sessions=metrics.SessionsCollector(services.storage.session_counts, matches.__len__),
             allowed=Proxies(settings.metrics_allow_ips),
         )

@@ -35,9 +35,15 @@ async def send_json(send: Any, status: int, body: bytes, *extra: tuple[bytes, by
     await send({"type": "http.response.body", "body": body})
 
 
+#: a 413 leaves the rest of the body unread: the connection closes after it, so those
+#: bytes are never read as a next request (and no request timer runs on them)
+CLOSE = (b"connection", b"close")
+
+
 class BodyLimit:
-    """Answers 413 to a request body over ``limit`` bytes, declared or streamed; a route
-    named in ``routes`` (by method and path) has its own limit instead."""
+    """Answers 413 to a request body over ``limit`` bytes, declared or streamed, and closes
+    the connection; a route named in ``routes`` (by method and path) has its own limit
+    instead."""
 
     def __init__(
         self,
@@ -55,7 +61,7 @@ class BodyLimit:
         body: dict[str, Any] = {"error": f"request body is over the limit of {limit} bytes"}
         if self.extra is not None:
             body.update(await self.extra(scope))
-        await send_json(send, TOO_LARGE, json.dumps(body).encode())
+        await send_json(send, TOO_LARGE, json.dumps(body).encode(), CLOSE)
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http":

@@ -307,7 +307,8 @@ class FinishPublic(BaseModel):
 class PlayerCreate(Strict):
     name: Player = Field(
         description=f"1-{PLAYER_CHARS} printable characters in one script; unique after "
-        "NFKC normalisation and case folding"
+        "NFKC normalisation and case folding",
+        json_schema_extra={"minLength": 1, "maxLength": PLAYER_CHARS, "pattern": r"\S"},
     )
 
 

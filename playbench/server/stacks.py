@@ -2,7 +2,8 @@
 
 uvicorn with httptools and uvloop is the default: with the connection guards of
 :mod:`playbench.server.connections` it bounds what one client can hold (idle and slow
-connections time out, a cap per worker), which granian cannot be told to do (it never
+connections time out, a request's head bounded as it arrives, a cap per worker that idle
+connections make room under), which granian cannot be told to do (it never
 closes a connection that has not sent a byte, nor a request whose body trickles in, and
 always names itself in a ``server`` header).
 granian stays selectable, with its header timeout set from the same limits, and so does
@@ -28,7 +29,7 @@ import signal
 from dataclasses import dataclass
 from typing import Any
 
-from playbench.server.connections import ConnectionLimits, guarded_protocol
+from playbench.server.connections import H11_HEAD_BYTES, ConnectionLimits, guarded_protocol
 
 APP = "playbench.server:app"
 #: uvicorn's (http, loop) for each uvicorn stack
@@ -120,6 +121,7 @@ def uvicorn_options(options: ServeOptions) -> dict[str, Any]:
         "access_log": options.access_log,
         "backlog": options.backlog,
         "timeout_keep_alive": options.limits.idle_seconds,
+        "h11_max_incomplete_event_size": H11_HEAD_BYTES,
         "server_header": False,
         # a worker still importing the app on a busy machine is not a hung one: uvicorn's
         # default of 5 s restarted workers that were still starting, over and over

@@ -11,6 +11,7 @@ from playbench.core.errors import OptionsError, UnknownGameError
 from playbench.core.match import Match
 from playbench.mcp.matches import (
     ATTEMPTS,
+    TOUCH_SECONDS,
     BusyMatchError,
     MatchLimitError,
     MatchTable,
@@ -226,3 +227,31 @@ def test_an_address_a_proxy_named_is_stored_at_most_64_characters(storage: Stora
     assert table.held_by("x" * 64) == 1
     with pytest.raises(MatchLimitError, match="this address already holds 1 matches"):
         table.start(None, "delvewick", 0, None, "x" * 100)
+
+
+def test_a_full_table_makes_room_for_a_smaller_holder(storage: Storage) -> None:
+    """Addresses that filled the table, each under its own cap, do not lock a new client
+    out: its match takes the place of the least recently used one of the largest holders;
+    a table shared evenly still refuses."""
+    clock = Clock()
+    table = MatchTable(storage, per_client=4, total=8, clock=clock)
+    made: dict[str, list[str]] = {}
+    for address in ("10.0.0.1", "10.0.0.2"):
+        for _ in range(4):
+            clock.now += TOUCH_SECONDS
+            match_id, _ = table.start(None, "delvewick", 0, None, address)
+            made.setdefault(address, []).append(match_id)
+    clock.now += TOUCH_SECONDS
+    touch(table, made["10.0.0.1"][0])  # now the most recently used of all
+    clock.now += TOUCH_SECONDS
+    newcomer, _ = table.start(None, "delvewick", 0, None, "10.0.0.3")
+    with pytest.raises(NoMatchError):
+        touch(table, made["10.0.0.1"][1])  # the least recently used of the largest holders
+    for kept in (made["10.0.0.1"][0], *made["10.0.0.2"], newcomer):
+        touch(table, kept)
+    assert (len(table), table.held_by("10.0.0.3")) == (8, 1)
+    for _ in range(2):
+        table.start(None, "delvewick", 0, None, "10.0.0.3")
+    assert [table.held_by(f"10.0.0.{n}") for n in (1, 2, 3)] == [2, 3, 3]
+    with pytest.raises(MatchLimitError, match="the server holds 8 matches"):
+        table.start(None, "delvewick", 0, None, "10.0.0.2")  # as many as the largest

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import os
-from collections import Counter
 
 import pytest
 
 from playbench import cli
 from playbench.server import stacks
-from playbench.server.connections import ConnectionLimits, GuardedH11, GuardedHttpTools
+from playbench.server.connections import (
+    ConnectionLimits,
+    GuardedH11,
+    GuardedHttpTools,
+    Holders,
+)
 from playbench.server.settings import ENV_DATA, ENV_DATABASE
 
 
@@ -114,10 +118,8 @@ def test_uvicorn_stacks_pass_their_guarded_parser_and_loop(stack, monkeypatch):
     ((app, settings),) = calls
     http, loop = {"uvicorn": (GuardedHttpTools, "uvloop"), "h11": (GuardedH11, "asyncio")}[stack]
     assert app == "playbench.server:app"
-    assert (settings["http"].func, settings["http"].keywords) == (
-        http,
-        {"limits": LIMITS, "peers": Counter()},
-    )
+    assert settings["http"].func is http and settings["http"].keywords["limits"] == LIMITS
+    assert isinstance(settings["http"].keywords["holders"], Holders)
     assert {k: v for k, v in settings.items() if k != "http"} == {
         "host": "127.0.0.1",
         "port": 8000,
@@ -127,6 +129,7 @@ def test_uvicorn_stacks_pass_their_guarded_parser_and_loop(stack, monkeypatch):
         "access_log": False,
         "backlog": 2048,
         "timeout_keep_alive": 30,
+        "h11_max_incomplete_event_size": 65536,
         "server_header": False,
         "timeout_worker_healthcheck": 60,
         "proxy_headers": False,

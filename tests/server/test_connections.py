@@ -130,22 +130,6 @@ def test_a_slow_app_is_not_a_slow_request(tmp_path):
         assert client.get("/api/games/cogcrawl/init?seed=7").status_code == 200
 
 
-@STACKS
-def test_a_worker_holds_at_most_its_connection_cap(guarded):
-    held = [_connect(guarded) for _ in range(8)]
-    try:
-        time.sleep(0.2)
-        with _connect(guarded) as one_more:
-            status, body = _status_and_body(_read_until_closed(one_more))
-        assert status == 503
-        assert body == {"error": "the server holds its limit of 8 connections: retry in a moment"}
-    finally:
-        for sock in held:
-            sock.close()
-    time.sleep(0.2)
-    assert httpx.get(f"{guarded.base}/api/games").status_code == 200
-
-
 @pytest.mark.parametrize("stack", ["uvicorn", "granian", "h11"])
 def test_a_body_cut_short_logs_nothing(tmp_path, stack):
     with serve_process(tmp_path, "--server", stack, *QUIET) as served:

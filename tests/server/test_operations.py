@@ -42,26 +42,6 @@ def test_probes_answer_past_an_empty_bucket(tmp_path):
             assert client.get("/metrics").status_code == 200
 
 
-def test_readyz_says_when_the_database_does_not_answer(tmp_path):
-    data = tmp_path / "data"
-    app = create_app(Settings(data_dir=data))
-    with TestClient(app) as client:
-        assert client.get("/readyz").status_code == 200
-        app.state.services.storage.engine.dispose()
-        database = data / "playbench.db"
-        database.rename(data / "moved.db")
-        database.mkdir()  # a folder where the database was: SQLite cannot open it
-        answer = client.get("/readyz")
-        assert answer.status_code == 503
-        assert answer.json() == {
-            "error": "the database does not answer: (sqlite3.OperationalError) "
-            "unable to open database file (Background on this error at: "
-            "https://sqlalche.me/e/21/e3q8)"
-        }
-        assert client.get("/healthz").status_code == 200
-        shutil.rmtree(database)
-
-
 def test_metrics_count_routes_statuses_refusals_and_sessions(tmp_path):
     settings = Settings(data_dir=tmp_path / "data", rate_new_per_address=Rate(0.001, 2))
     with TestClient(create_app(settings), client=LOOPBACK) as client:

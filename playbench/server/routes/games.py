@@ -13,6 +13,8 @@ as it always has; both paths step through :func:`step_sealed`.
 
 from __future__ import annotations
 
+import asyncio
+import weakref
 from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
 
@@ -177,10 +179,35 @@ def step_sealed(sealer: Sealer, game: Game, sealed: object, action: Any) -> JSON
     return payload
 
 
+#: actions a replay plays between two turns of the event loop: a long replay (13,085
+#: actions) is played in slices, so other clients are answered in between; and replays
+#: played at once by one worker (more wait their turn, so a turn of the loop holds at
+#: most this many slices)
+FRAMES_SLICE = 128
+FRAMES_AT_ONCE = 2
+_FRAMES_GATES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _frames_gate() -> asyncio.Semaphore:
+    """This event loop's bound on the replays played at once."""
+    loop = asyncio.get_running_loop()
+    gate = _FRAMES_GATES.get(loop)
+    if gate is None:
+        gate = _FRAMES_GATES[loop] = asyncio.Semaphore(FRAMES_AT_ONCE)
+    return gate
+
+
 @router.post("/{slug}/frames", response_model=FramesPublic)
-def frames(slug: str, body: FramesCreate) -> Response:
+async def frames(slug: str, body: FramesCreate) -> Response:
     """The boards of a replay, ``count`` of them from frame ``start`` (frame k is the game
     after k actions), in one answer: the replay viewer jumps to any step at once."""
+    async with _frames_gate():
+        return await _frames(slug, body)
+
+
+async def _frames(slug: str, body: FramesCreate) -> Response:
     game = get_game(slug)
     match = Match.start(game, body.seed, body.options or {})
     end = min(body.start + body.count, len(body.actions) + 1)
@@ -201,6 +228,8 @@ def frames(slug: str, body: FramesCreate) -> Response:
 
     keep(0, True, "", [])
     for step, sent in enumerate(body.actions[: end - 1], start=1):
+        if step % FRAMES_SLICE == 0:
+            await asyncio.sleep(0)
         result = match.play(sent)
         if not result.advanced:
             raise ApiError(

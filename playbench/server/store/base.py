@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import time
 from collections.abc import Callable
 from typing import ParamSpec
 
 from anyio import to_thread
 from sqlalchemy import (
     Connection,
+    delete,
+    insert,
 )
 
 from playbench.server.store.commit import GroupCommit
-from playbench.server.store.schema import T, create_tables, make_engine
+from playbench.server.store.schema import (
+    ADDRESS_CHARS,
+    T,
+    create_tables,
+    make_engine,
+    ready_checks,
+)
 
 P = ParamSpec("P")
 
@@ -42,6 +53,17 @@ class StoreBase:
         """:meth:`write` for a coroutine: the event loop goes on until the commit is
         durable."""
         return await self._group.run_async(work)
+
+    def check_writes(self) -> None:
+        """Raise unless the database commits a write: a row of this process stored and
+        deleted in one transaction, through the same write path as every other write."""
+        worker = f"{socket.gethostname()}:{os.getpid()}"[:ADDRESS_CHARS]
+
+        def work(conn: Connection) -> None:
+            conn.execute(insert(ready_checks).values(worker=worker, checked_at=time.time()))
+            conn.execute(delete(ready_checks).where(ready_checks.c.worker == worker))
+
+        self.write(work)
 
     async def read_async(self, read: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``read(*args)`` for a coroutine: on SQLite in the event loop itself, on a

@@ -89,7 +89,8 @@ class McpStore(StoreBase):
     ) -> tuple[str, int] | None:
         """Store the new match ``row`` (the idle ones dropped first) unless a cap is
         reached: None, or the cap's holder (``session``, ``address`` or ``server``) and
-        the matches it holds."""
+        the matches it holds. A full table makes room for an address that holds fewer
+        than the largest holders, from the least recently used of theirs."""
 
         def making(conn: Connection) -> tuple[str, int] | None:
             _lock(conn, MATCHES_LOCK)
@@ -103,7 +104,7 @@ class McpStore(StoreBase):
                 if ours >= caps.per_client:
                     return "address", ours
             held = _count(conn, None)
-            if held >= caps.total:
+            if held >= caps.total and not _make_room(conn, row["client"]):
                 return "server", held
             conn.execute(insert(mcp_matches).values(row))
             return None
@@ -145,6 +146,33 @@ class McpStore(StoreBase):
             .values(state=state, moves=moves, version=seen.version + 1, used_at=now)
         )
         return self.write(lambda conn: conn.execute(change).rowcount == 1)
+
+
+def _make_room(conn: Connection, client: str | None) -> bool:
+    """In a full table, drop the least recently used match of the addresses holding the
+    most, if they hold more than ``client`` does (so a share is taken only from a larger
+    one): False when no address holds more."""
+    if client is None:
+        return False
+    count = func.count().label("held")
+    heaviest = conn.execute(
+        select(count).select_from(mcp_matches).group_by(mcp_matches.c.client).order_by(count.desc())
+    ).scalar()
+    if heaviest is None or heaviest <= _count(conn, mcp_matches.c.client == client):
+        return False
+    holders = (
+        select(mcp_matches.c.client).group_by(mcp_matches.c.client).having(func.count() == heaviest)
+    )
+    oldest = conn.execute(
+        select(mcp_matches.c.id)
+        .where(mcp_matches.c.client.in_(holders))
+        .order_by(mcp_matches.c.used_at)
+        .limit(1)
+    ).scalar()
+    if oldest is None:
+        return False
+    conn.execute(delete(mcp_matches).where(mcp_matches.c.id == oldest))
+    return True
 
 
 def _count(conn: Connection, where: ColumnElement[bool] | None) -> int:

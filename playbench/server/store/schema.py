@@ -193,6 +193,15 @@ mcp_sessions = Table(
 #: rows that transactions lock (``SELECT ... FOR UPDATE``) to check a cap across hosts
 mcp_locks = Table("mcp_locks", metadata, Column("name", String(SLUG_CHARS), primary_key=True))
 
+#: the readiness probe's write: a row stored and deleted again in one transaction, so the
+#: table stays empty and the probe proves the database takes a commit
+ready_checks = Table(
+    "ready_checks",
+    metadata,
+    Column("worker", String(ADDRESS_CHARS), primary_key=True),
+    Column("checked_at", Float, nullable=False),
+)
+
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
