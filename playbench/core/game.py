@@ -12,7 +12,9 @@ Actions are JSON objects (``{"type": "move", "dir": "up"}``); a game's text gram
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -248,6 +250,25 @@ class Game(ABC, Generic[S]):
             "description": spec.description,
             "goal": spec.goal,
         }
+
+
+def game_package(game: Any) -> str:
+    """The package of a game's class (a game object or its class): where its modules
+    ``learning``, ``kernel`` and its palette live beside it."""
+    cls = game if isinstance(game, type) else type(game)
+    return sys.modules[cls.__module__].__package__ or ""
+
+
+def module_beside(game: Any, name: str) -> ModuleType | None:
+    """The module ``name`` of the game's package, or None when the package has none (an
+    import error inside that module is raised, not taken for its absence)."""
+    full = f"{game_package(game)}.{name}"
+    try:
+        return importlib.import_module(full)
+    except ModuleNotFoundError as error:
+        if error.name != full:
+            raise
+        return None
 
 
 def canonical_json(data: Any) -> str:

@@ -37,13 +37,11 @@ an :class:`Array` and the door builds the space.
 
 from __future__ import annotations
 
-import importlib
-import sys
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from playbench.core.game import Action, Game
+from playbench.core.game import Action, Game, module_beside
 
 #: the module a game's learning description lives in
 MODULE = "learning"
@@ -182,13 +180,8 @@ def learning_of(game: Game) -> Learning | None:
     ``ACTIONS``, ``arrays``, ``encode`` and ``status``, and where it has them ``legal``,
     ``encode_all``, ``paint`` with ``frame``, or ``glyphs`` with ``grid``, ``quits``,
     ``dominated``, and ``tiles`` with ``tile_grid``."""
-    package = sys.modules[type(game).__module__].__package__
-    name = f"{package}.{MODULE}"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        if error.name != name:
-            raise
+    module = module_beside(game, MODULE)
+    if module is None:
         return None
     found = {part: getattr(module, part) for part in OPTIONAL if hasattr(module, part)}
     return Learning(module.ACTIONS, module.arrays, module.encode, module.status, **found)

@@ -17,12 +17,11 @@ Gymnasium door's glyph frames):
 from __future__ import annotations
 
 import json
-import sys
 from functools import cache
 from importlib import resources
 from typing import Any
 
-from playbench.core.game import Game
+from playbench.core.game import Game, game_package
 
 PALETTE_FILE = "palette.json"
 
@@ -38,7 +37,7 @@ def read_palette(package: str) -> dict[str, Any] | None:
 
 def palette_of(game: Game) -> dict[str, Any] | None:
     """The palette beside the game's class, or None."""
-    return read_palette(sys.modules[type(game).__module__].__package__)
+    return read_palette(game_package(game))
 
 
 def rgb(colour: str) -> tuple[int, int, int]:

@@ -29,7 +29,7 @@ import importlib.util
 import sys
 from types import ModuleType
 
-from playbench.core.game import Game
+from playbench.core.game import Game, game_package
 from playbench.core.registry import all_games
 
 ENTRY_POINT = "playbench.gym.env:PlaybenchEnv"
@@ -51,8 +51,7 @@ def env_ids() -> dict[str, str]:
 
 def _learns(game: Game) -> bool:
     """Whether the game has a learning module, found without importing it (nor numpy)."""
-    package = sys.modules[type(game).__module__].__package__
-    return importlib.util.find_spec(f"{package}.{LEARNING}") is not None
+    return importlib.util.find_spec(f"{game_package(game)}.{LEARNING}") is not None
 
 
 def register_envs() -> None:

@@ -24,12 +24,12 @@ the Python rules, with the same results.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import os
-import sys
 import warnings
 from types import ModuleType
 from typing import Any
+
+from playbench.core.game import module_beside
 
 KERNELS_ENV = "PLAYBENCH_KERNELS"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -94,13 +94,8 @@ def kernel_module(game: Any) -> ModuleType | None:
     extension = native()
     if extension is None:
         return None
-    package = sys.modules[type(game).__module__].__package__ or ""
-    name = f"{package}.kernel"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        if error.name != name:
-            raise
+    module = module_beside(game, "kernel")
+    if module is None:
         return None
     return module if module.KERNEL in extension.KERNELS else None
 

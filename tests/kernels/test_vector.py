@@ -12,6 +12,7 @@ import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
+from playbench.gym.env import ActionOutOfSpace
 from playbench.kernels import KERNELS_ENV, wanted
 
 pytestmark = pytest.mark.skipif(not wanted(), reason=f"{KERNELS_ENV} turns the kernels off")
@@ -47,10 +48,10 @@ def _same(one, other, where: str) -> None:
 
 
 def _picks(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
-    """A legal action a row mostly, sometimes any of 0..6 (two out of the space)."""
+    """A legal action a row mostly, sometimes any action of the space (legal or not)."""
     picks = (rng.random(mask.shape) * mask).argmax(axis=1)
     wild = rng.random(len(picks)) < 0.05
-    picks[wild] = rng.integers(0, mask.shape[1] + 2, int(wild.sum()))
+    picks[wild] = rng.integers(0, mask.shape[1], int(wild.sum()))
     return picks
 
 
@@ -62,7 +63,7 @@ def _picks(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
     levels=st.sets(st.integers(1, 8), min_size=1),
 )
 def test_the_kernel_loop_hands_out_what_the_match_loop_does(env_id, seed, cap, levels):
-    keywords = {"max_episode_steps": cap}
+    keywords = {"max_episode_steps": cap, "games": "any"}
     if env_id == ENV_ID:
         keywords["tasks"] = [{"startLevel": level} for level in sorted(levels)]
     fast, slow = _make(env_id, True, **keywords), _make(env_id, False, **keywords)
@@ -74,13 +75,30 @@ def test_the_kernel_loop_hands_out_what_the_match_loop_does(env_id, seed, cap, l
         if step == ROUNDS // 2:
             fast, slow = copy.deepcopy(fast), copy.deepcopy(slow)
             np.testing.assert_array_equal(fast.action_masks(), slow.action_masks())
-            picks = picks.astype(np.float64)
+            picks = picks.tolist()
         out = fast.step(picks)
         _same(out, slow.step(picks), f"seed {seed} step {step}")
         mask = out[4]["action_mask"]
         np.testing.assert_array_equal(fast.action_masks(), slow.action_masks())
     for one, other in zip(fast.matches, slow.matches, strict=True):
         assert one.fingerprint() == other.fingerprint()
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_an_action_out_of_the_space_moves_no_env_on_either_loop(env_id) -> None:
+    seed = int(np.random.default_rng().integers(2**32))
+    fast, slow = _make(env_id, True), _make(env_id, False)
+    fast.reset(seed=seed)
+    slow.reset(seed=seed)
+    size = int(fast.single_action_space.n)
+    picks = np.zeros(ENVS, dtype=np.int64)
+    picks[ENVS // 2] = size
+    for envs in (fast, slow):
+        before = [match.fingerprint() for match in envs.matches]
+        with pytest.raises(ActionOutOfSpace, match=f"env {ENVS // 2}: action {size}"):
+            envs.step(picks)
+        assert [match.fingerprint() for match in envs.matches] == before
+    _same(fast.step(picks * 0), slow.step(picks * 0), f"seed {seed} after the refusal")
 
 
 def test_the_kernel_loop_is_only_taken_where_it_gives_the_same(monkeypatch) -> None:

@@ -135,6 +135,7 @@ def to_state(batch: Any, i: int) -> State:
     state.status = STATUSES[row[STATUS]]
     state.exit_open = bool(row[EXIT])
     state.active = all_movables(state.board)
+    state.start = levels(batch.options)[batch.starts[i]].number
     return state
 
 
@@ -148,6 +149,8 @@ def from_state(batch: Any, i: int, state: State) -> None:
         k = len(rows) - 1
     else:
         k = level.number - 1
+    # the row the run started on (its progress counts from there), and starts again on
+    batch.starts[i] = k if level.custom else state.start - 1
     values = (k, state.pos, state.oil, state.tick, state.chain, state.last_gem, state.gems)
     batch.state[i] = (*values, state.score, STATUSES.index(state.status), state.exit_open)
     batch.cells[i] = 0
