@@ -109,3 +109,19 @@ def play_both(
             _check(bool(kernel.illegal[i]) == refused, where, "the refusal")
             compare(game, kernel, i, state, where)
     return num_envs * rounds
+
+
+def set_and_compare(game: Game, state: Any, steps: int, rng: np.random.Generator) -> None:
+    """Play up to ``steps`` random legal actions from ``state`` by the rules, put the state
+    reached into a run of a new batch (``Batch.set``), and raise :class:`Mismatch` unless it
+    comes back out unchanged and shows what the rules show."""
+    for _ in range(steps):
+        legal = game.legal_actions(state)
+        if not legal:
+            break
+        state = game.step(state, legal[int(rng.integers(len(legal)))]).state
+    kernel = batched(game, 3)
+    kernel.set(1, state)
+    kernel.observe()
+    _check(game.to_json(kernel.get(1)) == game.to_json(state), "after set", "the state")
+    compare(game, kernel, 1, state, "after set")

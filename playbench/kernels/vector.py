@@ -115,7 +115,8 @@ class KernelLoop:
         runs.step(indices)
         self.steps += ~resets
         terminated = runs.ends & ~resets
-        truncated = ~terminated & ~resets & (self.steps >= env.max_episode_steps)
+        # as Gymnasium's TimeLimit: the step at the cap is truncated, ended by the game or not
+        truncated = ~resets & (self.steps >= env.max_episode_steps)
         self.steps[resets] = 0
         self.ended = terminated | truncated
         mask = runs.mask.copy()

@@ -19,7 +19,7 @@ from playbench.core.learning import learning_of
 from playbench.core.match import Match
 from playbench.games.chimestep.state import PLAYING
 from playbench.kernels import KERNELS_ENV, batched, wanted
-from playbench.kernels.check import compare, play_both
+from playbench.kernels.check import compare, play_both, set_and_compare
 
 pytestmark = pytest.mark.skipif(not wanted(), reason=f"{KERNELS_ENV} turns the kernels off")
 
@@ -58,17 +58,7 @@ def test_a_log_the_kernel_played_replays_on_the_rules() -> None:
 
 def test_a_state_set_into_the_kernel_plays_on_as_the_rules() -> None:
     rng = np.random.default_rng()
-    state = GAME.new(int(rng.integers(2**63 - 1)))
-    for _ in range(int(rng.integers(1, 200))):
-        legal = GAME.legal_actions(state)
-        if not legal:
-            break
-        state = GAME.step(state, legal[int(rng.integers(len(legal)))]).state
-    kernel = batched(GAME, 3)
-    kernel.set(1, state)
-    kernel.observe()
-    assert GAME.to_json(kernel.get(1)) == GAME.to_json(state)
-    compare(GAME, kernel, 1, state, "after set")
+    set_and_compare(GAME, GAME.new(int(rng.integers(2**63 - 1))), int(rng.integers(1, 200)), rng)
 
 
 @settings(max_examples=40, deadline=None)

@@ -19,7 +19,7 @@ from playbench.core.learning import learning_of
 from playbench.core.match import Match
 from playbench.games.delvewick.levels import LEVELS
 from playbench.kernels import KERNELS_ENV, batched, wanted
-from playbench.kernels.check import compare, play_both
+from playbench.kernels.check import play_both, set_and_compare
 
 #: only the environment variable skips these: a kernel missing or stale where it is wanted
 #: fails them (``batch`` then returns None)
@@ -83,13 +83,4 @@ def test_a_state_set_into_the_kernel_plays_on_as_the_rules() -> None:
     plays on as the rules do."""
     rng = np.random.default_rng()
     state = GAME.new(0, {"startLevel": int(rng.integers(1, len(LEVELS) + 1))})
-    for _ in range(int(rng.integers(1, 40))):
-        legal = GAME.legal_actions(state)
-        if not legal:
-            break
-        state = GAME.step(state, legal[int(rng.integers(len(legal)))]).state
-    kernel = batched(GAME, 3)
-    kernel.set(1, state)
-    kernel.observe()
-    assert GAME.to_json(kernel.get(1)) == GAME.to_json(state)
-    compare(GAME, kernel, 1, state, "after set")
+    set_and_compare(GAME, state, int(rng.integers(1, 40)), rng)

@@ -84,6 +84,47 @@ def test_the_kernel_loop_hands_out_what_the_match_loop_does(env_id, seed, cap, l
         assert one.fingerprint() == other.fingerprint()
 
 
+def _legal(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
+    return (rng.random(mask.shape) * mask).argmax(axis=1)
+
+
+def _first_game_over(env_id: str, seed: int) -> int | None:
+    """The step at which the first of the envs' first episodes ends by the game, on random
+    legal actions drawn from ``seed``; None when none does before the game's cap."""
+    probe = _make(env_id, False, games="any")
+    probe.reset(seed=seed)
+    rng, mask = np.random.default_rng(seed), probe.action_masks()
+    for step in range(1, probe.max_episode_steps):
+        _, _, terminated, _, info = probe.step(_legal(rng, mask))
+        if terminated.any():
+            return step
+        mask = info["action_mask"]
+    return None
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_an_episode_the_game_ends_on_its_cap_step_is_also_truncated(env_id) -> None:
+    """As Gymnasium's TimeLimit says it (and so the sync env): terminated and truncated."""
+    draws = np.random.default_rng()
+    for _ in range(20):
+        seed = int(draws.integers(2**32))
+        cap = _first_game_over(env_id, seed)
+        if cap is not None:
+            break
+    else:
+        pytest.fail("no episode ended by the game before its cap in 20 drawn seeds")
+    fast, slow = (_make(env_id, kernel, games="any", max_episode_steps=cap) for kernel in (1, 0))
+    _same(fast.reset(seed=seed), slow.reset(seed=seed), "reset")
+    rng, mask = np.random.default_rng(seed), slow.action_masks()
+    for step in range(1, cap + 1):
+        picks = _legal(rng, mask)
+        out = fast.step(picks)
+        _same(out, slow.step(picks), f"seed {seed} step {step}")
+        mask = out[4]["action_mask"]
+    _, _, terminated, truncated, _ = out
+    assert terminated.any() and truncated.all(), (seed, cap, terminated, truncated)
+
+
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_an_action_out_of_the_space_moves_no_env_on_either_loop(env_id) -> None:
     seed = int(np.random.default_rng().integers(2**32))
