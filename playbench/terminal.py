@@ -17,7 +17,6 @@ how large a terminal it needs.
 from __future__ import annotations
 
 import curses
-import re
 import shlex
 import sys
 import textwrap
@@ -30,6 +29,7 @@ from playbench.core.controls import HELP_KEY, PROMPT_MARK, Controls, controls_of
 from playbench.core.errors import PlaybenchError
 from playbench.core.game import Game, canonical_json
 from playbench.core.match import Match
+from playbench.core.wording import gained, spaced
 
 #: how many of the latest messages the screen keeps
 MESSAGES_SHOWN = 4
@@ -204,7 +204,7 @@ class TerminalSession:
                     self.messages.remove(answer)
             self.answers.clear()
         if not quiet:
-            said = "; ".join(self.describe(event) for event in result.events)
+            said = self.told(result.events)
             self.say(said)
             if said and not result.advanced:
                 self.answers.append(said)
@@ -216,12 +216,17 @@ class TerminalSession:
         return pattern is not None and pattern.fullmatch(line) is not None
 
     def describe(self, event: dict[str, Any]) -> str:
-        """An event in the game's own words where it has some, else its plain form."""
+        """An event in the game's own words where it has some, else its plain form; ""
+        for an event the game leaves untold (a move the board shows)."""
         if self.controls.words is not None:
             said = self.controls.words(event, self.match.view())
             if said is not None:
                 return said
         return describe_event(event)
+
+    def told(self, events: list[dict[str, Any]]) -> str:
+        """What a step's events tell a player, one after another ("" : nothing)."""
+        return "; ".join(said for said in map(self.describe, events) if said)
 
     def _shows_seed(self) -> bool:
         """A seed is shown where it changes the game (not Delvewick's fixed levels)."""
@@ -429,22 +434,15 @@ def describe_event(event: dict[str, Any]) -> str:
         if key in ("type", "points"):
             continue
         if isinstance(value, bool):
-            parts.append(f"{_spaced(key)} {'yes' if value else 'no'}")
+            parts.append(f"{spaced(key)} {'yes' if value else 'no'}")
         elif isinstance(value, str | int | float):
-            parts.append(f"{_spaced(key)} {value}")
+            parts.append(f"{spaced(key)} {value}")
         elif isinstance(value, dict) and {"row", "col"} <= value.keys():
-            parts.append(f"{_spaced(key)} row {value['row']} col {value['col']}")
+            parts.append(f"{spaced(key)} row {value['row']} col {value['col']}")
         elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-            parts.append(f"{_spaced(key)} {' '.join(value)}")
-    points = event.get("points")
-    gained = f" (+{points} points)" if isinstance(points, int) and points > 0 else ""
-    head = _spaced(str(event.get("type", "event"))).capitalize()
-    return f"{head}{': ' + ', '.join(parts) if parts else ''}{gained}"
-
-
-def _spaced(name: str) -> str:
-    """``teeterClear`` as ``teeter clear``."""
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).lower()
+            parts.append(f"{spaced(key)} {' '.join(value)}")
+    head = spaced(str(event.get("type", "event"))).capitalize()
+    return f"{head}{': ' + ', '.join(parts) if parts else ''}{gained(event.get('points'))}"
 
 
 def require_terminal(stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
