@@ -9,7 +9,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, ConsoleMessage, Page
 
 CHECK = (Path(__file__).parent / "layout.js").read_text(encoding="utf-8")
-WORDS = (Path(__file__).parent / "words.js").read_text(encoding="utf-8")
+WORDS = (Path(__file__).parent / "whole_words.js").read_text(encoding="utf-8")
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
