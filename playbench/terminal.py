@@ -9,18 +9,16 @@ line, where Escape cancels it; ``Q``, the one quit key of every game (no game's 
 quits, ``?`` lists every key, and a game's panel keys (Cogcrawl's ``i``, the pack) open a
 screen over the board that any key closes.
 
-Every screen fits the terminal it is drawn in: prose wraps, and a board taller than the
-window is cropped around the player's glyph; where even that cannot fit, the screen says
-how large a terminal it needs.
+Every screen fits the terminal it is drawn in (:mod:`playbench.screen`): prose wraps, and
+a board taller than the window is cropped around the player's glyph; where even that
+cannot fit, the screen says how large a terminal it needs.
 """
 
 from __future__ import annotations
 
 import curses
-import re
 import shlex
 import sys
-import textwrap
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
@@ -30,6 +28,8 @@ from playbench.core.controls import HELP_KEY, PROMPT_MARK, Controls, controls_of
 from playbench.core.errors import PlaybenchError
 from playbench.core.game import Game, canonical_json
 from playbench.core.match import Match
+from playbench.core.wording import gained, spaced
+from playbench.screen import Line, Screen, fit, fit_text
 
 #: how many of the latest messages the screen keeps
 MESSAGES_SHOWN = 4
@@ -39,11 +39,7 @@ EXTRA_COLORS = {"orange": (208, "cyan")}
 ESCAPE = "\x1b"
 #: how long curses waits after Escape for the rest of a key's sequence
 ESCAPE_MS = 25
-#: a board cropped to fit keeps at least this many of its rows
-FEWEST_BOARD_ROWS = 7
 CLOSE_PANEL = "any key returns to the game"
-#: a line of the screen and the colour name of each of its characters
-Line = tuple[str, list[str | None]]
 #: the help screen: entries in one column up to this many, else two of this width
 HELP_ROWS = 16
 HELP_CELL = 38
@@ -204,7 +200,7 @@ class TerminalSession:
                     self.messages.remove(answer)
             self.answers.clear()
         if not quiet:
-            said = "; ".join(self.describe(event) for event in result.events)
+            said = self.told(result.events)
             self.say(said)
             if said and not result.advanced:
                 self.answers.append(said)
@@ -216,12 +212,17 @@ class TerminalSession:
         return pattern is not None and pattern.fullmatch(line) is not None
 
     def describe(self, event: dict[str, Any]) -> str:
-        """An event in the game's own words where it has some, else its plain form."""
+        """An event in the game's own words where it has some, else its plain form; ""
+        for an event the game leaves untold (a move the board shows)."""
         if self.controls.words is not None:
             said = self.controls.words(event, self.match.view())
             if said is not None:
                 return said
         return describe_event(event)
+
+    def told(self, events: list[dict[str, Any]]) -> str:
+        """What a step's events tell a player, one after another ("" : nothing)."""
+        return "; ".join(said for said in map(self.describe, events) if said)
 
     def _shows_seed(self) -> bool:
         """A seed is shown where it changes the game (not Delvewick's fixed levels)."""
@@ -284,137 +285,6 @@ class TerminalSession:
         return f"{self.game.name}: {done}; play it again: playbench play {self.game.slug}{again}"
 
 
-@dataclass(frozen=True, slots=True)
-class Screen:
-    """The parts of a screen before they are fitted to a window."""
-
-    header: list[str]
-    board: list[Line]
-    footer: list[str]
-    messages: list[str]
-    #: the glyph a board too tall is cropped around ('' : keep its top)
-    focus: str = ""
-
-
-class TooSmall(Exception):
-    """A screen cannot fit the window; carries the size it needs."""
-
-    def __init__(self, rows: int, cols: int) -> None:
-        super().__init__(f"needs {cols}x{rows}")
-        self.rows = rows
-        self.cols = cols
-
-
-def fit(screen: Screen, rows: int | None, cols: int | None) -> list[Line]:
-    """The screen in ``rows`` x ``cols`` (a terminal one larger each way: its last row is
-    the prompt's, its last column unwritten): header, board, a blank line, footer, messages.
-
-    Prose wraps to the width; board lines (coloured ones) never wrap, so the widest sets
-    the least width. When the lines are too many, all but the newest message go first,
-    then the blank line, the board's blank edge rows, the header, and board rows away
-    from the focus glyph (down to :data:`FEWEST_BOARD_ROWS`). A window smaller
-    than all that gets one line saying how large a terminal the screen needs."""
-    if rows is None or cols is None:
-        return [
-            *plain(screen.header),
-            *screen.board,
-            ("", []),
-            *plain(screen.footer),
-            *plain(screen.messages),
-        ]
-    try:
-        return _fitted(screen, rows, cols)
-    except TooSmall as small:
-        need = (
-            f"This screen needs a terminal of at least {small.cols + 1} columns and "
-            f"{small.rows + 1} rows; this one has {cols + 1} and {rows + 1}: make it larger."
-        )
-        return plain(_wrap([need], cols))[:rows]
-
-
-def _fitted(screen: Screen, rows: int, cols: int) -> list[Line]:
-    board_lines = [line for line, colors in screen.board if colors]
-    widest = max((len(line) for line in board_lines), default=0)
-    if widest > cols:
-        raise TooSmall(rows, widest)
-    board = [
-        part
-        for line, colors in screen.board
-        for part in ([(line, colors)] if colors else plain(_wrap([line], cols)))
-    ]
-    footer = plain(_wrap(screen.footer, cols))
-    messages = [plain(_wrap([m], cols)) for m in screen.messages if m]
-    header = plain(_wrap(screen.header, cols))
-    blank: list[Line] = [("", [])]
-    newest = messages[-1:]
-
-    def total(*parts: list[Any]) -> int:
-        return sum(len(part) for part in parts)
-
-    kept = list(messages)
-    while kept and total(header, board, blank, footer, *kept) > rows and len(kept) > 1:
-        kept.pop(0)
-    if total(header, board, blank, footer, *kept) > rows:
-        blank = []
-    if total(header, board, blank, footer, *kept) > rows:
-        room = rows - total(header, blank, footer, *kept)
-        board = _crop(board, room, screen.focus, around_focus=False)
-    if total(header, board, blank, footer, *kept) > rows:
-        header = []
-    spare = rows - total(header, blank, footer, *newest)
-    if len(board) > spare:
-        if _rows(board) - (len(board) - spare) < FEWEST_BOARD_ROWS:
-            least = total(footer, *newest) + FEWEST_BOARD_ROWS + len(board) - _rows(board)
-            raise TooSmall(max(least, rows + 1), max(widest, cols))
-        board = _crop(board, spare, screen.focus)
-        kept = newest
-    return [*header, *board, *blank, *footer, *[line for m in kept for line in m]]
-
-
-def _rows(board: list[Line]) -> int:
-    return sum(1 for _, colors in board if colors)
-
-
-def _crop(board: list[Line], room: int, focus: str, around_focus: bool = True) -> list[Line]:
-    """The board in ``room`` lines: its prose kept, its rows cut from the blank edges, then
-    (``around_focus``) around the row that holds ``focus``."""
-    rows = [i for i, (_, colors) in enumerate(board) if colors]
-    keep = set(rows)
-    excess = len(board) - room
-    for end in (rows, rows[::-1]):
-        for i in end:
-            if excess <= 0 or board[i][0].strip():
-                break
-            keep.discard(i)
-            excess -= 1
-    shown = [i for i in rows if i in keep]
-    if excess > 0 and around_focus:
-        at = next((k for k, i in enumerate(shown) if focus and focus in board[i][0]), 0)
-        size = len(shown) - excess
-        start = min(max(0, at - size // 2), len(shown) - size)
-        keep = set(shown[start : start + size])
-    return [line for i, line in enumerate(board) if i in keep or i not in rows]
-
-
-def plain(lines: list[str]) -> list[Line]:
-    return [(line, []) for line in lines]
-
-
-def _wrap(lines: list[str], cols: int) -> list[str]:
-    return [part for line in lines for part in (textwrap.wrap(line, cols) or [""])]
-
-
-def fit_text(lines: list[str], rows: int | None, cols: int | None) -> list[Line]:
-    """A panel's lines, wrapped to the width and cut to the height (its last line, how to
-    close it, kept)."""
-    if rows is None or cols is None:
-        return plain(lines)
-    wrapped = _wrap(lines, cols)
-    if len(wrapped) > rows:
-        wrapped = [*wrapped[: rows - 1], wrapped[-1]]
-    return plain(wrapped)
-
-
 def key_name(key: str) -> str:
     """A key as printed on a keyboard."""
     return KEY_WORDS.get(key, key.removeprefix("KEY_"))
@@ -429,22 +299,15 @@ def describe_event(event: dict[str, Any]) -> str:
         if key in ("type", "points"):
             continue
         if isinstance(value, bool):
-            parts.append(f"{_spaced(key)} {'yes' if value else 'no'}")
+            parts.append(f"{spaced(key)} {'yes' if value else 'no'}")
         elif isinstance(value, str | int | float):
-            parts.append(f"{_spaced(key)} {value}")
+            parts.append(f"{spaced(key)} {value}")
         elif isinstance(value, dict) and {"row", "col"} <= value.keys():
-            parts.append(f"{_spaced(key)} row {value['row']} col {value['col']}")
+            parts.append(f"{spaced(key)} row {value['row']} col {value['col']}")
         elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-            parts.append(f"{_spaced(key)} {' '.join(value)}")
-    points = event.get("points")
-    gained = f" (+{points} points)" if isinstance(points, int) and points > 0 else ""
-    head = _spaced(str(event.get("type", "event"))).capitalize()
-    return f"{head}{': ' + ', '.join(parts) if parts else ''}{gained}"
-
-
-def _spaced(name: str) -> str:
-    """``teeterClear`` as ``teeter clear``."""
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).lower()
+            parts.append(f"{spaced(key)} {' '.join(value)}")
+    head = spaced(str(event.get("type", "event"))).capitalize()
+    return f"{head}{': ' + ', '.join(parts) if parts else ''}{gained(event.get('points'))}"
 
 
 def require_terminal(stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:

@@ -5,6 +5,8 @@ each test waits for what the screen shows, never for a clock."""
 from __future__ import annotations
 
 import os
+import random
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -170,6 +172,28 @@ def test_gem_swap_quit_line_counts_what_was_played_and_says_how_to_play_again() 
         "play the same seed again: playbench play gem-swap --seed 7"
     )
     assert summary in out
+
+
+def test_chimestep_tells_its_events_in_words() -> None:
+    """Started and hopped on a drawn seed while its clock ticks: the stage, then the hop
+    (queued until the chick can hop, or landed and rung) in words, never the events'
+    machine names."""
+    seed = random.randrange(2**31)
+    with terminal("play", "chimestep", "--seed", str(seed)) as term:
+        term.shows("space or s starts")
+        term.send(" ")
+        term.shows("stage 1: get ready")
+        term.shows("target 1  playing")  # the stage's intro ticked away
+        term.send("k")
+        term.until(
+            lambda t: "ring (+" in t.text or "hop down-right queued" in t.text, "the hop told"
+        )
+        lines = [line for line in term.lines if line]
+        told = lines[lines.index(next(line for line in lines if line.endswith("Q quits"))) + 1 :]
+        assert told[0] == "stage 1: get ready"
+        assert not [line for line in told if re.search(r"[A-Z][a-z]+:|\bdir |[a-z][A-Z]", line)]
+        term.send("Q")
+        assert f"Chimestep seed {seed}: score" in term.ended()
 
 
 @pytest.mark.parametrize("slug", ["delvewick", "chimestep", "gem-swap", "cogcrawl"])

@@ -28,7 +28,8 @@ HELP_KEY = "?"
 
 #: an observation in, lines to read out (a panel such as Cogcrawl's pack)
 Lines = Callable[[Mapping[str, Any]], list[str]]
-#: an event and the match's view in, the sentence a person reads (None: say nothing)
+#: an event and the match's view in, the sentence a person reads ("": nothing to tell,
+#: None: no words of the game's own)
 Words = Callable[[Mapping[str, Any], Mapping[str, Any]], str | None]
 
 
@@ -88,7 +89,8 @@ class Controls:
     panels: Mapping[str, Panel] = field(default_factory=dict)
     #: the glyph a board too tall for the screen is cropped around (the player's)
     focus: str = ""
-    #: a game's own words for some of its events, where the plain form would mislead
+    #: a game's own words for its events (the terminal's messages): a sentence, "" for an
+    #: event the board already shows, None for one left to the plain form
     words: Words | None = None
     #: the on-screen pad, for touch and mouse
     pad: tuple[PadButton, ...] = ()

@@ -63,7 +63,8 @@ class Playback(TerminalSession):
         line = self.lines[self.index]
         result = self.match.play(line["action"])
         self.index += 1
-        words = [self.describe(event) for event in result.events]
+        told = self.told(result.events)
+        words = [told] if told else []
         if not result.ok:
             words.insert(0, f"refused: {result.reason}")
         for turn in line.get("turns", []):

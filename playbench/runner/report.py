@@ -350,7 +350,20 @@ def _environment(markdown: bool = False) -> Any:
     environment.filters["number"] = lambda value, digits=1: f"{value:,.{digits}f}"
     environment.filters["share"] = lambda value: "–" if value is None else f"{value:.0%}"
     environment.filters["played"] = played
+    environment.filters["unbroken"] = unbroken
     return environment
+
+
+def unbroken(text: Any) -> Any:
+    """Text as HTML that a narrow screen wraps only between its words and after each "/"
+    of a path, never inside a word (nor at its hyphens: "smollm2-135m-instruct")."""
+    from markupsafe import Markup
+
+    word = Markup('<span class="word">{}</span>')
+    return Markup(" ").join(
+        Markup("/<wbr>").join(word.format(piece) for piece in token.split("/"))
+        for token in str(text).split()
+    )
 
 
 def played(llm: JSON | None) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, ConsoleMessage, Page
 
 CHECK = (Path(__file__).parent / "layout.js").read_text(encoding="utf-8")
+WORDS = (Path(__file__).parent / "whole_words.js").read_text(encoding="utf-8")
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
@@ -17,6 +18,14 @@ def layout_problems(page: Page) -> list[str]:
     """What is wrong with the page as drawn now: a page wider than its window, something
     cut off or drawn over something else, a panel with nothing in it."""
     return page.evaluate(CHECK)
+
+
+def broken_words(page: Page) -> tuple[int, list[str]]:
+    """How many table headers, cells and cells' labels are shown, and where one of them
+    breaks a word across lines or is wider than its box, or anything reaches past the
+    window's sides."""
+    found = page.evaluate(WORDS)
+    return found["read"], found["problems"]
 
 
 @contextmanager

@@ -63,5 +63,6 @@ def test_a_404_is_a_page_for_a_browser_and_json_for_a_client(
         assert client.status_code == 404, (path, accept)
         assert client.headers["content-type"].startswith("application/json"), (path, accept)
         assert client.json()["error"], (path, accept)
+        assert client.json()["error"] != "Not Found", (path, accept)  # it says what is not
     html = httpx.get(f"{one_worker_server}{path}", headers={"Accept": BROWSER_ACCEPT})
     assert html.status_code == 404 and html.headers["content-type"].startswith("text/html")

@@ -2,7 +2,8 @@
 
 ``q`` quaffs, so ``Q`` quits; ``k`` is a vi-key move, so kick is ``K`` then a direction
 key and chat is ``C`` then one; ``{`` opens a prompt for a raw seat reply; ``i`` shows the
-pack, whose letters ``e q w W`` ask for.
+pack, whose letters ``e q w W`` ask for. Its events in words are the turning points of a
+run; the rest of a turn is told by the game's own message line, drawn with the map.
 """
 
 import re
@@ -11,6 +12,7 @@ from typing import Any
 
 from playbench.core.controls import Controls, PadButton, Panel
 from playbench.games.cogcrawl.commands import ARROWS, VI_KEYS
+from playbench.games.cogcrawl.constants import TURN_LIMIT
 from playbench.games.cogcrawl.glyphs import WIDTH
 
 
@@ -22,6 +24,31 @@ def pack_lines(observation: Mapping[str, Any]) -> list[str]:
         notes += [word for word in ("wielded", "worn") if item.get(word)]
         lines.append(f"{item['letter']} - {item['name']} ({', '.join(n for n in notes if n)})")
     return lines or ["Your pack is empty."]
+
+
+#: events the message line already tells (a kill) or a seat's own words (what it says)
+UNTOLD = frozenset({"killed", "say"})
+
+
+def words(event: Mapping[str, Any], view: Mapping[str, Any]) -> str | None:
+    """Every event in words: a hidden way found, a new level, how the run ends; "" for
+    what the message line tells."""
+    kind = event.get("type")
+    if kind in UNTOLD:
+        return ""
+    if kind == "found":
+        return f"you find a hidden way at x {event['x']}, y {event['y']}"
+    if kind == "level":
+        return f"you reach dungeon level {event['dl']}"
+    if kind == "died":
+        return f"you die: {event['cause']}"
+    if kind == "left":
+        return "you leave the dungeon: the run is over"
+    if kind == "won":
+        return "you carry off the Cogheart: you win"
+    if kind == "out_of_turns":
+        return f"out of turns: the run is over after {TURN_LIMIT:,} dungeon turns"
+    return None
 
 
 CONTROLS = Controls(
@@ -91,5 +118,6 @@ CONTROLS = Controls(
     ),
     swipes={"up": "k", "down": "j", "left": "h", "right": "l"},
     seat_reply='{"actions": [{"do": "search"}], "say": "looking around"}',
+    words=words,
     focus="@",
 )

@@ -6,13 +6,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from playbench.core.controls import Controls, PadButton
+from playbench.core.wording import gained, plural
 from playbench.games.gemswap.rules import HINT_COST
 
 SWAP = "swap "
-
-
-def _gems(count: int) -> str:
-    return "1 gem" if count == 1 else f"{count} gems"
 
 
 def words(event: Mapping[str, Any], view: Mapping[str, Any]) -> str | None:
@@ -24,7 +21,7 @@ def words(event: Mapping[str, Any], view: Mapping[str, Any]) -> str | None:
         return f"swapped {first} and {second}"
     if kind == "cascade":
         again = f"cascade x{event['step']}: " if event["step"] > 1 else ""
-        return f"{again}{_gems(len(event['cleared']))} cleared (+{event['points']} points)"
+        return f"{again}{plural(len(event['cleared']), 'gem')} cleared{gained(event['points'])}"
     if kind == "select":
         return f"{event['cell']} picked: now swap it with a neighbour"
     if kind == "deselect":

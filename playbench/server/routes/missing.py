@@ -38,10 +38,12 @@ def wants_html(request: Request) -> bool:
 
 async def _missing(request: Request, exc: Exception) -> Response:
     if isinstance(exc, HTTPException):
-        message = str(exc.detail) if exc.detail != "Not Found" else ""
+        said = str(exc.detail) if exc.detail != "Not Found" else ""
+        nothing = f"There is nothing at {request.url.path}"
         if wants_html(request):
-            return not_found_page(message or f"There is nothing at {request.url.path}.")
-        return await errors.answer(request, errors.ApiError(404, message or "Not Found"))
+            return not_found_page(said or f"{nothing}.")
+        told = said or f"{nothing}: /llms.txt lists the API's routes."
+        return await errors.answer(request, errors.ApiError(404, told))
     if isinstance(exc, errors.ApiError) and exc.status != 404:
         return await errors.answer(request, exc)
     if wants_html(request):
