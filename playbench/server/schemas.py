@@ -190,8 +190,7 @@ class SessionCreate(InitCreate):
     ranked: StrictBool | None = Field(
         None,
         description="true asks for a ranked game (send no seed and no options with it); "
-        "false, or any seed or options field (even null or {}), makes practice; a body with "
-        "none of the three is ranked",
+        "anything else (false, absent, no body at all) makes practice",
     )
 
     @model_validator(mode="after")
@@ -204,11 +203,9 @@ class SessionCreate(InitCreate):
         return self
 
     def asks_ranked(self) -> bool:
-        """Ranked only when asked: ``ranked`` true, or none of ``ranked``, ``seed`` and
-        ``options`` sent. A seed or options field sent at all (null and {} too) is practice."""
-        if self.ranked is not None:
-            return self.ranked
-        return not ({"seed", "options"} & self.model_fields_set)
+        """Ranked only when asked: ``ranked`` true. Every other body (none, ``{}``, a seed
+        or options field, null and {} too) is practice."""
+        return self.ranked is True
 
 
 class SessionView(BaseModel):

@@ -53,6 +53,8 @@ class Player:
         self.key = register(client, player) if player is not None else None
         body: dict[str, Any] = {"seed": seed, "options": options, "player": player}
         body = {key: value for key, value in body.items() if value is not None}
+        if seed is None and options is None:
+            body["ranked"] = True
         response = client.post(f"/games/{slug}/api/new", json=body, headers=self.key_header())
         assert response.status_code == 200, response.text
         self.last = response.json()

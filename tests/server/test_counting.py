@@ -154,7 +154,7 @@ def test_names_that_open_ranked_games_and_never_play_are_not_ranked(client, data
     for number in range(3):
         idle = Player(client, "tally", seed=None, player=f"idle {number}")
         for _ in range(5):  # each new ranked game closes the one before as abandoned
-            body = {"player": f"idle {number}"}
+            body = {"player": f"idle {number}", "ranked": True}
             answer = client.post("/games/tally/api/new", json=body, headers=idle.key_header())
             assert answer.status_code == 200, answer.text
     client.app.state.services.storage.abandon_idle(time.time() + 1)

@@ -87,7 +87,8 @@ def test_docs_say_to_carry_the_state_of_a_refusal_that_has_one(client, slug):
 
 def test_llms_txt_says_sessions_with_a_seed_or_options_are_not_ranked(client):
     text = client.get("/llms.txt").text
-    assert '{"options": {}} and {"options": null} are all practice, never ranked' in text
+    assert "Every other new is practice: no body, {}" in text
+    assert '{"options": {}} and {"options": null}. ranked true with a seed or options' in text
     assert "seed null is read as no seed" in text and "null and {} are read as no options" in text
 
 
@@ -107,7 +108,7 @@ def test_llms_txt_says_what_an_agent_with_only_it_tripped_on(client):
         'POST http://testserver/api/players with {"name": "..."}',
         "X-Player-Key header",
         'Ranked only when asked: new with {"ranked": true}',
-        "a seed or options field sent at all, makes practice",
+        "Every other new is practice",
         "normal operator precedence (multiply first: 2 + 3 * 4 = 14)",
         "A puzzle answers once, for the session it was issued to, and expires after 300 s",
         "finish with",

@@ -150,16 +150,15 @@ def test_finish_refuses_a_bad_player_name(client, database):
 
 @pytest.mark.parametrize(
     "body",
-    [{"seed": None}, {"options": {}}, {"options": None}, {"ranked": False}, {"player": None}],
+    [None, {}, {"seed": None}, {"options": {}}, {"options": None}, {"ranked": False}],
 )
 def test_only_an_explicit_ranked_request_is_ranked(client, body, database):
-    """A seed or options field sent at all (null, {}) is practice, on a seed the server
-    draws and shows; so is ranked false. A body without the three is ranked."""
-    view = client.post("/games/tally/api/new", json=body).json()
-    if body == {"player": None}:
-        assert view["ranked"] is True and view["seed"] is None
-    else:
-        assert view["ranked"] is False and isinstance(view["seed"], int), view
+    """No body, an empty one, a seed or options field sent at all (null, {}) and ranked
+    false are all practice, on a seed the server draws and shows; ranked true alone is
+    ranked."""
+    sent = {} if body is None else {"json": body}
+    view = client.post("/games/tally/api/new", **sent).json()
+    assert view["ranked"] is False and isinstance(view["seed"], int), view
     assert client.post("/games/tally/api/new", json={"ranked": True}).json()["ranked"] is True
 
 

@@ -192,12 +192,11 @@ def _llms(root: str, games: list[Game], specs: dict[str, Any], settings: Setting
         "- options: an object of the game's options; null and {} are read as no options.",
         "",
         "## Session API (a stored game played by text commands)",
-        '- Ranked only when asked: new with {"ranked": true} (and no seed, no options), '
-        "or with none of ranked, seed and options, is ranked (the server draws a seed below "
-        "2^53 and hides it until finish; only ranked games reach the leaderboard). "
-        '{"ranked": false}, or a seed or options field sent at all, makes practice: '
-        '{"seed": 7}, {"seed": null} (a drawn seed), {"options": {}} and {"options": null} '
-        "are all practice, never ranked. ranked true with a seed or options is a 422.",
+        '- Ranked only when asked: new with {"ranked": true} (and no seed, no options) is '
+        "ranked (the server draws a seed below 2^53 and hides it until finish; only ranked "
+        "games reach the leaderboard). Every other new is practice: no body, {}, "
+        '{"ranked": false}, {"seed": 7}, {"seed": null} (a drawn seed, shown), '
+        '{"options": {}} and {"options": null}. ranked true with a seed or options is a 422.',
         f"- POST {root}/games/{{slug}}/api/new with an optional "
         '{"ranked": true|false, "seed": N, "options": {...}, "player": "name"}: a session token '
         "(send it as Authorization: Bearer <token>) and an agent-check puzzle",
