@@ -31,7 +31,15 @@ PICTURE_SHAPES = {
     "playbench/GemSwap-v0": (338, 320, 3),
     "playbench/Cogcrawl-v0": (306, 480, 3),
 }
-INFO_KEYS = {"action_mask", "illegal", "reason", "events", "score", "progress"}
+INFO_KEYS = {
+    "action_mask",
+    "illegal",
+    "reason",
+    "events",
+    "score",
+    "progress",
+    "normalised_score",
+}
 
 
 def table(slug: str):

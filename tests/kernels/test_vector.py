@@ -12,6 +12,7 @@ import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
+from playbench.gym.env import ActionOutOfSpace
 from playbench.kernels import KERNELS_ENV, wanted
 
 pytestmark = pytest.mark.skipif(not wanted(), reason=f"{KERNELS_ENV} turns the kernels off")
@@ -47,10 +48,11 @@ def _same(one, other, where: str) -> None:
 
 
 def _picks(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
-    """A legal action a row mostly, sometimes any of 0..6 (two out of the space)."""
+    """A legal action a row mostly, sometimes any action of the space (an illegal one
+    included: both loops refuse it alike)."""
     picks = (rng.random(mask.shape) * mask).argmax(axis=1)
     wild = rng.random(len(picks)) < 0.05
-    picks[wild] = rng.integers(0, mask.shape[1] + 2, int(wild.sum()))
+    picks[wild] = rng.integers(0, mask.shape[1], int(wild.sum()))
     return picks
 
 
@@ -65,6 +67,7 @@ def test_the_kernel_loop_hands_out_what_the_match_loop_does(env_id, seed, cap, l
     keywords = {"max_episode_steps": cap}
     if env_id == ENV_ID:
         keywords["tasks"] = [{"startLevel": level} for level in sorted(levels)]
+        keywords["games"] = "any"
     fast, slow = _make(env_id, True, **keywords), _make(env_id, False, **keywords)
     _same(fast.reset(seed=seed), slow.reset(seed=seed), "reset")
     rng = np.random.default_rng(seed)
@@ -74,7 +77,14 @@ def test_the_kernel_loop_hands_out_what_the_match_loop_does(env_id, seed, cap, l
         if step == ROUNDS // 2:
             fast, slow = copy.deepcopy(fast), copy.deepcopy(slow)
             np.testing.assert_array_equal(fast.action_masks(), slow.action_masks())
-            picks = picks.astype(np.float64)
+            wrong = picks.copy()
+            wrong[int(rng.integers(ENVS))] = mask.shape[1]
+            refusals = []
+            for envs in (fast, slow):
+                with pytest.raises(ActionOutOfSpace) as refused:
+                    envs.step(wrong)
+                refusals.append(str(refused.value))
+            assert refusals[0] == refusals[1]
         out = fast.step(picks)
         _same(out, slow.step(picks), f"seed {seed} step {step}")
         mask = out[4]["action_mask"]
