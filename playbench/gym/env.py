@@ -23,7 +23,8 @@ whose mask entry is 0, or one the game refuses, is illegal: ``info["illegal"]`` 
 0). The mask leaves out what a game calls a quit (Cogcrawl's ``up`` on dungeon level 1,
 which ends the run at score 0) unless ``allow_quit=True``, and what can only lose to an
 agent that reads the observation (Gem Swap's ``hint``, whose answer is in
-``info["events"]`` alone) unless ``allow_dominated=True``.
+``info["events"]`` and the JSON observation, not in the observation arrays) unless
+``allow_dominated=True``.
 
 ``info`` after every reset and step has the same keys and types: ``action_mask`` (int8,
 one entry per action, read-only for good: a view of new bytes each step), ``illegal``,
