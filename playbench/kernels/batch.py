@@ -40,6 +40,8 @@ class Batch:
         self.kernel = extension.KERNELS.index(module.KERNEL)
         self.num_envs = num_envs
         self.table, self.layouts = module.table(options)
+        #: what the game's progress reads of the table, made once
+        self.progress_table = module.progress_table(self.table)
         self.params = module.params(options)
         #: what a run starts from when nothing else is given (seed 0 on these options)
         self.start = module.start(options, 0, options)

@@ -81,6 +81,11 @@ def origin(options: Mapping[str, Any] | None) -> int:
     return 0
 
 
+def progress_table(numbers: np.ndarray) -> None:
+    """Nothing of the (empty) level table: progress reads the runs alone."""
+    return None
+
+
 def progress(batch: Any, origins: np.ndarray) -> np.ndarray:
     """Every run's progress as ``view.progress`` gives it: stages cleared plus the current
     stage's share of struck levels, less the start's share, over ``PROGRESS_STAGES`` less

@@ -85,15 +85,22 @@ def progress(batch: Any, origins: np.ndarray) -> np.ndarray:
     """Every run's progress as ``view.progress`` gives it: levels cleared since the start
     level ``origins[i]`` plus the current level's share of its quota, over the levels from
     the start to the last (one for a custom level, table row 8); 1 once won."""
-    state, numbers = batch.state, batch.table
-    rows = state[:, LEVEL]
-    custom = rows == len(LEVELS)
-    quota = numbers[rows, 7]
-    levels = np.where(custom, 1, len(LEVELS) - origins + 1)
-    cleared = np.where(custom, 0, numbers[rows, 0] - origins)
-    share = np.minimum(state[:, GEMS], quota) / np.maximum(quota, 1)
-    done = (cleared + np.where(quota > 0, share, 0.0)) / levels
-    return np.where(state[:, STATUS] == STATUSES.index(WON), 1.0, done)
+    state = batch.state
+    number, quota, last = batch.progress_table[state[:, LEVEL]].T
+    share = np.minimum(state[:, GEMS], quota) / quota
+    done = (number - origins + share) / (last - origins + 1)
+    done[state[:, STATUS] == _WON] = 1.0
+    return done
+
+
+_WON = STATUSES.index(WON)
+
+
+def progress_table(numbers: np.ndarray) -> np.ndarray:
+    """What :func:`progress` reads of each level-table row: its level's number, its quota
+    and the number of the run's last level (a custom level is a run of its own: 1)."""
+    last = np.where(np.arange(len(numbers)) == len(LEVELS), 1, len(LEVELS))
+    return np.ascontiguousarray(np.stack([numbers[:, 0], numbers[:, 7], last], axis=1))
 
 
 def table(options: Mapping[str, Any] | None) -> tuple[np.ndarray, np.ndarray]:
