@@ -1,6 +1,6 @@
 """The reference of each shipped suite's scale: on every slot the higher of the project's
 bot (its published bench) and the best known play the project records (Delvewick's shipped
-level solutions, replayed here), with the source named in the suite and in ``bench.json``;
+level solutions, replayed here), with the source named in the suite;
 no human baseline is recorded, and the suites say so."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def test_the_reference_is_the_higher_of_the_bot_and_the_best_known_play(name, sc
         for seed in entry.seeds:
             assert baseline.reference[seed] == max(bot[seed], best.get(seed, bot[seed]))
         assert script.NO_HUMAN in baseline.reference_source
-        assert bench["games"][entry.game]["scale"]["referenceSource"] == baseline.reference_source
+        assert bench["games"][entry.game]["scale"] == baseline.describe()
 
 
 def test_the_solutions_replay_under_the_slots_budget(script):
