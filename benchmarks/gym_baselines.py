@@ -1,5 +1,6 @@
-"""The random agent's and the bot's mean scores per game: the data ``info["progress"]`` of
-the Gymnasium door is normalised by (``playbench/gym/baselines.json``).
+"""The random agent's and the bot's mean scores per game: the data
+``info["normalised_score"]`` of the Gymnasium door is normalised by
+(``playbench/gym/baselines.json``).
 
     nice -n 19 python benchmarks/gym_baselines.py [--games SLUG ...] [--random-seeds 100]
         [--bot-seeds 20] [--write]

@@ -1,5 +1,5 @@
-"""A suite's baselines: the random agent and the bot over the suite, their scores by slot
-written into the suite file, and both bench folders' figures recomputed on that scale.
+"""A suite's baselines: the random agent and the reference over the suite, their scores by
+slot written into the suite file, and both bench folders' figures recomputed on that scale.
 
     nice -n 19 python benchmarks/suite_baselines.py SUITE --out docs/bench/DIR [--write]
 
@@ -10,6 +10,12 @@ reference means and the CPU seconds of each bench (``time.process_time`` of this
 and its workers is not summed: run with ``--workers 1`` for a CPU figure). ``--write``
 stores the baselines in the suite file (the suite's hash leaves them out, so the benches
 stay of the same suite) and rewrites both ``bench.json`` on the new scale.
+
+The reference on a slot is the higher of the bot's score and the best known play the
+project records for that slot (:data:`BEST_KNOWN`: Delvewick's shipped level solutions,
+replayed from the slot's start under its ``maxSteps``; no other game records play above its
+bot, and no human baseline is recorded for any game); each game's ``referenceSource`` says
+which, slot by slot where they differ.
 """
 
 from __future__ import annotations
@@ -17,8 +23,11 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+from playbench.bots.delvewick import action_of
+from playbench.core.match import Match
 from playbench.runner.bench import (
     BENCH,
     BenchRequest,
@@ -29,7 +38,7 @@ from playbench.runner.bench import (
     write_bench,
 )
 from playbench.runner.store import RunDir
-from playbench.runner.suite import BASELINES, SUITES, load_suite
+from playbench.runner.suite import BASELINES, REFERENCE_SOURCE, SUITES, SuiteGame, load_suite
 
 AGENTS = {"random": "random", "reference": "bot"}
 
@@ -57,6 +66,56 @@ def _seed(record: dict) -> int:
     return record["seed"]
 
 
+def delvewick_solutions(entry: SuiteGame, seed: int) -> float:
+    """The score of Delvewick's shipped level solutions (found by the beam search, the best
+    known play) from the slot's start level, level after level, cut at ``maxSteps``."""
+    match = Match.start("delvewick", seed, entry.options_of(seed))
+    while not match.over and match.moves < entry.max_steps:
+        letters = match.state.level.solution
+        if not letters:
+            raise ValueError("a custom level has no shipped solution")
+        for letter in letters:
+            if match.over or match.moves >= entry.max_steps:
+                break
+            result = match.play(action_of(letter))
+            if not result.ok:
+                raise ValueError(f"the shipped solution was refused: {result.reason}")
+    return float(match.score)
+
+
+#: the best known play the project records, by game: a slot's score from it
+BEST_KNOWN: dict[str, tuple[str, Callable[[SuiteGame, int], float]]] = {
+    "delvewick": (
+        "the shipped level solutions (the best known play), replayed from the slot's start "
+        "level under its maxSteps",
+        delvewick_solutions,
+    ),
+}
+NO_HUMAN = "no human baseline is recorded"
+
+
+def reference_of(entry: SuiteGame, bot: dict[str, float]) -> tuple[dict[str, float], str]:
+    """The reference's score by slot (the higher of the bot's and the best known play's)
+    and where it comes from, in words."""
+    if entry.game not in BEST_KNOWN:
+        return bot, (
+            "the bot's score on each slot: the project records no best known play above "
+            f"the bot for this game, and {NO_HUMAN}"
+        )
+    what, replay = BEST_KNOWN[entry.game]
+    best = {seed: replay(entry, int(seed)) for seed in bot}
+    higher = [seed for seed in bot if best[seed] > bot[seed]]
+    reference = {seed: max(bot[seed], best[seed]) for seed in bot}
+    if not higher:
+        same = all(best[seed] == bot[seed] for seed in bot)
+        told = "which equal it on every slot" if same else "which score no more on any slot"
+        return reference, f"the bot's score on each slot; {what}, {told}; {NO_HUMAN}"
+    return reference, (
+        f"the higher on each slot of the bot's score and {what}; the solutions on slots "
+        f"{', '.join(higher)}; {NO_HUMAN}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("suite")
@@ -69,17 +128,18 @@ def main() -> None:
         seconds = play(args.suite, folders[role], agent, args.workers)
         print(f"{agent}: {seconds:.1f} s of CPU in this process")
     suite = load_suite(args.suite)
-    baselines = {
-        entry.game: {
+    baselines = {}
+    for entry in suite.games:
+        reference, source = reference_of(entry, scores(folders["reference"], entry.game))
+        baselines[entry.game] = {
             "random": scores(folders["random"], entry.game),
-            "reference": scores(folders["reference"], entry.game),
+            "reference": reference,
             "referenceAgent": AGENTS["reference"],
+            REFERENCE_SOURCE: source,
         }
-        for entry in suite.games
-    }
     for slug, found in baselines.items():
         low, high = (sum(found[key].values()) / len(found[key]) for key in ("random", "reference"))
-        print(f"{slug}: random mean {low:,.2f}, reference ({found['referenceAgent']}) {high:,.2f}")
+        print(f"{slug}: random mean {low:,.2f}, reference {high:,.2f}: {found[REFERENCE_SOURCE]}")
     if not args.write:
         return
     path = SUITES / f"{args.suite}.json"

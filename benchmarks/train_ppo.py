@@ -98,7 +98,7 @@ def evaluate(
     chooser = np.random.default_rng(POLICY_SEED)
     if model is not None:
         model.set_random_seed(POLICY_SEED)
-    scores, progress, lengths = [], [], []
+    scores, normalised, lengths = [], [], []
     for seed, options in games:
         observation, info = env.reset(seed=seed, options=options)
         done = False
@@ -112,9 +112,9 @@ def evaluate(
             observation, _, terminated, truncated, info = env.step(action)
             done = terminated or truncated
         scores.append(float(info["score"]))
-        progress.append(float(info["progress"]))
+        normalised.append(float(info["normalised_score"]))
         lengths.append(env.unwrapped.match.moves)
-    return scores, progress, lengths
+    return scores, normalised, lengths
 
 
 def scale_reward(env: gymnasium.Env) -> gymnasium.Env:
@@ -149,8 +149,8 @@ def train(slug: str, steps: int, minutes: float, test_games: int) -> dict:
     model.learn(total_timesteps=steps, callback=curve)
     seconds = time.monotonic() - began
     games = protocol.test_games(slug, test_games)
-    trained, trained_progress, trained_moves = evaluate(env_id, games, model)
-    random, random_progress, random_moves = evaluate(env_id, games, None)
+    trained, trained_normalised, trained_moves = evaluate(env_id, games, model)
+    random, random_normalised, random_moves = evaluate(env_id, games, None)
     return {
         "game": slug,
         "env": env_id,
@@ -163,9 +163,9 @@ def train(slug: str, steps: int, minutes: float, test_games: int) -> dict:
         "trained_moves": statistics.fmean(trained_moves),
         "random_moves": statistics.fmean(random_moves),
         "trained": interval(trained),
-        "trained_progress": interval(trained_progress),
+        "trained_normalised": interval(trained_normalised),
         "random": interval(random),
-        "random_progress": interval(random_progress),
+        "random_normalised": interval(random_normalised),
         "bot": bot_figure(slug, games),
         # make_vec_env puts Monitor inside the reward scaling: these are the scores
         "curve": curve.points,
@@ -215,11 +215,11 @@ def main() -> None:
         picture = plot(result, args.out)
         results.append(result)
         trained, random = result["trained"], result["random"]
-        progress = result["trained_progress"]
+        shown = result["trained_normalised"]
         print(
             f"{slug:<10} {result['steps']:>7,} steps in {result['train_seconds']:>5,.0f} s  "
             f"trained {trained['mean']:>8,.1f} ({trained['low']:,.1f}-{trained['high']:,.1f}) "
-            f"normalised {progress['mean']:.3f} ({progress['low']:.3f}-{progress['high']:.3f})  "
+            f"normalised {shown['mean']:.3f} ({shown['low']:.3f}-{shown['high']:.3f})  "
             f"random {random['mean']:>8,.1f} ({random['low']:,.1f}-{random['high']:,.1f})  "
             f"bot {result['bot']:,.1f}  apart: {trained['low'] > random['high']}  {picture.name}",
             flush=True,

@@ -256,3 +256,18 @@ def test_gem_swap_moves_list_goes_once_a_swap_changes_the_board():
     assert listed not in s.messages
     first, second = swap.split()[1], s.message.split()[3]
     assert s.message.startswith(f"swapped {first} and {second}") and "points)" in s.message
+
+
+def test_a_bought_hint_stays_on_the_gem_swap_screen_until_the_next_swap():
+    """The board's own line (not the message of the step, which says what it cost)."""
+    seed = random.randrange(2**31)
+    (event,) = Match.start("gem-swap", seed).command("hint").events
+    line = f"hint: {event['swap']} lines up {event['gems']} gems"
+    s = TerminalSession(Match.start("gem-swap", seed))
+    assert line not in s.screen().splitlines()
+    assert s.run("hint")
+    assert line in [shown.strip() for shown in s.screen().splitlines()], seed
+    assert s.run("moves")
+    assert line in [shown.strip() for shown in s.screen().splitlines()], seed
+    assert s.run(event["swap"])
+    assert line not in [shown.strip() for shown in s.screen().splitlines()], seed

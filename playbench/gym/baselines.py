@@ -1,12 +1,12 @@
-"""The random agent's and the bot's mean scores, which ``info["progress"]`` is normalised
-between (random 0, bot 1).
+"""The random agent's and the bot's mean scores, which ``info["normalised_score"]`` is
+normalised between (random 0, bot 1).
 
 The figures are data, ``baselines.json`` beside this module, made once by
 ``benchmarks/gym_baselines.py`` (which says how: the seeds, the step caps, the players) and
 read here. Each game has its figures for its default options (key ``""``) and Delvewick for
 each start level (``"startLevel=3"``); other options (a custom level) are normalised by
 the game's default figures. A game with no figures at all (one added after the file was
-made, until the script is run for it) has progress 0 throughout, and :func:`figures`
+made, until the script is run for it) has a normalised score of 0 throughout, and :func:`figures`
 None.
 """
 

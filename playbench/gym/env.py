@@ -23,15 +23,18 @@ whose mask entry is 0, or one the game refuses, is illegal: ``info["illegal"]`` 
 0). The mask leaves out what a game calls a quit (Cogcrawl's ``up`` on dungeon level 1,
 which ends the run at score 0) unless ``allow_quit=True``, and what can only lose to an
 agent that reads the observation (Gem Swap's ``hint``, whose answer is in
-``info["events"]`` alone) unless ``allow_dominated=True``.
+``info["events"]`` and the JSON observation, not in the observation arrays) unless
+``allow_dominated=True``.
 
 ``info`` after every reset and step has the same keys and types: ``action_mask`` (int8,
 one entry per action, read-only for good: a view of new bytes each step), ``illegal``,
-``reason``, ``events`` (what the step did, as the game reports it), ``score`` and
-``progress``: the score normalised between the random agent's mean (0) and the bot's (1)
-over the seeds of :mod:`playbench.gym.baselines` (at the episode's end, the episode's
-normalised score). With
-``json_info=True`` also ``observation``, the game's JSON observation.
+``reason``, ``events`` (what the step did, as the game reports it), ``score``,
+``progress``: the game's own progress (``Game.progress``: 0 at the episode's start, 1 at
+the game's end of its scale), and ``normalised_score``: the score normalised between the
+random agent's mean (0) and the bot's (1) over the seeds of :mod:`playbench.gym.baselines`
+(at the episode's end, the episode's normalised score; below 0 where a start scores less
+than the random agent ends with). With ``json_info=True`` also ``observation``, the game's
+JSON observation.
 
 Envs pickle and deep-copy: the copy holds the same match and generator and steps on
 exactly as the original.
@@ -172,17 +175,20 @@ def step_info(
     mask: np.ndarray,
     state: Any,
     result: StepResult,
-    progress: float,
+    normalise: Callable[[float], float],
     json_info: bool,
 ) -> dict[str, Any]:
-    """One env's ``info`` after ``result``, at ``state`` whose read-only mask is ``mask``."""
+    """One env's ``info`` after ``result``, at ``state`` whose read-only mask is ``mask``
+    (``normalise`` turns its score into its normalised score)."""
+    score = game.score(state)
     info = {
         "action_mask": mask,
         "illegal": not result.ok,
         "reason": result.reason,
         "events": result.events,
-        "score": game.score(state),
-        "progress": progress,
+        "score": score,
+        "progress": game.progress(state),
+        "normalised_score": normalise(score),
     }
     if json_info:
         info["observation"] = game.observe(state)
@@ -236,14 +242,14 @@ class Door:
             self.game, quits=keywords["allow_quit"], dominated=keywords["allow_dominated"]
         )
         self._rows = rows_of(self._size, legal)
-        self._progress_of: dict[Any, Callable[[float], float]] = {}
+        self._normalisers: dict[Any, Callable[[float], float]] = {}
 
     def _normalise(self, options: Mapping[str, Any] | None) -> Callable[[float], float]:
-        """The progress of a score under ``options`` (kept by options)."""
+        """The normalised score of a score under ``options`` (kept by options)."""
         key = repr(sorted(options.items())) if options else ""
-        found = self._progress_of.get(key)
+        found = self._normalisers.get(key)
         if found is None:
-            found = self._progress_of[key] = normaliser(self.game.slug, options)
+            found = self._normalisers[key] = normaliser(self.game.slug, options)
         return found
 
     def _gain(self) -> Callable[[Any], float] | None:
@@ -314,7 +320,7 @@ class PlaybenchEnv(Door, gymnasium.Env):
         self.observation_space = self._observer.space()
         self._match: Match | None = None
         self._row = mask_row(self._size, ())
-        self._progress = self._normalise(self.options)
+        self._normalised = self._normalise(self.options)
         self._observe = self._observer.observe_of()
         self._is_over = self.game.is_over
         self._gain_of = self._gain()
@@ -329,7 +335,7 @@ class PlaybenchEnv(Door, gymnasium.Env):
         if options is not None:
             chosen = options
         self._match = Match.start(self.game, seed, chosen)
-        self._progress = self._normalise(chosen)
+        self._normalised = self._normalise(chosen)
         if self._gain_of is not None:
             self._gained = self._gain_of(self._match.state)
         return self._look(StepResult(ok=True))
@@ -359,8 +365,7 @@ class PlaybenchEnv(Door, gymnasium.Env):
         """The observation (new arrays each time) and info after ``result``."""
         state = self._match.state
         self._row, mask = mask_of_row(self._rows(state))
-        progress = self._progress(self.game.score(state))
-        info = step_info(self.game, mask, state, result, progress, self.json_info)
+        info = step_info(self.game, mask, state, result, self._normalised, self.json_info)
         return self._observe(state, mask), info
 
     # -- copies -----------------------------------------------------------------------------
@@ -384,7 +389,7 @@ class PlaybenchEnv(Door, gymnasium.Env):
         self._gained, self._row, self.spec = kept["gained"], kept["row"], kept["spec"]
         self._np_random, self._np_random_seed = kept["np_random"], kept["np_random_seed"]
         if self._match is not None:
-            self._progress = self._normalise(self._match.options)
+            self._normalised = self._normalise(self._match.options)
 
     # -- looking ----------------------------------------------------------------------------
     @property

@@ -25,7 +25,8 @@ last observation in ``info["final_obs"]`` and its info in ``info["final_info"]``
 
 ``info`` is Gymnasium's layout, built by its own ``_add_info`` rules: ``action_mask``
 (N, actions) int8, read-only; ``illegal`` (N,) bool; ``reason`` and ``events`` (N,)
-object arrays; ``score`` (N,) int64; ``progress`` (N,) float64; ``observation`` with
+object arrays; ``score`` (N,) int64; ``progress`` and ``normalised_score`` (N,) float64
+(:mod:`playbench.gym.env` says what each is); ``observation`` with
 ``json_info=True``; each key with its ``_key`` flags. ``action_masks()`` is the current
 masks, as ``np.stack(envs.call("action_masks"))`` gives them from a sync env
 (:func:`action_masks` gets them from either).
@@ -213,7 +214,7 @@ class PlaybenchVectorEnv(Door, VectorEnv):
             self._frames = np.zeros((num_envs, *single.shape), dtype=single.dtype)
         self._matches: list[Match | None] = [None] * num_envs
         self._generators: list[np.random.Generator | None] = [None] * num_envs
-        self._progress = [self._normalise(self.options)] * num_envs
+        self._normalised = [self._normalise(self.options)] * num_envs
         self._steps = [0] * num_envs
         self._ended = [False] * num_envs
         self._gain_of = self._gain()
@@ -341,7 +342,7 @@ class PlaybenchVectorEnv(Door, VectorEnv):
         if options is not None:
             chosen = options
         match = self._matches[i] = Match.start(self.game, seed, chosen)
-        self._progress[i] = self._normalise(chosen)
+        self._normalised[i] = self._normalise(chosen)
         self._steps[i] = 0
         self._ended[i] = False
         if self._gain_of is not None:
@@ -368,8 +369,9 @@ class PlaybenchVectorEnv(Door, VectorEnv):
 
     def _info(self, results: list[StepResult]) -> dict[str, Any]:
         """Every env's info, laid out as Gymnasium's ``_add_info`` lays out N of them."""
-        count, score = self.num_envs, self.game.score
-        scores = [score(match.state) for match in self._matches]
+        count, score, progress = self.num_envs, self.game.score, self.game.progress
+        states = [match.state for match in self._matches]
+        scores = [score(state) for state in states]
         info = {
             "action_mask": self._mask,
             "illegal": np.array([not result.ok for result in results], dtype=np.bool_),
@@ -378,8 +380,9 @@ class PlaybenchVectorEnv(Door, VectorEnv):
                 (result.events if self.events else () for result in results), object, count
             ),
             "score": np.array(scores, dtype=np.int64),
-            "progress": np.array(
-                [progress(one) for progress, one in zip(self._progress, scores, strict=True)],
+            "progress": np.array([progress(state) for state in states], dtype=np.float64),
+            "normalised_score": np.array(
+                [normalise(one) for normalise, one in zip(self._normalised, scores, strict=True)],
                 dtype=np.float64,
             ),
         }
@@ -396,8 +399,7 @@ class PlaybenchVectorEnv(Door, VectorEnv):
         """Env ``i``'s own info, as a single env hands it out."""
         state = self._matches[i].state
         mask = mask_of_row(self._row_list[i])[1]
-        progress = self._progress[i](self.game.score(state))
-        return step_info(self.game, mask, state, result, progress, self.json_info)
+        return step_info(self.game, mask, state, result, self._normalised[i], self.json_info)
 
     def _add_finals(
         self, info: dict[str, Any], finals: list[tuple[int, Match, StepResult]]
@@ -408,8 +410,8 @@ class PlaybenchVectorEnv(Door, VectorEnv):
         for i, match, result in finals:
             state = match.state
             mask = mask_of_row(self._rows(state))[1]
-            progress = self._normalise(match.options)(self.game.score(state))
-            one = step_info(self.game, mask, state, result, progress, self.json_info)
+            normalise = self._normalise(match.options)
+            one = step_info(self.game, mask, state, result, normalise, self.json_info)
             final = {"final_obs": self._observer.observe(state, mask), "final_info": one}
             gathered = self._add_info(gathered, final, i)
         info.update(gathered)
@@ -443,7 +445,7 @@ class PlaybenchVectorEnv(Door, VectorEnv):
         self._gained = list(kept["gained"])
         self._np_random, self._np_random_seed = kept["np_random"], kept["np_random_seed"]
         self.spec = kept["spec"]
-        self._progress = [
+        self._normalised = [
             self._normalise(self.options if match is None else match.options)
             for match in self._matches
         ]

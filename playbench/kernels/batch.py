@@ -4,8 +4,11 @@ The arrays are the kernel's whole state and output: ``state`` (N, k) int64 and `
 (N, c) uint8 hold the runs; every :meth:`Batch.step` writes ``obs`` (the game's
 observation arrays, views of one record per env), ``mask`` (N, actions) int8,
 ``rewards`` (N,) float64, ``ends`` (N,) bool, ``scores`` (N,) int64 and ``illegal`` (N,)
-bool in place. A run that has ended is started again by the next step (on ``starts[i]``,
-a row of the level table) whatever its action: Gymnasium's next-step autoreset.
+bool in place; ``origins`` (N,) int64 holds what each run's progress counts from (the
+game's :func:`origin` of the options its episode started on: Delvewick's start level),
+which :meth:`Batch.progress` reads. A run that has ended is started again by the next
+step (on ``starts[i]``, a row of the level table) whatever its action: Gymnasium's
+next-step autoreset.
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ class Batch:
         self.kernel = extension.KERNELS.index(module.KERNEL)
         self.num_envs = num_envs
         self.table, self.layouts = module.table(options)
+        #: what the game's progress reads of the table, made once
+        self.progress_table = module.progress_table(self.table)
         self.params = module.params(options)
         #: what a run starts from when nothing else is given (seed 0 on these options)
         self.start = module.start(options, 0, options)
@@ -53,6 +58,8 @@ class Batch:
         self.actions = np.zeros(num_envs, dtype=np.int64)
         #: what each ended run starts again on: a level row, or a seed (see the module)
         self.starts = np.full(num_envs, self.start, dtype=np.int64)
+        #: what each run's progress counts from (set with the run's start or its state)
+        self.origins = np.full(num_envs, module.origin(options), dtype=np.int64)
         self.reset()
 
     def reset(self, rows: np.ndarray | None = None) -> None:
@@ -96,6 +103,11 @@ class Batch:
             self.scores,
             self.illegal,
         )
+
+    def progress(self) -> np.ndarray:
+        """Every run's progress, (N,) float64: the game's ``progress`` of each run's state
+        (a run ended by :meth:`restart` is counted as it was until its next step)."""
+        return self.module.progress(self, self.origins)
 
     def restart(self, i: int, start: int) -> None:
         """Have run ``i`` start again on ``start`` at the next step, whatever its action

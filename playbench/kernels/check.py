@@ -5,7 +5,8 @@ same actions: mostly uniform among the legal ones, sometimes any action index (r
 ones included). A run that ends starts again on newly drawn options and a drawn game
 seed, in both. After every
 step of every run it compares the full state (the fingerprint, and the JSON form on a
-mismatch), the observation, the mask, the reward, the refusal, the end and the score, and
+mismatch), the observation, the mask, the reward, the refusal, the end, the score and the
+progress, and
 raises :class:`Mismatch` saying where they first differ. ``tests/kernels`` and
 ``benchmarks/kernel_differential.py`` use it.
 """
@@ -34,8 +35,11 @@ def _check(same: bool, where: str, what: str) -> None:
         raise Mismatch(f"{what} differs at {where}")
 
 
-def compare(game: Game, kernel: Any, i: int, state: Any, where: str) -> None:
-    """Raise :class:`Mismatch` unless run ``i`` of ``kernel`` is ``state`` in every way."""
+def compare(
+    game: Game, kernel: Any, i: int, state: Any, where: str, progress: np.ndarray | None = None
+) -> None:
+    """Raise :class:`Mismatch` unless run ``i`` of ``kernel`` is ``state`` in every way
+    (``progress``: the kernel's ``progress()`` of this step, worked out here if not given)."""
     learning = learning_of(game)
     mine = kernel.get(i)
     if game.fingerprint(mine) != game.fingerprint(state):
@@ -50,6 +54,8 @@ def compare(game: Game, kernel: Any, i: int, state: Any, where: str) -> None:
     _check(np.array_equal(kernel.mask[i], mask), where, "the mask")
     _check(bool(kernel.ends[i]) == game.is_over(state), where, "the end")
     _check(int(kernel.scores[i]) == game.score(state), where, "the score")
+    found = kernel.progress() if progress is None else progress
+    _check(float(found[i]) == game.progress(state), where, "the progress")
 
 
 def play_both(
@@ -77,13 +83,15 @@ def play_both(
         if found is None:
             raise ValueError(f"options {chosen!r} are not in the kernel's table")
         kernel.starts[i] = found
+        kernel.origins[i] = module.origin(chosen)
         return game.new(run_seed, chosen)
 
     options = [first, *(draw(rng) for _ in range(num_envs - 1))]
     states = [fresh(i, chosen) for i, chosen in enumerate(options)]
     kernel.reset()
+    progress = kernel.progress()
     for i, state in enumerate(states):
-        compare(game, kernel, i, state, f"seed {seed} run {i} at the start")
+        compare(game, kernel, i, state, f"seed {seed} run {i} at the start", progress)
     picks = np.empty(num_envs, dtype=np.int64)
     for step in range(rounds):
         expected = []
@@ -102,12 +110,13 @@ def play_both(
             states[i] = outcome.state
             expected.append((outcome.reward if outcome.ok else 0, not outcome.ok))
         kernel.step(picks)
+        progress = kernel.progress()
         for i, state in enumerate(states):
             where = f"seed {seed} run {i} step {step} action {picks[i]}"
             reward, refused = expected[i]
             _check(kernel.rewards[i] == reward, where, "the reward")
             _check(bool(kernel.illegal[i]) == refused, where, "the refusal")
-            compare(game, kernel, i, state, where)
+            compare(game, kernel, i, state, where, progress)
     return num_envs * rounds
 
 

@@ -56,15 +56,15 @@ class KernelLoop:
         count = env.num_envs
         self.steps = np.zeros(count, dtype=np.int64)
         self.ended = np.zeros(count, dtype=np.bool_)
-        #: each env's progress figures: the random mean and the bot's minus it (0 and 0
-        #: where the game has none: progress 0)
+        #: each env's normalising figures: the random mean and the bot's minus it (0 and 0
+        #: where the game has none: normalised score 0)
         self.low = np.zeros(count, dtype=np.float64)
         self.span = np.zeros(count, dtype=np.float64)
         self.blank = np.full(count, "", dtype=object)
         self.no_events = np.empty(count, dtype=object)
         self.no_events[:] = [()] * count
-        #: id of a set of options an episode started on -> (those options, their progress
-        #: figures); the options are kept, so their id stays theirs
+        #: id of a set of options an episode started on -> (those options, their
+        #: normalising figures); the options are kept, so their id stays theirs
         self.known: dict[int, tuple[Any, float, float]] = {}
         #: the seed and options each env's episode started with
         self.begun: list[tuple[int, Any]] = [(0, None)] * count
@@ -79,7 +79,7 @@ class KernelLoop:
         self.ended[i] = False
 
     def _figures(self, i: int, options: Any) -> None:
-        """Set env ``i``'s progress figures for ``options``."""
+        """Set env ``i``'s normalising figures for ``options``."""
         found = self.known.get(id(options))
         if found is None or found[0] is not options:
             means = figures(self.env.game.slug, options)
@@ -112,6 +112,7 @@ class KernelLoop:
             self.begun[i] = (seed, options)
             self._figures(i, options)
             runs.restart(i, runs.module.start(env.options, seed, options))
+            runs.origins[i] = runs.module.origin(options)
         runs.step(indices)
         self.steps += ~resets
         terminated = runs.ends & ~resets
@@ -127,14 +128,15 @@ class KernelLoop:
             reason[i] = f"{env.game.command_text(env._actions[indices[i]])} is not legal now"
         scores = runs.scores.copy()
         with np.errstate(divide="ignore", invalid="ignore"):
-            progress = np.where(self.span != 0, (scores - self.low) / self.span, 0.0)
+            normalised = np.where(self.span != 0, (scores - self.low) / self.span, 0.0)
         info = {
             "action_mask": mask,
             "illegal": runs.illegal.copy(),
             "reason": reason,
             "events": self.no_events.copy(),
             "score": scores,
-            "progress": progress,
+            "progress": runs.progress(),
+            "normalised_score": normalised,
         }
         for name in list(info):
             info[f"_{name}"] = np.ones(count, dtype=np.bool_)

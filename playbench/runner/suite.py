@@ -16,8 +16,12 @@ of the same options are one episode counted twice, and such a suite is refused, 
 slots.
 
 A published suite also ships its ``baselines``: per game, the random agent's and the
-reference's (the project's bot) score on every slot, played on the same slots under the
-same budgets. They set each game's scale: an agent's normalised score on a slot is
+reference's score on every slot, played on the same slots under the same budgets. The
+reference on a slot is the higher of the project's bot and the best known play the
+project records for that slot (Delvewick's shipped level solutions; no other game has a
+figure above its bot, and no human baseline is recorded for any slot), and
+``referenceSource`` says in words where a game's reference figures come from. They set
+each game's scale: an agent's normalised score on a slot is
 ``(score - random mean) / (reference mean - random mean)`` (the random agent's mean over
 the game's slots is 0, the reference's 1), and a bench's headline is the mean over games of
 each game's mean normalised score (:mod:`playbench.runner.bench`).
@@ -53,6 +57,8 @@ OPTIONAL_KEYS = ("optionsBySeed", "maxTurns", "maxTokens")
 BASELINES = "baselines"
 #: the keys of one game's baselines
 BASELINE_KEYS = ("random", "reference", "referenceAgent")
+#: the key a game's baselines may add: where its reference figures come from, in words
+REFERENCE_SOURCE = "referenceSource"
 
 
 class SuiteError(PlaybenchError):
@@ -85,6 +91,8 @@ class Baseline:
     random: dict[int, float]
     reference: dict[int, float]
     reference_agent: str
+    #: where the reference figures come from, in words ("" where the suite does not say)
+    reference_source: str = ""
 
     @property
     def random_mean(self) -> float:
@@ -99,7 +107,8 @@ class Baseline:
         return normalise(score, self.random_mean, self.reference_mean)
 
     def describe(self) -> JSON:
-        """What ``bench.json`` records of the scale, per game."""
+        """What ``bench.json`` records of the scale, per game (the reference's source stays
+        in the suite: a result written before it was named stays sound)."""
         return {
             "random": round(self.random_mean, 4),
             "reference": round(self.reference_mean, 4),
@@ -246,15 +255,29 @@ def _scores(slug: str, key: str, data: Any, seeds: list[int], where: str) -> dic
 
 def _baseline(entry: SuiteGame, data: Any, where: str) -> Baseline:
     slug = entry.game
-    if not isinstance(data, dict) or sorted(data) != sorted(BASELINE_KEYS):
-        raise SuiteError(f"{where}: the baselines of {slug} must have the keys {BASELINE_KEYS}")
+    if (
+        not isinstance(data, dict)
+        or not set(BASELINE_KEYS) <= set(data)
+        or not set(data) <= {*BASELINE_KEYS, REFERENCE_SOURCE}
+    ):
+        raise SuiteError(
+            f"{where}: the baselines of {slug} must have the keys {BASELINE_KEYS} "
+            f"and may have {REFERENCE_SOURCE!r}"
+        )
     agent = data["referenceAgent"]
     if not isinstance(agent, str) or not agent:
         raise SuiteError(f"{where}: the referenceAgent of {slug} must name an agent")
+    source = data.get(REFERENCE_SOURCE, "")
+    if not isinstance(source, str) or (REFERENCE_SOURCE in data and not source.strip()):
+        raise SuiteError(
+            f"{where}: the {REFERENCE_SOURCE} of {slug} must say in words where its "
+            "reference figures come from"
+        )
     baseline = Baseline(
         _scores(slug, "random", data["random"], entry.seeds, where),
         _scores(slug, "reference", data["reference"], entry.seeds, where),
         agent,
+        source,
     )
     if baseline.reference_mean <= baseline.random_mean:
         raise SuiteError(

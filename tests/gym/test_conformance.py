@@ -15,6 +15,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.wrappers import vector as vector_wrappers
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 
+from playbench.core.registry import get_game
 from playbench.gym import env_ids
 from playbench.gym.baselines import figures
 from playbench.gym.vector import action_masks
@@ -84,7 +85,8 @@ def test_vector_info_is_in_gymnasiums_layout_with_key_flags(env_id: str) -> None
             assert set(info["final_info"]) == set(other["final_info"])
             for i in np.flatnonzero(ended):
                 assert info["final_info"]["score"][i] == other["final_info"]["score"][i]
-                assert info["final_info"]["progress"][i] == other["final_info"]["progress"][i]
+                for key in ("progress", "normalised_score"):
+                    assert info["final_info"][key][i] == other["final_info"][key][i], key
                 assert info["final_info"]["_score"][i]
     if env_id in ("playbench/Delvewick-v0", "playbench/GemSwap-v0"):
         assert finals > 0
@@ -147,7 +149,7 @@ def play_alike(first, second, steps: int, seed: int) -> None:
         one, two = first.step(pick), second.step(pick)
         for a, b in zip(one[:4], two[:4], strict=True):
             assert same(a, b)
-        for key in ("action_mask", "score", "progress", "illegal"):
+        for key in ("action_mask", "score", "progress", "normalised_score", "illegal"):
             assert np.array_equal(one[4][key], two[4][key]), key
         if mask.ndim == 1 and (one[2] or one[3]):
             assert same(first.reset()[0], second.reset()[0])
@@ -183,7 +185,7 @@ def test_a_pickled_env_never_reset_resets_alike() -> None:
 
 
 @pytest.mark.parametrize("env_id", IDS)
-def test_progress_is_the_score_normalised_by_the_stored_baselines(env_id: str) -> None:
+def test_normalised_score_is_the_score_normalised_by_the_stored_baselines(env_id: str) -> None:
     slug = ENV_IDS[env_id]
     env = gymnasium.make(env_id)
     _, info = env.reset(seed=5)
@@ -191,17 +193,42 @@ def test_progress_is_the_score_normalised_by_the_stored_baselines(env_id: str) -
     rng = np.random.default_rng(5)
     for _ in range(200):
         expected = (info["score"] - found["random"]) / (found["bot"] - found["random"])
-        assert info["progress"] == expected
+        assert info["normalised_score"] == expected
         _, _, terminated, truncated, info = env.step(legal_pick(rng, info["action_mask"]))
         if terminated or truncated:
             break
-    assert isinstance(info["progress"], float)
+    assert isinstance(info["normalised_score"], float)
     assert found["bot"] > found["random"]
 
 
-def test_random_play_over_the_baseline_seeds_averages_progress_zero() -> None:
+@pytest.mark.parametrize("env_id", IDS)
+def test_progress_is_the_games_own_from_zero_at_every_reset(env_id: str) -> None:
+    """``info["progress"]`` is ``Game.progress`` of the state: 0 at each reset (a drawn
+    seed, and each of Delvewick's start levels), then what the rules say after each step;
+    the normalised score beside it is another figure (below 0 at a Gem Swap reset)."""
+    seed = int(np.random.default_rng().integers(2**31))
+    game = get_game(ENV_IDS[env_id])
+    starts = [None]
+    if game.slug == "delvewick":
+        starts += [{"startLevel": level} for level in range(2, 9)]
+    env = gymnasium.make(env_id)
+    rng = np.random.default_rng(seed)
+    for options in starts:
+        _, info = env.reset(seed=seed, options=options)
+        assert info["progress"] == 0.0, (seed, options)
+        for _ in range(60):
+            _, _, terminated, truncated, info = env.step(legal_pick(rng, info["action_mask"]))
+            assert info["progress"] == game.progress(env.unwrapped.match.state), seed
+            assert 0.0 <= info["progress"] <= 1.0
+            if terminated or truncated:
+                break
+    if game.slug == "gem-swap":
+        assert env.reset(seed=seed)[1]["normalised_score"] < 0
+
+
+def test_random_play_over_the_baseline_seeds_averages_normalised_score_zero() -> None:
     """The random agent of benchmarks/gym_baselines.py over its seeds, replayed here on
-    Delvewick's start levels: their mean final progress is 0, so the stored figure is the
+    Delvewick's start levels: their mean final normalised score is 0, so the stored figure is the
     agent's mean, not a number typed in."""
     for level in (1, 5):
         options = {"startLevel": level}
@@ -215,5 +242,5 @@ def test_random_play_over_the_baseline_seeds_averages_progress_zero() -> None:
             while not done:
                 _, _, terminated, truncated, info = env.step(legal_pick(rng, info["action_mask"]))
                 done = terminated or truncated
-            finals.append(info["progress"])
+            finals.append(info["normalised_score"])
         assert abs(float(np.mean(finals))) < 1e-9

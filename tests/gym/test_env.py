@@ -31,7 +31,15 @@ PICTURE_SHAPES = {
     "playbench/GemSwap-v0": (338, 320, 3),
     "playbench/Cogcrawl-v0": (306, 480, 3),
 }
-INFO_KEYS = {"action_mask", "illegal", "reason", "events", "score", "progress"}
+INFO_KEYS = {
+    "action_mask",
+    "illegal",
+    "reason",
+    "events",
+    "score",
+    "progress",
+    "normalised_score",
+}
 
 
 def table(slug: str):
@@ -239,6 +247,25 @@ def test_gem_swap_hint_costs_its_points_as_a_negative_reward() -> None:
     assert gained > 0
     assert reward == -50
     assert info["events"][0]["type"] == "hint"
+
+
+def test_a_hint_asked_for_at_the_gym_door_answers_in_the_json_observation() -> None:
+    """``allow_dominated=True`` keeps ``hint``; its answer is then in ``info["observation"]``
+    (``json_info=True``) and the ``ansi`` render until the next swap, not in the events
+    alone."""
+    seed = int(np.random.default_rng().integers(2**31))
+    env = gymnasium.make(
+        "playbench/GemSwap-v0", allow_dominated=True, json_info=True, render_mode="ansi"
+    )
+    _, info = env.reset(seed=seed)
+    assert info["observation"]["hint"] is None
+    _, _, _, _, info = env.step(table("gem-swap").size - 1)
+    (event,) = info["events"]
+    assert info["observation"]["hint"] == {"swap": event["swap"], "gems": event["gems"]}, seed
+    assert f"hint: {event['swap']} lines up {event['gems']} gems" in env.render()
+    swap = table("gem-swap").indices[event["swap"]][0]
+    _, _, _, _, info = env.step(swap)
+    assert not info["illegal"] and info["observation"]["hint"] is None, seed
 
 
 def test_chimestep_tick_counts_advance_the_clock_by_their_count() -> None:

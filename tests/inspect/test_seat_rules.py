@@ -4,12 +4,14 @@ both are counted; Inspect's message limit ends an episode ``truncated``."""
 
 from __future__ import annotations
 
+import random
+
 from inspect_ai import eval as inspect_eval
 
 from playbench.core.match import Match
 from playbench.inspect.tasks import gem_swap
 from playbench.runner.inspect_log import STORE_KEY
-from tests.inspect.scripted import Script, first
+from tests.inspect.scripted import Script, first, legal_moves
 
 
 def run(tmp_path, task, script, **limits):
@@ -117,3 +119,20 @@ def test_a_log_the_model_never_played_imports_as_no_result_of_the_models(tmp_pat
     assert "gem-swap: the model played none of its 2 turns" in err
     assert "this is no result of the model's: it is not published" in err
     assert (out / "bench.json").is_file()
+
+
+def test_a_hint_the_model_plays_is_on_the_board_of_its_next_turn(tmp_path):
+    """``hint`` is never offered; a model that sends it anyway reads its answer on the
+    next turn's board, not only in what the step did."""
+    seed = random.randrange(2**31)
+    script = Script("commands", ["hint"], first)
+    log = run(tmp_path, gem_swap(seeds=str(seed), max_turns=2), script)
+    [sample] = log.samples
+    (event,) = Match.start("gem-swap", seed).command("hint").events
+    turns = [messages for messages, _ in script.asked if legal_moves(messages) is not None]
+    assert len(turns) == 2
+    assert "hint" not in legal_moves(turns[0]) and "moves" not in legal_moves(turns[0])
+    line = f"hint: {event['swap']} lines up {event['gems']} gems"
+    assert line not in turns[0][-1].text and line in turns[1][-1].text, seed
+    actions = [line["action"] for line in sample.store[STORE_KEY]["replay"][1:-1]]
+    assert actions[0] == {"command": "hint"}

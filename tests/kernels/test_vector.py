@@ -48,7 +48,8 @@ def _same(one, other, where: str) -> None:
 
 
 def _picks(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
-    """A legal action a row mostly, sometimes any action of the space (legal or not)."""
+    """A legal action a row mostly, sometimes any action of the space (an illegal one
+    included: both loops refuse it alike)."""
     picks = (rng.random(mask.shape) * mask).argmax(axis=1)
     wild = rng.random(len(picks)) < 0.05
     picks[wild] = rng.integers(0, mask.shape[1], int(wild.sum()))
@@ -75,6 +76,14 @@ def test_the_kernel_loop_hands_out_what_the_match_loop_does(env_id, seed, cap, l
         if step == ROUNDS // 2:
             fast, slow = copy.deepcopy(fast), copy.deepcopy(slow)
             np.testing.assert_array_equal(fast.action_masks(), slow.action_masks())
+            wrong = picks.copy()
+            wrong[int(rng.integers(ENVS))] = mask.shape[1]
+            refusals = []
+            for envs in (fast, slow):
+                with pytest.raises(ActionOutOfSpace) as refused:
+                    envs.step(wrong)
+                refusals.append(str(refused.value))
+            assert refusals[0] == refusals[1]
             picks = picks.tolist()
         out = fast.step(picks)
         _same(out, slow.step(picks), f"seed {seed} step {step}")

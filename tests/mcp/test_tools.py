@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Awaitable, Callable
 
 import anyio
@@ -127,6 +128,25 @@ def test_a_question_is_answered_and_is_no_move() -> None:
         answer = await call(client, "act", match_id=view["matchId"], command="moves")
         assert (answer["ok"], answer["moves"], answer["reward"]) == (True, 0, 0)
         assert answer["events"] == [{"type": "moves", "count": len(view["commands"]) - 2}]
+
+    with_client(body)
+
+
+def test_a_bought_hint_is_in_the_next_view_not_only_in_the_events() -> None:
+    seed = random.randrange(2**31)
+
+    async def body(client: Client) -> None:
+        view = await call(client, "new_game", game="gem-swap", seed=seed)
+        assert view["observation"]["hint"] is None
+        bought = await call(client, "act", match_id=view["matchId"], command="hint")
+        (event,) = bought["events"]
+        answer = {"swap": event["swap"], "gems": event["gems"]}
+        assert bought["observation"]["hint"] == answer, seed
+        assert f"hint: {answer['swap']} lines up {answer['gems']} gems" in bought["board"]
+        again = await call(client, "get_view", match_id=view["matchId"])
+        assert again["observation"]["hint"] == answer, seed
+        played = await call(client, "act", match_id=view["matchId"], command=answer["swap"])
+        assert played["observation"]["hint"] is None and "hint:" not in played["board"]
 
     with_client(body)
 

@@ -118,6 +118,18 @@ def test_a_suite_file_by_path_and_its_hash_follow_its_contents(tmp_path):
         ),
         (lambda d: d["baselines"].update(nosuch={}), "an entry per game it plays"),
         (lambda d: d["baselines"]["chimestep"].pop("referenceAgent"), "must have the keys"),
+        (
+            lambda d: d["baselines"]["chimestep"].update(referenceSource=" "),
+            "the referenceSource of chimestep must say in words where its reference figures",
+        ),
+        (
+            lambda d: d["baselines"]["chimestep"].update(referenceSource=["bot"]),
+            "the referenceSource of chimestep must say in words",
+        ),
+        (
+            lambda d: d["baselines"]["chimestep"].update(referenceAgents="bot"),
+            "may have 'referenceSource'",
+        ),
     ],
 )
 def test_a_bad_suite_is_one_clear_line(change, message, tmp_path, capsys):

@@ -69,6 +69,8 @@ def test_gem_swap_hints_the_clicks_and_rests_its_buttons_once_over(
     page.get_by_role("button", name="hint", exact=True).click()
     wait_moves(page, 1)
     expect(page.locator("#messages li").first).to_contain_text("the hint cost 50 points")
+    answer = record(api, sid)["observation"]["hint"]
+    expect(page.locator("#fields")).to_contain_text(f"{answer['swap']} ({answer['gems']} gems)")
     while not (stored := record(api, sid))["gameOver"]:
         swap = next(c for c in stored["commands"] if c.startswith("swap"))
         page.locator("#command").fill(swap)

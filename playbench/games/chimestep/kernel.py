@@ -20,6 +20,7 @@ from playbench.core.fields import options_object
 from playbench.games.chimestep import learning
 from playbench.games.chimestep.board import TILE_COUNT
 from playbench.games.chimestep.state import DONE, HUSH_FIELDS, STATUSES, State
+from playbench.games.chimestep.view import PROGRESS_STAGES, START_SHARE
 
 #: the kernel's name in the extension
 KERNEL = "chimestep"
@@ -53,7 +54,7 @@ FIELDS = (
 )
 HUSH_MAX = 4
 STATE_WIDTH = len(FIELDS) + HUSH_MAX * HUSH_FIELDS
-STATUS = FIELDS.index("status")
+STATUS, STAGE, TARGET = (FIELDS.index(name) for name in ("status", "stage", "target"))
 #: the status ``Batch.restart`` marks a run ended with
 ENDED = DONE
 MASK64 = (1 << 64) - 1
@@ -72,6 +73,27 @@ def takes(options: Mapping[str, Any] | None) -> bool:
 def start(table_options: Any, seed: int, options: Mapping[str, Any] | None) -> int | None:
     """What a run on ``seed`` starts from in the kernel: the seed itself."""
     return seed if takes(options) else None
+
+
+def origin(options: Mapping[str, Any] | None) -> int:
+    """What a run's progress counts from: nothing beside its state (every run starts at
+    stage 1 with the apex struck)."""
+    return 0
+
+
+def progress_table(numbers: np.ndarray) -> None:
+    """Nothing of the (empty) level table: progress reads the runs alone."""
+    return None
+
+
+def progress(batch: Any, origins: np.ndarray) -> np.ndarray:
+    """Every run's progress as ``view.progress`` gives it: stages cleared plus the current
+    stage's share of struck levels, less the start's share, over ``PROGRESS_STAGES`` less
+    that share, kept between 0 and 1."""
+    state = batch.state
+    struck = batch.cells[:, :TILE_COUNT].sum(axis=1) / (TILE_COUNT * state[:, TARGET])
+    done = (state[:, STAGE] - 1 + struck - START_SHARE) / (PROGRESS_STAGES - START_SHARE)
+    return np.minimum(1.0, np.maximum(0.0, done))
 
 
 def table(options: Mapping[str, Any] | None) -> tuple[np.ndarray, np.ndarray]:

@@ -18,7 +18,13 @@ from playbench.core.errors import PlaybenchError
 from playbench.games.delvewick import learning
 from playbench.games.delvewick.levels import LEVELS, Level
 from playbench.games.delvewick.rules import FINALE_POINTS
-from playbench.games.delvewick.state import STATUSES, State, all_movables, level_from_options
+from playbench.games.delvewick.state import (
+    STATUSES,
+    WON,
+    State,
+    all_movables,
+    level_from_options,
+)
 
 #: the kernel's name in the extension
 KERNEL = "delvewick"
@@ -67,6 +73,34 @@ def start(
     """What a run on ``options`` starts from in the kernel: its table row (the seed
     changes nothing in Delvewick)."""
     return row_in(table_options, options)
+
+
+def origin(options: Mapping[str, Any] | None) -> int:
+    """What a run's progress counts from: the number of the level it starts on (1 for a
+    custom level), the state's ``start``."""
+    return level_from_options(options).number
+
+
+def progress(batch: Any, origins: np.ndarray) -> np.ndarray:
+    """Every run's progress as ``view.progress`` gives it: levels cleared since the start
+    level ``origins[i]`` plus the current level's share of its quota, over the levels from
+    the start to the last (one for a custom level, table row 8); 1 once won."""
+    state = batch.state
+    number, quota, last = batch.progress_table[state[:, LEVEL]].T
+    share = np.minimum(state[:, GEMS], quota) / quota
+    done = (number - origins + share) / (last - origins + 1)
+    done[state[:, STATUS] == _WON] = 1.0
+    return done
+
+
+_WON = STATUSES.index(WON)
+
+
+def progress_table(numbers: np.ndarray) -> np.ndarray:
+    """What :func:`progress` reads of each level-table row: its level's number, its quota
+    and the number of the run's last level (a custom level is a run of its own: 1)."""
+    last = np.where(np.arange(len(numbers)) == len(LEVELS), 1, len(LEVELS))
+    return np.ascontiguousarray(np.stack([numbers[:, 0], numbers[:, 7], last], axis=1))
 
 
 def table(options: Mapping[str, Any] | None) -> tuple[np.ndarray, np.ndarray]:
@@ -135,7 +169,7 @@ def to_state(batch: Any, i: int) -> State:
     state.status = STATUSES[row[STATUS]]
     state.exit_open = bool(row[EXIT])
     state.active = all_movables(state.board)
-    state.start = levels(batch.options)[batch.starts[i]].number
+    state.start = int(batch.origins[i])
     return state
 
 
@@ -149,9 +183,8 @@ def from_state(batch: Any, i: int, state: State) -> None:
         k = len(rows) - 1
     else:
         k = level.number - 1
-    # the row the run started on (its progress counts from there), and starts again on
-    batch.starts[i] = k if level.custom else state.start - 1
     values = (k, state.pos, state.oil, state.tick, state.chain, state.last_gem, state.gems)
     batch.state[i] = (*values, state.score, STATUSES.index(state.status), state.exit_open)
+    batch.origins[i] = state.start
     batch.cells[i] = 0
     batch.cells[i, : len(state.board)] = np.frombuffer(bytes(state.board), dtype=np.uint8)

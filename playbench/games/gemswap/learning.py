@@ -4,7 +4,8 @@ Actions (113): the 112 swaps of neighbouring cells in normal form, in board orde
 (A1 right, A1 down, B1 right, ..., H7 down, A8 right, ..., G8 right), then ``hint``. The
 ``moves`` query and the ``select``/``deselect`` clicks are left out: they are a person's
 aids, not play. ``hint`` is dominated (:func:`dominated`): it costs 50 points and its
-answer is in the step's events, not in the observation, so a door masks it unless asked.
+answer is not in these arrays (the JSON observation and the text board hold it until the
+next swap), so a door masks it unless asked.
 
 Observation (row 1 first):
     ``colors`` uint8 (8, 8): 0 R, 1 G, 2 B, 3 Y, 4 P, 5 O, 6 W, 7 colour bomb.

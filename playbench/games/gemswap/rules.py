@@ -438,16 +438,24 @@ def _finish_move(
 
 
 # -- hint and select ---------------------------------------------------------------------
-def _hint(state: GemState) -> Turn:
-    """Name the legal swap that lines up the most gems (the first in the stable order on
-    ties). It costs :data:`HINT_COST` whatever the score, so the score may go below 0."""
+def best_swap(state: GemState) -> tuple[str, int]:
+    """The hint's answer: the legal swap that lines up the most gems (the first in the
+    stable order on ties), as its text, and how many gems it lines up."""
     best, most = state.legal_swaps()[0], -1
     for pair in state.legal_swaps():
         gems = gems_lined_up(state, *pair)
         if gems > most:
             best, most = pair, gems
-    event = {"type": "hint", "swap": swap_text(*best), "gems": most, "cost": HINT_COST}
-    after = state.but(selected=state.selected, score=state.score - HINT_COST)
+    return swap_text(*best), most
+
+
+def _hint(state: GemState) -> Turn:
+    """Name the board's best swap (:func:`best_swap`), in the events and, until the next
+    swap, in the observation. It costs :data:`HINT_COST` whatever the score, so the score
+    may go below 0."""
+    swap, gems = best_swap(state)
+    event = {"type": "hint", "swap": swap, "gems": gems, "cost": HINT_COST}
+    after = state.but(selected=state.selected, score=state.score - HINT_COST, hinted=True)
     return Turn(after, -HINT_COST, [event])
 
 

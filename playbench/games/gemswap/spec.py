@@ -94,8 +94,10 @@ RULES = [
     "lines, or all the gems a color bomb takes; the first in the legal-action order on "
     f"ties) and costs {HINT_COST} points, even when the score is below {HINT_COST} (the "
     "rules say it costs that much and set no floor, so the score may go below 0; the "
-    "hint is never refused for it). moves counts the legal swaps, for free: those "
-    "that would match now and those that involve a color bomb.",
+    "hint is never refused for it). Its answer stays in the observation (hint: {swap, "
+    "gems}) until the next swap. moves counts the legal swaps, for free: those that "
+    "would match now and those that involve a color bomb (the legal actions list them "
+    "all).",
     "select C4 picks a gem; selecting a neighbor then swaps the two (refused, with the "
     "selection kept, when that swap makes no line); selecting the same gem again "
     "deselects it; selecting a gem that is not a neighbor picks that one instead. "
@@ -157,6 +159,8 @@ OBSERVATION = {
     "score": "Points so far.",
     "selected": "The selected cell (like 'C4'), or null.",
     "gameOver": f"True after the {MOVES_PER_GAME}th move.",
+    "hint": "The answer of the hint bought on this board, {swap, gems} (like "
+    "{swap: 'swap C4 right', gems: 3}), until the next swap; null when none stands.",
 }
 
 OPTIONS = {

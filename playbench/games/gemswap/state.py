@@ -1,9 +1,11 @@
 """The Gem Swap state and its JSON codec.
 
 A state is the board (two flat ``bytearray``, see :mod:`board`), the generator that
-drops new gems in, the score, the swaps played and the selected cell. Its JSON form is
-``{"game", "board", "rng", "score", "movesMade", "selected"}``; every field is checked
-with the shared checks of :mod:`playbench.core.fields`.
+drops new gems in, the score, the swaps played, the selected cell and whether the board's
+hint was bought (and no swap played since: the observation then shows its answer). Its
+JSON form is ``{"game", "board", "rng", "score", "movesMade", "selected"}``, with
+``"hinted": true`` while a bought hint stands; every field is checked with the shared
+checks of :mod:`playbench.core.fields`.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ from playbench.games.gemswap.board import (
 SLUG = "gem-swap"
 MOVES_PER_GAME = 30
 STATE_KEYS = ("game", "board", "rng", "score", "movesMade", "selected")
+#: written only while a bought hint stands (a state without it has none)
+HINTED_KEY = "hinted"
 #: how a state names itself in error messages
 WHAT = "Gem Swap state"
 #: every gem token -> (colour, kind)
@@ -49,10 +53,21 @@ class GemState:
     """One moment of a game. Treated as immutable once made: ``step`` builds a new one.
 
     ``numbers`` and ``swaps`` cache the legal swaps of the board, as swap numbers and as
-    cell pairs (derived data, not serialized).
+    cell pairs (derived data, not serialized). ``hinted`` is True from a bought ``hint``
+    until the next swap: the board's hint then shows in the observation.
     """
 
-    __slots__ = ("colors", "kinds", "moves_made", "numbers", "rng", "score", "selected", "swaps")
+    __slots__ = (
+        "colors",
+        "hinted",
+        "kinds",
+        "moves_made",
+        "numbers",
+        "rng",
+        "score",
+        "selected",
+        "swaps",
+    )
 
     def __init__(
         self,
@@ -62,8 +77,10 @@ class GemState:
         score: int = 0,
         moves_made: int = 0,
         selected: int | None = None,
+        hinted: bool = False,
     ) -> None:
         self.colors = colors
+        self.hinted = hinted
         self.kinds = kinds
         self.rng = rng
         self.score = score
@@ -87,9 +104,11 @@ class GemState:
             self.swaps = swaps_of(self.swap_numbers())
         return self.swaps
 
-    def but(self, *, selected: int | None, score: int | None = None) -> GemState:
-        """The same board with another selection or score (the arrays are shared, which
-        is safe: no state's arrays are changed once it is made)."""
+    def but(
+        self, *, selected: int | None, score: int | None = None, hinted: bool | None = None
+    ) -> GemState:
+        """The same board with another selection, score or hint (the arrays are shared,
+        which is safe: no state's arrays are changed once it is made)."""
         other = GemState(
             self.colors,
             self.kinds,
@@ -97,6 +116,7 @@ class GemState:
             self.score if score is None else score,
             self.moves_made,
             selected,
+            self.hinted if hinted is None else hinted,
         )
         other.numbers = self.numbers
         other.swaps = self.swaps
@@ -105,7 +125,7 @@ class GemState:
 
 def to_json(state: GemState) -> JSON:
     """The JSON form of a state."""
-    return {
+    data = {
         "game": SLUG,
         "board": rows_of(state.colors, state.kinds),
         "rng": state.rng.to_json(),
@@ -113,6 +133,9 @@ def to_json(state: GemState) -> JSON:
         "movesMade": state.moves_made,
         "selected": None if state.selected is None else CELL_NAMES[state.selected],
     }
+    if state.hinted:
+        data[HINTED_KEY] = True
+    return data
 
 
 def from_trusted_json(data: Any) -> GemState:
@@ -129,6 +152,7 @@ def from_trusted_json(data: Any) -> GemState:
         data["score"],
         data["movesMade"],
         None if selected is None else CELL_INDEX[selected],
+        HINTED_KEY in data,
     )
 
 
@@ -138,7 +162,7 @@ def from_json(data: Any) -> GemState:
     The score may be below 0: each ``hint`` costs 50 points, whatever the score.
     """
     data = need_object(data, StateError, WHAT)
-    need_keys(data, StateError, WHAT, STATE_KEYS)
+    need_keys(data, StateError, WHAT, STATE_KEYS, (HINTED_KEY,))
     game = str_field(data, "game", StateError, WHAT)
     need(game == SLUG, StateError, WHAT, f"this state belongs to {game!r}, not {SLUG!r}")
     try:
@@ -154,6 +178,20 @@ def from_json(data: Any) -> GemState:
         WHAT,
         f"selected must be a cell like 'C4' or null, got {selected!r}",
     )
+    hinted = HINTED_KEY in data
+    need(
+        not hinted or data[HINTED_KEY] is True,
+        StateError,
+        WHAT,
+        f"hinted must be true when given (left out when no hint stands), "
+        f"got {data.get(HINTED_KEY)!r}",
+    )
+    need(
+        not hinted or moves_made < MOVES_PER_GAME,
+        StateError,
+        WHAT,
+        "hinted is given for a game that is over: no hint is bought after the last move",
+    )
     state = GemState(
         colors,
         kinds,
@@ -161,6 +199,7 @@ def from_json(data: Any) -> GemState:
         score,
         moves_made,
         None if selected is None else CELL_INDEX[selected],
+        hinted,
     )
     need(
         state.over or has_legal_swap(colors),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from playbench.core.game import JSON
 from playbench.games.gemswap.board import CELL_NAMES, COLUMN_LETTERS, ROWS, rows_of, token
+from playbench.games.gemswap.rules import best_swap
 from playbench.games.gemswap.state import MOVES_PER_GAME, GemState
 
 #: width of one cell in the text board: the longest gem token (``R-``)
@@ -21,7 +22,17 @@ def observe(state: GemState) -> JSON:
         "score": state.score,
         "selected": None if state.selected is None else CELL_NAMES[state.selected],
         "gameOver": state.over,
+        "hint": hint_of(state),
     }
+
+
+def hint_of(state: GemState) -> JSON | None:
+    """The answer of the hint bought on this board (``{"swap", "gems"}``), or None when
+    none stands (none bought since the last swap)."""
+    if not state.hinted:
+        return None
+    swap, gems = best_swap(state)
+    return {"swap": swap, "gems": gems}
 
 
 def render(state: GemState) -> str:
@@ -49,6 +60,9 @@ def render(state: GemState) -> str:
     lines.append(status)
     if state.selected is not None:
         lines.append(f"selected {CELL_NAMES[state.selected]}")
+    hint = hint_of(state)
+    if hint is not None:
+        lines.append(f"hint: {hint['swap']} lines up {hint['gems']} gems")
     if state.over:
         lines.append(f"game over: final score {state.score}")
     return "\n".join(lines)

@@ -156,11 +156,20 @@ def test_step_does_not_change_the_state_it_is_given():
 def test_observation_has_exactly_the_listed_keys():
     state = start(0, A1="R-", B1="W|", C1="P+", D1="@", C4="R", D4="R", F4="R")
     seen = GAME.observe(state)
-    assert set(seen) == {"board", "movesLeft", "movesMade", "score", "selected", "gameOver"}
+    assert set(seen) == {
+        "board",
+        "movesLeft",
+        "movesMade",
+        "score",
+        "selected",
+        "gameOver",
+        "hint",
+    }
     assert seen["board"][0][:4] == ["R-", "W|", "P+", "@"]
     assert len(seen["board"]) == 8 and all(len(row) == 8 for row in seen["board"])
     assert (seen["movesLeft"], seen["movesMade"], seen["score"]) == (30, 0, 0)
     assert seen["selected"] is None and seen["gameOver"] is False
+    assert seen["hint"] is None
 
 
 def test_observation_does_not_depend_on_the_future_refills():

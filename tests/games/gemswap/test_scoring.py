@@ -2,6 +2,9 @@
 
 from collections import Counter
 
+import pytest
+
+from playbench.core import StateError
 from tests.games.gemswap.boards import GAME, board, cascades, cell, gem_counts, play, start
 
 
@@ -237,6 +240,35 @@ def test_hint_costs_50_and_names_the_biggest_swap():
     assert outcome.reward == -50
     assert GAME.score(outcome.state) == before - 50
     assert GAME.observe(outcome.state)["movesMade"] == 1
+
+
+def test_a_bought_hint_stands_in_the_observation_and_the_render_until_the_next_swap():
+    state = start(0, A4="R", B4="R", D4="R", E4="R", C5="R", G1="W", G2="W", G4="W", H3="W")
+    assert GAME.observe(state)["hint"] is None
+    hinted = play(state, "hint").state
+    answer = {"swap": "swap C4 down", "gems": 5}
+    assert GAME.observe(hinted)["hint"] == answer
+    assert "hint: swap C4 down lines up 5 gems" in GAME.render(hinted)
+    selected = play(hinted, "select A1", "deselect").state
+    assert GAME.observe(selected)["hint"] == answer
+    assert GAME.observe(play(hinted, "moves").state)["hint"] == answer
+    again = GAME.from_json(GAME.to_json(hinted))
+    assert GAME.to_json(hinted)["hinted"] is True
+    assert GAME.observe(again)["hint"] == answer
+    assert GAME.fingerprint(again) == GAME.fingerprint(hinted) != GAME.fingerprint(state)
+    swapped = play(hinted, "swap C4 down").state
+    assert GAME.observe(swapped)["hint"] is None and "hinted" not in GAME.to_json(swapped)
+    assert "hint:" not in GAME.render(swapped)
+
+
+@pytest.mark.parametrize("claim", [False, 1, "yes", None])
+def test_a_state_claiming_a_hint_says_what_is_wrong(claim):
+    data = {**GAME.to_json(start(0, C4="R", D4="R", F4="R")), "hinted": claim}
+    with pytest.raises(StateError, match="hinted must be true when given"):
+        GAME.from_json(data)
+    over = {**GAME.to_json(start(0, C4="R", D4="R", F4="R")), "movesMade": 30, "hinted": True}
+    with pytest.raises(StateError, match="no hint is bought after the last move"):
+        GAME.from_json(over)
 
 
 def test_hint_costs_50_at_a_score_of_0_and_the_score_goes_below_zero():

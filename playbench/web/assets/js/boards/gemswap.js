@@ -89,11 +89,16 @@ export function drawGemSwap(host, observation, { previous = null, onCell = null,
 }
 
 export function gemswapStatus(observation) {
-  return [
+  const rows = [
     ["moves left", observation.movesLeft],
     ["moves made", observation.movesMade],
     ["selected", observation.selected || "none"],
   ];
+  // a bought hint stands until the next swap
+  if (observation.hint) {
+    rows.push(["hint", `${observation.hint.swap} (${observation.hint.gems} gems)`]);
+  }
+  return rows;
 }
 
 export function gemswapState(observation) {
