@@ -52,7 +52,7 @@ from typing import Any
 
 from playbench.agents.llm import LlmSettings
 from playbench.runner.estimate import MESSAGE_TOKENS, REPLY_TOKENS, count, estimate_game
-from playbench.runner.suite import load_suite
+from playbench.runner.suite import load_suite, played
 
 MODEL = "latency-model"
 KEY_ENV = "PLAYBENCH_LATENCY_KEY"
@@ -279,7 +279,8 @@ def cut_suite(name: str, seeds: int | None, max_steps: int | None, folder: Path)
         if max_steps is not None:
             entry["maxSteps"] = min(entry["maxSteps"], max_steps)
         games[game.game] = entry
-    data = shipped.data
+    # a cut suite plays other slots under other budgets: the shipped baselines are not its
+    data = played(shipped.data)
     cut = {**data, "name": f"{data['name']}-cut", "games": games}
     path = folder / f"{data['name']}-cut.json"
     path.write_text(json.dumps(cut), encoding="utf-8")

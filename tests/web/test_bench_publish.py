@@ -33,8 +33,9 @@ ENV = "PLAYBENCH_PLAYER_KEY"
 PLAYER = "Bench Publisher"
 #: a report takes a second or two to draw, far longer on a busy machine
 DRAWN_MS = 180_000
-#: the quick suite's report: the headline, progress, and a score spread per game
-PICTURES = 2 + 4
+#: the report of one agent on the quick suite: the headline, the normalised score and the
+#: progress per game, and a score spread per game (no paired charts: one agent)
+PICTURES = 3 + 4
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,11 @@ def test_the_published_result_has_a_row_and_the_report_the_server_drew(
     page.goto("/bench")
     shown = row(page, published.id)
     expect(shown).to_have_count(1)
+    # a shipped suite's headline is the normalised score, the mean progress beside it
     expect(shown.get_by_test_id("headline")).to_have_text(
+        f"{bench['headline']['normalisedScore']:.3f}"
+    )
+    expect(shown.get_by_test_id("progress")).to_have_text(
         f"{bench['headline']['meanProgress']:.3f}"
     )
     expect(shown).to_contain_text(f"bot · {PLAYER}")

@@ -330,7 +330,7 @@ def test_a_game_api_page_wears_the_arena_style_with_its_header_once(page: Page) 
 LONG_REPLAY = 500
 
 
-def test_replay_jumps_to_the_last_of_500_steps_in_one_request(
+def test_replay_fetches_the_two_ends_of_500_steps_and_jumps_without_another(
     page: Page, api: httpx.Client
 ) -> None:
     agent = Player(api, "cogcrawl", seed=7)  # type: ignore[arg-type]
@@ -339,20 +339,25 @@ def test_replay_jumps_to_the_last_of_500_steps_in_one_request(
     expected = Match.start("cogcrawl", 7)
     for _ in range(LONG_REPLAY):
         expected.command("search")
+    frames: list[str] = []
+    page.on(
+        "request",
+        lambda request: request.url.endswith("/frames") and frames.append(request.url),
+    )
     page.goto(f"/replay/{agent.last['sessionId']}")
     expect(page.locator("#position")).to_have_text(f"0 / {LONG_REPLAY}")
     expect(page).to_have_title(re.compile(r"^Replay: Cogcrawl · "))
-    requests: list[str] = []
-    page.on("request", lambda request: requests.append(request.url))
+    # the header's final score is the last frame's: the page fetched the window at each end
+    expect(page.locator("#who")).to_contain_text(f" {expected.score} · {LONG_REPLAY} ")
+    assert frames == [f"{page.url.split('/replay/')[0]}/api/games/cogcrawl/frames"] * 2, frames
     page.get_by_test_id("replay-last").click()
     wait_moves(page, LONG_REPLAY)
     expect(page.locator("#position")).to_have_text(f"{LONG_REPLAY} / {LONG_REPLAY}")
     expect(page.get_by_test_id("score")).to_have_text(str(expected.score))
-    assert len(requests) == 1 and requests[0].endswith("/api/games/cogcrawl/frames"), requests
     # a step back inside the window fetched needs no request at all
     page.get_by_test_id("replay-prev").click()
     wait_moves(page, LONG_REPLAY - 1)
-    assert len(requests) == 1, requests
+    assert len(frames) == 2, frames
 
 
 def test_an_empty_replay_page_offers_a_file_and_no_controls(page: Page) -> None:
