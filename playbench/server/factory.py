@@ -54,7 +54,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """A new app over ``settings`` (default: from the environment)."""
     settings = settings or Settings.from_env()
     services = build_services(settings)
-    matches = MatchTable(services.storage)
+    matches = MatchTable(
+        services.storage,
+        per_owner=settings.mcp_matches_per_client,
+        total=settings.mcp_matches,
+        per_client=settings.mcp_matches_per_address,
+    )
     mcp_door = McpHttp(matches, on_sessions=metrics.MCP_SESSIONS.set)
 
     @asynccontextmanager
