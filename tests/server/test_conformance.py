@@ -44,11 +44,12 @@ CHECKS = [
 ]
 #: the routes whose refusal of a request valid by the schema is a rule no JSON Schema can
 #: state: a sealed state the server did not seal (400), an action outside the game's
-#: grammar (422, a game's own rules), a name in two scripts or in look-alikes of Latin
-#: letters (422)
+#: grammar or options the game does not take (422: each game's own, and the game is in
+#: the path), a name in two scripts or in look-alikes of Latin letters (422)
 UNSTATABLE = {
     "POST /api/games/{slug}/action",
     "POST /api/games/{slug}/frames",
+    "POST /api/games/{slug}/init",
     "POST /api/players",
 }
 
