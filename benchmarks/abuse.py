@@ -30,7 +30,8 @@ the probes measure the rules and not the limiter) and reports:
 
 ``--only stalls`` runs the stalls of ``benchmarks/abuse_stalls.py`` (an endless header
 line, silent connections filling a worker's cap, slow readers, the answers after a 413,
-an unwritable database), each beside another client's latency.
+an unwritable database, a report drawn), each beside another client's latency;
+``--only report`` runs the last alone: another client's p99 while a report is drawn.
 
 ``--only shelf`` (issue 35): what bench uploads cost the server, publishing rates off: a
 tar whose header names a 64 MiB file, the bot's suite-v2 result with a 300,000-action Gem
@@ -1529,6 +1530,7 @@ def main() -> int:
             "human",
             "pools",
             "stalls",
+            "report",
         ),
         help="run only these probes",
     )
@@ -1565,6 +1567,11 @@ def main() -> int:
         from abuse_stalls import stalls
 
         stalls()
+        return 0
+    if args.only == "report":
+        from abuse_stalls import report_probe
+
+        report_probe()
         return 0
     rng = random.Random(20261130)
     get_game("delvewick")

@@ -7,8 +7,9 @@ default limits (loopback only, every loop bounded), each beside another client's
 - an unfinished header line (``X-Big: `` then 12, 25 and 50 MiB of ``a``, never ended):
   the bytes the server took before it closed the connection, the seconds that took, and
   the slowest answer another client got meanwhile (beside its slowest with no attack);
-- 1,000 silent connections from 10 loopback addresses (100 each, each under its cap):
-  what a client from an eleventh address is answered, and in how long;
+- 1,000 silent connections from 10 loopback addresses of one /24 (100 each, each under
+  its cap): what a client from an eleventh address is answered (of the same /24 and of
+  another), and in how long; and how many of the 1,000 the worker holds;
 - 100 clients that ask for a large answer (the docs' script bundle) and never read it: the
   connections still held the keep-alive time plus 3 s later;
 - a body over the limit, declared and sent whole: the answers the connection gets in
@@ -16,6 +17,9 @@ default limits (loopback only, every loop bounded), each beside another client's
   request);
 - 10 ``frames`` calls at once, each replaying a whole Cogcrawl game (1,043 waits):
   another client's slowest answer meanwhile (``--only frames`` runs it alone);
+- a bench result's report drawn (the bot's suite-v2 result of ``docs/bench/bot`` put in
+  by hand, checked, then drawn): another client's p50, p99 and slowest answer while the
+  report is drawn, beside its own with nothing drawn (``--only report`` runs it alone);
 - the database made unwritable (``chattr +i``, as root): the statuses of an act, of
   ``/readyz`` and of a new session, the requests left with no answer, and whether any
   answer names the database's file.
@@ -120,16 +124,18 @@ def baseline_slowest(server: Server, seconds: float) -> float:
     return max(found, default=0.0)
 
 
-def idle_flood(server: Server, addresses: int, each: int) -> tuple[int | str, float]:
+def idle_flood(
+    server: Server, addresses: int, each: int, newcomer: str = "127.0.0.200"
+) -> tuple[int | str, float]:
     """A new address's status (or what went wrong) while ``addresses`` x ``each`` silent
-    connections are held, and the seconds its answer took."""
+    connections are held (from one /24), and the seconds its answer took."""
     held = [
         _connect(server.port, f"127.0.0.{n + 2}") for n in range(addresses) for _ in range(each)
     ]
     try:
         started = time.perf_counter()
         try:
-            transport = httpx.HTTPTransport(local_address="127.0.0.200")
+            transport = httpx.HTTPTransport(local_address=newcomer)
             with httpx.Client(transport=transport, timeout=30) as client:
                 status: int | str = client.get(f"{server.url}/api/games").status_code
         except httpx.HTTPError as error:
@@ -138,6 +144,24 @@ def idle_flood(server: Server, addresses: int, each: int) -> tuple[int | str, fl
     finally:
         for sock in held:
             sock.close()
+
+
+def group_held(server: Server, addresses: int, each: int) -> int:
+    """Of ``addresses`` x ``each`` silent connections from one /24, how many the worker
+    still holds once a connection from another /24 (accepted after them) is answered."""
+    ask = b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    held = [
+        _connect(server.port, f"127.0.0.{n + 2}") for n in range(addresses) for _ in range(each)
+    ]
+    with _connect(server.port, "127.0.1.2") as barrier:
+        barrier.sendall(ask)
+        barrier.recv(65536)
+    answered = 0
+    for sock in held:
+        with suppress(OSError), sock:
+            sock.sendall(ask)
+            answered += sock.recv(65536).startswith(b"HTTP/1.1 200 ")
+    return answered
 
 
 def slow_readers(server: Server, count: int) -> int:
@@ -250,6 +274,62 @@ def frames_flood(server: Server, calls: int) -> tuple[float, float]:
     return max(found), took
 
 
+#: a verified result whose report the probe has the server draw
+BOT_RESULT = Path(__file__).parents[1] / "docs" / "bench" / "bot"
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def report_drawn(server: Server) -> dict[str, object]:
+    """Another client's answers (p50, p99, slowest, in ms, and how many) with nothing
+    drawn and while the server draws a result's report, the report put in by hand; and
+    the seconds the drawing took as the shelf's rows show it."""
+    quiet: list[float] = []
+    stop = threading.Event()
+    other = threading.Thread(target=_slowest, args=(server.url, stop, quiet))
+    other.start()
+    time.sleep(3)
+    stop.set()
+    other.join()
+    staging = server.data / "bench" / ".staging-bot"
+    shutil.copytree(BOT_RESULT, staging, ignore=shutil.ignore_patterns("report"))
+    staging.rename(server.data / "bench" / "bot")
+    with httpx.Client(base_url=server.url, timeout=120) as client:
+        rows: list[dict] = []
+        while not rows:  # listed once checked (in a process of its own)
+            rows = client.get("/api/bench").json()["results"]
+            time.sleep(0.05)
+        status = rows[0]["reportStatus"]
+        drawing: list[float] = []
+        stop = threading.Event()
+        other = threading.Thread(target=_slowest, args=(server.url, stop, drawing))
+        other.start()
+        started = time.perf_counter()
+        while status == "drawing":
+            status = client.get("/api/bench").json()["results"][0]["reportStatus"]
+            time.sleep(0.2)
+        took = time.perf_counter() - started
+        stop.set()
+        other.join()
+
+    def ms(values: list[float]) -> str:
+        return (
+            f"p50 {_percentile(values, 0.5) * 1000:.1f} ms, p99 "
+            f"{_percentile(values, 0.99) * 1000:.1f} ms, slowest {max(values) * 1000:.1f} ms "
+            f"over {len(values)} answers"
+        )
+
+    return {
+        "report": status,
+        "drawn in": f"{took:.1f} s",
+        "nothing drawn": ms(quiet),
+        "while drawn": ms(drawing),
+    }
+
+
 def _waits_to_the_end() -> list[dict[str, str]]:
     from playbench.core.match import Match
 
@@ -272,11 +352,17 @@ def stalls() -> None:
                 f"after "
                 f"{took:.2f} s; another client's slowest answer meanwhile {slowest:.3f} s"
             )
+    for newcomer in ("127.0.0.200", "127.0.1.2"):
+        with _served() as server:
+            status, took = idle_flood(server, 10, 100, newcomer)
+            print(
+                f"{10 * 100} silent connections from 10 addresses of 127.0.0.0/24: a new "
+                f"address ({newcomer}) answered {status} in {took:.3f} s"
+            )
     with _served() as server:
-        status, took = idle_flood(server, 10, 100)
         print(
-            f"{10 * 100} silent connections from 10 addresses: a new address "
-            f"answered {status} in {took:.3f} s"
+            f"{10 * 100} silent connections from 10 addresses of 127.0.0.0/24: "
+            f"{group_held(server, 10, 100)} held by the worker"
         )
     with _served() as server:
         held = slow_readers(server, 100)
@@ -291,14 +377,23 @@ def stalls() -> None:
             f"10 frames calls at once (a 1,043-action Cogcrawl replay each): another client's "
             f"slowest answer {slowest:.3f} s; the last call answered after {took:.2f} s"
         )
+    report_probe()
+
+
+def report_probe() -> None:
+    with _served() as server:
+        print(f"a report drawn: {report_drawn(server)}")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--server", default=Server.stack, help="the stack")
-    parser.add_argument("--only", choices=("frames",), help="run only this probe")
+    parser.add_argument("--only", choices=("frames", "report"), help="run only this probe")
     args = parser.parse_args()
     Server.stack = args.server
+    if args.only == "report":
+        report_probe()
+        return 0
     if args.only == "frames":
         with _served() as server:
             print(f"10 frames calls at once: {frames_flood(server, 10)}")

@@ -43,6 +43,8 @@ METRICS_FOLDER_ENV = "PROMETHEUS_MULTIPROC_DIR"
 MAX_CONNECTIONS = 1000
 #: connections one worker holds at once from one client address (trusted proxies excepted)
 MAX_CONNECTIONS_PER_ADDRESS = 100
+#: ... and from one address group (an IPv4 /24, an IPv6 /64): a fifth of the worker's cap
+MAX_CONNECTIONS_PER_GROUP = 200
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
@@ -178,6 +180,7 @@ def _serve(args: argparse.Namespace) -> int:
                 max_connections=args.max_connections,
                 per_address=args.max_connections_per_address,
                 trusted=settings.forwarded_allow_ips,
+                per_group=args.max_connections_per_group,
             ),
         )
     )
@@ -797,6 +800,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=MAX_CONNECTIONS_PER_ADDRESS,
         help=f"connections a worker holds at once from one address, more are answered 503 "
         f"(default {MAX_CONNECTIONS_PER_ADDRESS}; trusted proxies excepted; uvicorn stacks)",
+    )
+    serve.add_argument(
+        "--max-connections-per-group",
+        type=_positive,
+        default=MAX_CONNECTIONS_PER_GROUP,
+        help=f"connections a worker holds at once from one address group (an IPv4 /24, an "
+        f"IPv6 /64), never fewer than per address; at the cap an idle one of the group makes "
+        f"room, else 503 (default {MAX_CONNECTIONS_PER_GROUP}; uvicorn stacks)",
     )
     serve.add_argument(
         "--forwarded-allow-ips",

@@ -4,9 +4,12 @@ one database plays any of them and counts every client's.
 A match id, 128 random bits, is a capability: whoever holds it plays the match, from any
 MCP session or none and from any host (clients that open a session per call, as the MCP
 Inspector's CLI does, play on; so do clients a proxy sends to another host). What one
-client can hold is bounded where a match is made, counting the rows of every host: an MCP
-session (``owner``) makes at most ``per_owner`` matches, one client address (``client``)
-at most ``per_client``, the whole table at most ``total``; stdio has neither owner nor
+client can hold is bounded where a match is made, counting the rows of every host, for
+every protocol version: one client (``owner``: an MCP session, or on the 2026-07-28
+protocol, whose requests name no session, the client a request declares in its
+``clientInfo`` at its address, :func:`declared_client`) makes at most ``per_owner``
+matches, one client address (``client``) at most ``per_client``, whatever clients it
+declares, the whole table at most ``total``; stdio has neither owner nor
 address (``playbench mcp`` keeps its matches in a database of its own, deleted when it
 stops). The counts are checked and the match stored in one transaction under a lock row
 (``SELECT ... FOR UPDATE`` on PostgreSQL; SQLite has one writer at a time), so two hosts
@@ -24,6 +27,7 @@ is run again on the state that host stored.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 import threading
@@ -51,6 +55,19 @@ ID_BYTES = 16
 TOUCH_SECONDS = 10.0
 #: times a call is run again after losing a race with another host
 ATTEMPTS = 8
+
+
+#: an owner that is a declared client, not an MCP session (which is a bare hex id)
+DECLARED_PREFIX = "client:"
+
+
+def declared_client(declared: str, address: str | None) -> str:
+    """The owner of a sessionless request's matches: the client it declares (``name/
+    version`` of its ``clientInfo``; empty: none) at ``address``, as a bounded key. A
+    declaration is the client's word: a client that declares another gets another
+    ``per_owner``, never more than its address's ``per_client``."""
+    digest = hashlib.sha256(f"{declared}\n{address or ''}".encode()).hexdigest()
+    return DECLARED_PREFIX + digest[:40]
 
 
 class MatchLimitError(PlaybenchError):
@@ -137,6 +154,8 @@ class MatchTable:
                 raise MatchLimitError(
                     f"the server holds {held} matches, the most it may; try again later"
                 )
+            if holder == "session" and owner is not None and owner.startswith(DECLARED_PREFIX):
+                holder = "client"
             raise MatchLimitError(
                 f"this {holder} already holds {held} matches, the most it may; leave one idle "
                 f"for {self._idle_text()} to free it"

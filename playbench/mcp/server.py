@@ -23,6 +23,7 @@ from typing import Annotated, Any, TypeVar
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
 from mcp.types import CallToolResult, TextContent
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, Field, ValidationError
 
 from playbench import __version__
@@ -31,7 +32,7 @@ from playbench.core.game import Game
 from playbench.core.match import Match
 from playbench.core.registry import all_games, get_game
 from playbench.core.rng import MAX_SEED
-from playbench.mcp.matches import BusyMatchError, MatchTable, NoMatchError
+from playbench.mcp.matches import BusyMatchError, MatchTable, NoMatchError, declared_client
 from playbench.mcp.models import (
     ActResult,
     GameInfo,
@@ -67,9 +68,19 @@ LOG_LEVEL = "WARNING"
 
 
 def owner_of(ctx: Context) -> str | None:
-    """The MCP session a request belongs to (None on stdio and sessionless HTTP)."""
+    """The client a match is counted against beside its address (None on stdio): the MCP
+    session a request belongs to; without one (the 2026-07-28 protocol's requests name no
+    session) the client the request declares, its ``clientInfo``, at its address."""
     headers = ctx.headers
-    return None if headers is None else headers.get(SESSION_HEADER)
+    if headers is None:
+        return None
+    session = headers.get(SESSION_HEADER)
+    if session is not None and ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+        return session  # the SDK answered 404 to a session it does not hold
+    params = getattr(ctx.request_context.session, "client_params", None)
+    info = getattr(params, "client_info", None)
+    declared = f"{info.name}/{info.version}" if info is not None else ""
+    return declared_client(declared, client_of(ctx))
 
 
 def client_of(ctx: Context) -> str | None:

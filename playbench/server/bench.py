@@ -12,9 +12,12 @@ the same folder reads it instead of re-simulating; only a new or changed result 
 checked again.
 
 Once a result verifies, the server draws its report (:func:`playbench.runner.report.
-write_report`, matplotlib off screen) into ``<id>/report/`` on a thread of its own, one
-report at a time per process, never in a request: a draft folder renamed into place when
-whole, under a file lock so that two workers never draw one result at once. A drawing that
+write_report`, matplotlib off screen) into ``<id>/report/`` in a child process
+(:mod:`playbench.server.bench_report`, at a lower priority and under a CPU budget), one
+report at a time per server process, waited on by a thread of its own, never in a
+request, so the drawing never holds the interpreter that answers other clients: a draft
+folder renamed into place when whole, under a file lock so that two workers never draw
+one result at once. A drawing that
 fails is logged and its error kept in ``<id>/.report-failed.txt`` (delete the file to draw
 again). A ``report/`` put in by hand is served as it is.
 """
@@ -46,7 +49,7 @@ from playbench import __version__
 from playbench.core.game import JSON
 from playbench.runner.bench import BENCH
 from playbench.runner.replay import write_atomic
-from playbench.runner.report import ReportError, write_report
+from playbench.runner.report import ReportError
 from playbench.server.bench_archive import (
     QUOTED_CHARS,
     RESULT_ID,
@@ -60,21 +63,25 @@ from playbench.server.bench_archive import (
     within_caps,
 )
 from playbench.server.bench_derive import Unsound, is_official, read_bounded, unscaled
+from playbench.server.bench_report import REPORT
 from playbench.server.metrics import BENCH_CHECKS, BENCH_REPORTS
 
 logger = logging.getLogger(__name__)
 
 BENCH_FOLDER = "bench"
-REPORT = "report"
 PUBLISHED = "published.json"
 #: the stored verdicts, one file per digest of a result's contents
 VERDICTS = ".verdicts"
-#: a result's report: the lock its drawer holds, the draft it draws into, its failure
+#: a result's report: the lock its drawer holds and its failure (the report and its draft
+#: are named in :mod:`playbench.server.bench_report`)
 REPORT_LOCK = ".report.lock"
-REPORT_DRAFT = ".report-draft-"
 REPORT_FAILED = ".report-failed.txt"
 #: the module that re-simulates a result in a process of its own
 CHECKER = "playbench.server.bench_check"
+#: the module that draws a result's report in a process of its own, and its CPU budget
+#: (the bot's suite-v2 report draws in a few seconds)
+DRAWER = "playbench.server.bench_report"
+REPORT_CPU_SECONDS = 120
 #: seconds between two rescans of the results seen (for folders changed by hand)
 RESCAN_SECONDS = 60.0
 #: the bodies already judged, one file per digest of an archive's bytes
@@ -405,10 +412,10 @@ class BenchShelf:
 
 
 class ReportDrawer:
-    """Draws the reports of verified results one at a time, on a daemon thread of its own
-    (started with the first request), so that no request waits for matplotlib.
-    :meth:`close` (run at the process's exit) lets the report being drawn finish and
-    draws no other: a thread stopped inside matplotlib's C++ aborts the process."""
+    """Draws the reports of verified results one at a time, each in a child process that a
+    daemon thread of its own (started with the first request) waits on, so that no
+    request waits for matplotlib nor shares the interpreter with it. :meth:`close` (run at
+    the process's exit) lets the report being drawn finish and draws no other."""
 
     def __init__(self) -> None:
         self._queue: queue.SimpleQueue[Path | None] = queue.SimpleQueue()
@@ -478,18 +485,23 @@ def draw_report(folder: Path) -> bool:
         lock.release()
 
 
-def _draw(folder: Path) -> None:
-    """``playbench report`` of ``folder`` into a draft beside it, renamed into place."""
-    if (folder / REPORT).exists():
-        raise ReportError(f"{REPORT} is there but holds no index.html: move it away")
-    for stale in folder.glob(f"{REPORT_DRAFT}*"):
-        shutil.rmtree(stale, ignore_errors=True)
-    draft = Path(tempfile.mkdtemp(prefix=REPORT_DRAFT, dir=folder))
+def _draw(folder: Path, cpu_seconds: int = REPORT_CPU_SECONDS) -> None:
+    """:func:`playbench.server.bench_report.draw` of ``folder`` run by that module in a
+    process of its own (lower priority, its CPU capped at ``cpu_seconds``);
+    :class:`ReportError` with its reason when it did not draw."""
+    command = [sys.executable, "-m", DRAWER, str(folder), str(cpu_seconds)]
+    limit = cpu_seconds * 4 + 30
     try:
-        write_report([folder], draft)
-        draft.rename(folder / REPORT)
-    finally:
-        shutil.rmtree(draft, ignore_errors=True)
+        done = subprocess.run(command, capture_output=True, timeout=limit, check=False)
+    except subprocess.TimeoutExpired:
+        raise ReportError(f"the drawing ran past {limit} s") from None
+    if done.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        raise ReportError(f"the drawing needs over {cpu_seconds} s of CPU")
+    if done.returncode != 0:
+        reason = done.stdout.decode(errors="replace").strip()
+        if not reason:
+            logger.error("the report drawer of %s failed: %s", folder.name, done.stderr[-2000:])
+        raise ReportError(reason or f"the drawing stopped with exit status {done.returncode}")
 
 
 def _slug(text: str) -> str:

@@ -15,16 +15,20 @@ connection, on top of uvicorn's own httptools and h11 protocols:
   joins the pieces of a long line over and over) sees the bytes;
 - **slow readers**: an answer the client does not read (the socket's send buffer full)
   for ``idle_seconds`` is given up and the connection dropped;
-- **caps that share**: a worker holds at most ``max_connections`` connections, and at
-  most ``per_address`` from one client address. When a new connection finds the worker
-  full, the connection that does the least for anyone makes room: an idle one (no
-  request under way) or a stalled reader, of the address holding the most connections,
-  the longest idle first; so connections held silent by a few parties never lock out a
-  new client. Only when every held connection has a request under way is the new one
-  answered 503 with ``Retry-After`` and closed at once, as is one more from an address
-  at its own cap. The proxies the arena trusts (``trusted``, see :class:`Proxies`) are
-  not capped per address: each one carries many clients, and the proxy is the place to
-  cap them;
+- **caps that share**: a worker holds at most ``max_connections`` connections, at most
+  ``per_address`` from one client address, and at most ``per_group`` from one address
+  group (an IPv4 /24 or an IPv6 /64, :func:`address_group`: one party's many addresses,
+  as a host's IPv6 prefix or a rented block gives them, count together; never fewer than
+  ``per_address``), far below ``max_connections``, so that no one group can fill the
+  worker. When a new connection finds the worker (or its own group) full, the connection
+  that does the least for anyone makes room: an idle one (no request under way) or a
+  stalled reader, of the group and then the address holding the most connections (of
+  its own group, when that is the full one), the longest idle first; so connections
+  held silent by a few parties never lock out a new client. Only when every such
+  connection has a request under way is the new one answered 503 with ``Retry-After``
+  and closed at once, as is one more from an address at its own cap. The proxies the
+  arena trusts (``trusted``, see :class:`Proxies`) are not capped per address or group:
+  each one carries many clients, and the proxy is the place to cap them;
 - **no Nagle delay**: every TCP connection gets ``TCP_NODELAY``. asyncio sets it only on
   sockets it created itself, so a listening socket shared with worker processes
   (``--workers 2``) otherwise left each answer waiting up to 40 ms for the client's ACK;
@@ -50,18 +54,44 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from playbench.server.heads import HEAD_BYTES, HeadScan, Refusal
 from playbench.server.middleware import SECURITY_HEADERS
 
+#: the prefix lengths of an address group: IPv4 /24, IPv6 /64 (one subnet's hosts)
+GROUP_PREFIX_V4 = 24
+GROUP_PREFIX_V6 = 64
+
 
 @dataclass(frozen=True, slots=True)
 class ConnectionLimits:
     """Per worker: seconds a connection may stay silent, seconds a request may take to
-    arrive whole, connections held at once, and held at once from one client address
-    (``trusted`` proxies excepted)."""
+    arrive whole, connections held at once, held at once from one client address and
+    from one address group (``trusted`` proxies excepted)."""
 
     idle_seconds: float
     request_seconds: float
     max_connections: int
     per_address: int = 100
     trusted: tuple[str, ...] = ()
+    per_group: int = 200
+
+    @property
+    def group_cap(self) -> int:
+        """What one address group may hold: ``per_group``, never fewer than one address
+        may (a cluster told to hold more per address is not cut short by its group)."""
+        return max(self.per_group, self.per_address)
+
+
+@functools.lru_cache(maxsize=4096)
+def address_group(host: str) -> str:
+    """The group an address is counted in: its IPv4 /24 or IPv6 /64 network, as text
+    (an IPv4-mapped IPv6 address as its IPv4 one); a host that is no IP address is a
+    group of its own."""
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    prefix = GROUP_PREFIX_V4 if address.version == 4 else GROUP_PREFIX_V6
+    return str(ipaddress.ip_network(f"{address}/{prefix}", strict=False))
 
 
 class Proxies:
@@ -115,21 +145,30 @@ def _answer(status: str, error: str, *extra: tuple[bytes, bytes]) -> bytes:
 
 class Holders:
     """The connections of one worker (shared by its protocols): how many each client
-    address holds, and the idle ones, in the order they fell idle."""
+    address and each address group holds, and the idle ones, in the order they fell
+    idle."""
 
     def __init__(self) -> None:
         self.peers: Counter[str] = Counter()
+        self.groups: Counter[str] = Counter()
         self.idle: dict[_Guarded, None] = {}
         #: connections whose answer the client has stopped reading
         self.stalled: dict[_Guarded, None] = {}
 
-    def spare(self) -> _Guarded | None:
-        """The connection to close to make room: a stalled reader or an idle connection,
-        of the address holding the most connections, the one idle longest first."""
+    def spare(self, group: str | None = None) -> _Guarded | None:
+        """The connection to close to make room (of ``group`` only, when named): a
+        stalled reader or an idle connection, of the group and then the address holding
+        the most connections, the one idle longest first."""
         best: _Guarded | None = None
-        most = -1
+        most = (-1, -1)
         for holder in (*self.stalled, *self.idle):
-            held = self.peers[holder._peer] if holder._peer is not None else 0
+            if group is not None and holder._group != group:
+                continue
+            held = (
+                (self.groups[holder._group], self.peers[holder._peer])
+                if holder._peer is not None and holder._group is not None
+                else (0, 0)
+            )
             if held > most:
                 best, most = holder, held
         return best
@@ -159,8 +198,10 @@ class _Guarded:
         #: this worker's connections (shared by its protocols)
         self._holders = Holders() if holders is None else holders
         self._peers = self._holders.peers
-        #: the address this connection is counted under (None: not counted)
+        #: the address and the address group this connection is counted under (None: not
+        #: counted)
         self._peer: str | None = None
+        self._group: str | None = None
         #: the head of the request under way, checked against its bounds as it arrives
         self._head = HeadScan()
         self._stall_timer: asyncio.TimerHandle | None = None
@@ -178,26 +219,35 @@ class _Guarded:
         peer = transport.get_extra_info("peername")
         host = peer[0] if isinstance(peer, tuple) and peer else None
         counted = host is not None and host not in _proxies(self.limits.trusted)
+        group = address_group(host) if counted else None
         if counted and self._peers[host] >= self.limits.per_address:
             transport.write(self._busy_address())
             transport.close()
             return
-        if len(self.connections) > self.limits.max_connections and not self._make_room():
+        groups = self._holders.groups
+        if group is not None and groups[group] >= self.limits.group_cap:
+            if not self._make_room(group):
+                transport.write(self._busy_group(group))
+                transport.close()
+                return
+        elif len(self.connections) > self.limits.max_connections and not self._make_room():
             transport.write(self._busy())
             transport.close()
             return
         if counted:
             self._peers[host] += 1
             self._peer = host
+            groups[group] += 1  # type: ignore[index]
+            self._group = group
         self._holders.idle[self] = None
         self.timeout_keep_alive_task = self.loop.call_later(
             self.timeout_keep_alive,
             self.timeout_keep_alive_handler,  # type: ignore[attr-defined]
         )
 
-    def _make_room(self) -> bool:
+    def _make_room(self, group: str | None = None) -> bool:
         """Close the connection :meth:`Holders.spare` names; False when none may go."""
-        spare = self._holders.spare()
+        spare = self._holders.spare(group)
         if spare is None:
             return False
         spare._drop()
@@ -282,12 +332,13 @@ class _Guarded:
             self._request_timer = None
 
     def _release_peer(self) -> None:
-        """Give back this connection's place in its address's count."""
+        """Give back this connection's place in its address's and its group's counts."""
         if self._peer is not None:
-            self._peers[self._peer] -= 1
-            if self._peers[self._peer] <= 0:
-                del self._peers[self._peer]
+            _give_back(self._peers, self._peer)
             self._peer = None
+        if self._group is not None:
+            _give_back(self._holders.groups, self._group)
+            self._group = None
 
     def _request_due(self) -> None:
         """The request timer rang. It is armed once and left running across requests (a
@@ -322,12 +373,25 @@ class _Guarded:
         )
         return _answer("503 Service Unavailable", error, (b"retry-after", b"1"))
 
+    def _busy_group(self, group: str) -> bytes:
+        error = (
+            f"the addresses of {group} hold the limit of {self.limits.group_cap} "
+            "connections to this worker: close one or retry in a moment"
+        )
+        return _answer("503 Service Unavailable", error, (b"retry-after", b"1"))
+
     def _busy_address(self) -> bytes:
         error = (
             f"this address holds the limit of {self.limits.per_address} connections "
             "to this worker: close one or retry in a moment"
         )
         return _answer("503 Service Unavailable", error, (b"retry-after", b"1"))
+
+
+def _give_back(counts: Counter[str], key: str) -> None:
+    counts[key] -= 1
+    if counts[key] <= 0:
+        del counts[key]
 
 
 class CoalescedWrites:

@@ -54,7 +54,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """A new app over ``settings`` (default: from the environment)."""
     settings = settings or Settings.from_env()
     services = build_services(settings)
-    matches = MatchTable(services.storage)
+    matches = MatchTable(
+        services.storage,
+        per_owner=settings.mcp_matches_per_client,
+        total=settings.mcp_matches,
+        per_client=settings.mcp_matches_per_address,
+    )
     mcp_door = McpHttp(matches, on_sessions=metrics.MCP_SESSIONS.set)
 
     @asynccontextmanager
@@ -158,9 +163,33 @@ class Arena(FastAPI):
         super().__init__(**kwargs)
         self.door = front(super().__call__)
 
+    def openapi(self) -> dict[str, Any]:
+        """FastAPI's schema, its integer bounds put back exact (FastAPI reads every bound
+        as a float, and a seed's 2**63 prints as 9.223372036854776e+18, which a reader
+        takes for 9,223,372,036,854,776,000)."""
+        if self.openapi_schema is None:
+            _exact_bounds(super().openapi())
+        return self.openapi_schema  # type: ignore[return-value]
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         scope["app"] = self  # as Starlette does: the layers' own answers look up services
         await self.door(scope, receive, send)
+
+
+BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+
+
+def _exact_bounds(schema: Any) -> None:
+    """Every bound of ``schema`` with no fraction written as an integer, in place."""
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key in BOUNDS and isinstance(value, float) and value.is_integer():
+                schema[key] = int(value)
+            else:
+                _exact_bounds(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            _exact_bounds(item)
 
 
 async def prune_on_schedule(services: Services) -> None:

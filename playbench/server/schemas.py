@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StrictBool,
@@ -25,10 +27,44 @@ MOVES = (
 )
 ACCEPTED = "commands the game accepted, queries included"
 PLAYER_CHARS = 40
+#: a seed is below 2**63: stated as an exclusive bound, since the schema's numbers are JSON
+#: floats and 2**63 - 1 is no float (it reads as 2**63), while 2**63 is one exactly
+SEED_BOUND = MAX_SEED + 1
+
+
+#: the characters no name holds (Unicode 14's control, format, private-use, line and
+#: paragraph separator characters, and every space but U+0020), as code point ranges: a
+#: class a JSON Schema pattern states as the validator checks it (a lone surrogate is no
+#: text at all, refused before, and no regex engine of a UTF-8 validator can name one)
+UNPRINTABLE = (
+    (0x00, 0x1F), (0x7F, 0xA0), (0xAD, 0xAD), (0x600, 0x605), (0x61C, 0x61C),
+    (0x6DD, 0x6DD), (0x70F, 0x70F), (0x890, 0x891), (0x8E2, 0x8E2), (0x1680, 0x1680),
+    (0x180E, 0x180E), (0x2000, 0x200F), (0x2028, 0x202F), (0x205F, 0x2064),
+    (0x2066, 0x206F), (0x3000, 0x3000), (0xE000, 0xF8FF), (0xFEFF, 0xFEFF),
+    (0xFFF9, 0xFFFB), (0x110BD, 0x110BD), (0x110CD, 0x110CD), (0x13430, 0x13438),
+    (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0001, 0xE0001), (0xE0020, 0xE007F),
+    (0xF0000, 0xFFFFD), (0x100000, 0x10FFFD),
+)  # fmt: skip
+
+
+def _class_text(ranges: tuple[tuple[int, int], ...]) -> str:
+    """A regex class's ranges: escapes in the Basic Multilingual Plane (ECMA-262 and
+    Python read them alike), the characters themselves beyond it."""
+
+    def one(code: int) -> str:
+        return f"\\u{code:04x}" if code < 0x10000 else chr(code)
+
+    return "".join(one(a) if a == b else f"{one(a)}-{one(b)}" for a, b in ranges)
+
+
+_UNPRINTABLE = _class_text(UNPRINTABLE)
+#: a player name: printable characters (none of :data:`UNPRINTABLE`), not only spaces
+PLAYER_PATTERN = f"^[^{_UNPRINTABLE}]*[^{_UNPRINTABLE} ][^{_UNPRINTABLE}]*$"
+_PLAYER_RE = re.compile(PLAYER_PATTERN)
 
 
 def _player(value: str) -> str:
-    if not 1 <= len(value) <= PLAYER_CHARS or not value.isprintable() or not value.strip():
+    if not 1 <= len(value) <= PLAYER_CHARS or not _PLAYER_RE.match(value):
         raise ValueError(
             f"a player name is 1 to {PLAYER_CHARS} printable characters, not only spaces"
         )
@@ -52,8 +88,24 @@ def _unicode(value: Any) -> Any:
     return value
 
 
+def _whole(value: Any) -> Any:
+    """A JSON number with no fraction (``3.0``) is the integer it names, as JSON Schema's
+    ``integer`` has it; a string or a boolean stays refused."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
+
+
+#: an integer as JSON Schema reads one: ``3`` or ``3.0``, never ``"3"`` nor ``true``
+Whole = Annotated[StrictInt, BeforeValidator(_whole)]
+Seed = Annotated[StrictInt, Field(ge=0, lt=SEED_BOUND), BeforeValidator(_whole)]
 Text = Annotated[StrictStr, AfterValidator(_unicode)]
-Player = Annotated[StrictStr, AfterValidator(_unicode), AfterValidator(_player)]
+Player = Annotated[
+    StrictStr,
+    Field(json_schema_extra={"minLength": 1, "maxLength": PLAYER_CHARS, "pattern": PLAYER_PATTERN}),
+    AfterValidator(_unicode),
+    AfterValidator(_player),
+]
 Options = Annotated[JSONObject, AfterValidator(_unicode)]
 
 
@@ -98,7 +150,7 @@ class GameList(BaseModel):
 
 
 class InitCreate(Strict):
-    seed: StrictInt | None = Field(None, ge=0, le=MAX_SEED, description="random when left out")
+    seed: Seed | None = Field(None, description="random when left out")
     options: Options | None = Field(None, description="game options (layouts, start level)")
 
 
@@ -122,7 +174,10 @@ class InitPublic(BaseModel):
 
 
 class ActionCreate(Strict):
-    state: StrictStr = Field(description="the sealed state from the previous response")
+    state: StrictStr = Field(
+        description="the sealed state from the previous response",
+        json_schema_extra={"minLength": 1},
+    )
     action: Any = Field(description="an action object of the game's action grammar")
 
 
@@ -148,13 +203,13 @@ MAX_FRAMES = 200
 
 
 class FramesCreate(Strict):
-    seed: StrictInt = Field(ge=0, le=MAX_SEED)
+    seed: Seed
     options: Options | None = Field(None, description="game options (layouts, start level)")
     actions: list[Any] = Field(
         max_length=MAX_REPLAY_ACTIONS, description="the replay's actions, in order"
     )
-    start: StrictInt = Field(0, ge=0, description="the first frame wanted (0: the start)")
-    count: StrictInt = Field(MAX_FRAMES, ge=1, le=MAX_FRAMES, description="frames wanted")
+    start: Whole = Field(0, ge=0, description="the first frame wanted (0: the start)")
+    count: Whole = Field(MAX_FRAMES, ge=1, le=MAX_FRAMES, description="frames wanted")
 
 
 class FramePublic(BaseModel):
@@ -178,12 +233,21 @@ class FramesPublic(BaseModel):
 # -- the session API ------------------------------------------------------------------
 class AgentAnswer(Strict):
     agent_check: Text | None = Field(None, description="puzzle token (or X-Agent-Check)")
-    agent_answer: StrictInt | Text | None = Field(
-        None, description="puzzle answer (or X-Agent-Answer)"
-    )
+    agent_answer: Whole | Text | None = Field(None, description="puzzle answer (or X-Agent-Answer)")
 
 
 class SessionCreate(InitCreate):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            # ranked true comes with no seed and no options
+            "anyOf": [
+                {"properties": {"ranked": {"enum": [False, None]}}},
+                {"properties": {"seed": False, "options": False}},
+            ]
+        },
+    )
+
     player: Player | None = Field(
         None, description=f"the name shown on the leaderboard (1-{PLAYER_CHARS} characters)"
     )
@@ -246,6 +310,16 @@ class SessionPublic(SessionView):
 
 
 class ActCreate(AgentAnswer):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "oneOf": [
+                {"required": ["command"], "properties": {"command": {"type": "string"}}},
+                {"required": ["commands"], "properties": {"commands": {"type": "array"}}},
+            ]
+        },
+    )
+
     command: Text | None = None
     commands: list[Text] | None = Field(None, min_length=1, max_length=MAX_COMMANDS_PER_ACT)
 
@@ -278,7 +352,7 @@ class FinishCreate(AgentAnswer):
     player: Player | None = Field(
         None, description="the name to show on the leaderboard (replaces the one from new)"
     )
-    rating: StrictInt = Field(ge=1, le=10)
+    rating: Whole = Field(ge=1, le=10)
     review: Text = Field("", max_length=MAX_REVIEW_CHARS)
 
 
@@ -305,7 +379,6 @@ class PlayerCreate(Strict):
     name: Player = Field(
         description=f"1-{PLAYER_CHARS} printable characters in one script; unique after "
         "NFKC normalisation and case folding",
-        json_schema_extra={"minLength": 1, "maxLength": PLAYER_CHARS, "pattern": r"\S"},
     )
 
 

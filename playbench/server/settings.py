@@ -34,6 +34,11 @@ ENV_BENCH_CPU_SECONDS = "PLAYBENCH_BENCH_CPU_SECONDS"
 ENV_FORWARDED_ALLOW_IPS = "PLAYBENCH_FORWARDED_ALLOW_IPS"
 #: addresses that may read /metrics (comma-separated; default the loopback)
 ENV_METRICS_ALLOW_IPS = "PLAYBENCH_METRICS_ALLOW_IPS"
+#: MCP matches held at once in all, per client address, per client (an MCP session, or the
+#: client a sessionless request declares at its address)
+ENV_MCP_MATCHES = "PLAYBENCH_MCP_MATCHES"
+ENV_MCP_MATCHES_PER_ADDRESS = "PLAYBENCH_MCP_MATCHES_PER_ADDRESS"
+ENV_MCP_MATCHES_PER_CLIENT = "PLAYBENCH_MCP_MATCHES_PER_CLIENT"
 #: hours an unfinished session is kept after its last command
 ENV_PRUNE_AFTER_HOURS = "PLAYBENCH_PRUNE_AFTER_HOURS"
 #: hours a ranked session may sit idle before it is closed as abandoned
@@ -75,6 +80,9 @@ METRICS_ALLOW_IPS = ("127.0.0.1", "::1")
 PRUNE_AFTER_HOURS = 24.0 * 7
 ABANDON_AFTER_HOURS = 1.0
 PRUNE_EVERY_MINUTES = 60.0
+MCP_MATCHES = 4096
+MCP_MATCHES_PER_ADDRESS = 64
+MCP_MATCHES_PER_CLIENT = 16
 
 
 def parse_rate(text: str, name: str) -> Rate:
@@ -103,6 +111,20 @@ def _number(env: Mapping[str, str], name: str, default: float) -> float:
     return value
 
 
+def _count(env: Mapping[str, str], name: str, default: int) -> int:
+    """A whole number of at least 1 (a cap), else a clear error naming ``name``."""
+    text = env.get(name)
+    if not text:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number, got {text!r}") from None
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, got {text!r}")
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Everything the app needs to start; build one with :meth:`from_env` or by hand."""
@@ -128,6 +150,9 @@ class Settings:
     prune_after_hours: float = PRUNE_AFTER_HOURS
     abandon_after_hours: float = ABANDON_AFTER_HOURS
     prune_every_minutes: float = PRUNE_EVERY_MINUTES
+    mcp_matches: int = MCP_MATCHES
+    mcp_matches_per_address: int = MCP_MATCHES_PER_ADDRESS
+    mcp_matches_per_client: int = MCP_MATCHES_PER_CLIENT
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -164,6 +189,11 @@ class Settings:
             prune_after_hours=_number(env, ENV_PRUNE_AFTER_HOURS, PRUNE_AFTER_HOURS),
             abandon_after_hours=_number(env, ENV_ABANDON_AFTER_HOURS, ABANDON_AFTER_HOURS),
             prune_every_minutes=_number(env, ENV_PRUNE_EVERY_MINUTES, PRUNE_EVERY_MINUTES),
+            mcp_matches=_count(env, ENV_MCP_MATCHES, MCP_MATCHES),
+            mcp_matches_per_address=_count(
+                env, ENV_MCP_MATCHES_PER_ADDRESS, MCP_MATCHES_PER_ADDRESS
+            ),
+            mcp_matches_per_client=_count(env, ENV_MCP_MATCHES_PER_CLIENT, MCP_MATCHES_PER_CLIENT),
         )
 
     @property

@@ -42,10 +42,10 @@ ORPHAN_GRACE_SECONDS = 10.0
 #: what ``playbench serve --server granian`` says on stderr as it starts
 GRANIAN_UNGUARDED = (
     "on granian only the header timeout holds (the shorter of --keep-alive and "
-    "--request-timeout): --max-connections and --max-connections-per-address do not "
-    "apply, since granian accepts connections in its own runtime, tells the app only of "
-    "requests and has no setting for either cap; cap connections per client in a proxy "
-    "in front, or serve on uvicorn"
+    "--request-timeout): --max-connections, --max-connections-per-address and "
+    "--max-connections-per-group do not apply, since granian accepts connections in its "
+    "own runtime, tells the app only of requests and has no setting for any of these "
+    "caps; cap connections per client in a proxy in front, or serve on uvicorn"
 )
 #: granian's bounds on its header read timeout, in milliseconds
 GRANIAN_HEADER_TIMEOUT_MS = (1, 60_000)

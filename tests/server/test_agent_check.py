@@ -87,7 +87,9 @@ def test_every_session_error_answer_carries_a_puzzle_bound_to_that_session(clien
 def test_the_puzzle_route_needs_the_sessions_token(client, database):
     reply = client.get("/api/v1/agent-check?slug=tally", headers={"Authorization": "Bearer x"})
     assert reply.status_code == 404 and "no tally session" in reply.json()["error"]
-    assert client.get("/api/v1/agent-check?slug=tally").status_code == 422
+    missing = client.get("/api/v1/agent-check?slug=tally")
+    assert missing.status_code == 401
+    assert missing.json()["error"] == "send the session's token as Authorization: Bearer <token>"
 
 
 def test_a_signer_with_another_key_cannot_answer_for_this_one():

@@ -61,10 +61,10 @@ def test_serve_on_granian_says_which_limits_do_not_hold(tmp_path, served, capsys
     assert served[0].server == "granian"
     assert capsys.readouterr().err == (
         "playbench: on granian only the header timeout holds (the shorter of --keep-alive "
-        "and --request-timeout): --max-connections and --max-connections-per-address do "
-        "not apply, since granian accepts connections in its own runtime, tells the app "
-        "only of requests and has no setting for either cap; cap connections per client "
-        "in a proxy in front, or serve on uvicorn\n"
+        "and --request-timeout): --max-connections, --max-connections-per-address and "
+        "--max-connections-per-group do not apply, since granian accepts connections in "
+        "its own runtime, tells the app only of requests and has no setting for any of "
+        "these caps; cap connections per client in a proxy in front, or serve on uvicorn\n"
     )
     assert cli.main(["serve", "--data", str(tmp_path / "data")]) == 0
     assert capsys.readouterr().err == ""

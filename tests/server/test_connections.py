@@ -19,7 +19,12 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.server import ServerState
 
-from playbench.server.connections import CoalescedWrites, ConnectionLimits, guarded_protocol
+from playbench.server.connections import (
+    CoalescedWrites,
+    ConnectionLimits,
+    address_group,
+    guarded_protocol,
+)
 from tests.web.serving import Served, serve_process
 
 QUIET = ["--no-access-log", "--log-level", "warning"]
@@ -251,3 +256,18 @@ def test_the_writes_of_one_loop_turn_go_out_as_one():
     assert held == []
     assert flushed == [b"HTTP/1.1 200 OK\r\n\r\n{}"]
     assert closed == [b"HTTP/1.1 200 OK\r\n\r\n{}", b"last"]
+
+
+def test_an_address_group_is_its_ipv4_24_or_its_ipv6_64():
+    assert address_group("203.0.113.77") == "203.0.113.0/24"
+    assert address_group("2001:db8:1:2:aaaa::1") == "2001:db8:1:2::/64"
+    assert address_group("2001:db8:1:2::ffff") == address_group("2001:db8:1:2:aaaa::1")
+    assert address_group("2001:db8:1:3::1") != address_group("2001:db8:1:2::1")
+    assert address_group("::ffff:203.0.113.5") == "203.0.113.0/24"
+    assert address_group("fe80::1%eth0") == "fe80::/64"
+    assert address_group("not-an-address") == "not-an-address"
+
+
+def test_a_group_holds_at_least_what_one_address_may():
+    assert ConnectionLimits(20, 10, 1000).group_cap == 200
+    assert ConnectionLimits(20, 10, 1000, per_address=500).group_cap == 500

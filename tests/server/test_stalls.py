@@ -146,19 +146,98 @@ def test_an_endless_header_line_is_cut_off_while_others_are_answered(served):
 
 
 def test_a_worker_full_of_idle_connections_serves_a_new_address(tmp_path):
-    """1,000 silent connections from 10 addresses (100 each, each address at its cap) fill
-    the worker's cap of 1,000: a client from an eleventh address is still answered, one
-    of the silent connections closed to make room."""
+    """1,000 silent connections from 10 addresses of 10 address groups (100 each, each
+    address at its cap) fill the worker's cap of 1,000: a client from an eleventh address
+    is still answered, one of the silent connections closed to make room."""
     with serve_process(tmp_path, *QUIET, "--keep-alive", "60") as served:
-        idle = [_connect(served, f"127.0.0.{n + 2}") for n in range(10) for _ in range(100)]
+        idle = [_connect(served, f"127.0.{n + 1}.2") for n in range(10) for _ in range(100)]
         try:
-            with _connect(served, "127.0.0.20") as sock:
+            with _connect(served, "127.0.20.2") as sock:
                 sock.sendall(_request(b"/api/games"))
                 assert _answer_of(sock).startswith(b"HTTP/1.1 200 ")
             # the one idle longest, of the addresses holding the most, made room
             assert _answer_of(idle[0]) == b""
         finally:
             for sock in idle:
+                sock.close()
+
+
+def _held_open(sock: socket.socket) -> bool:
+    """Whether the server still holds ``sock`` open: a request on it is answered."""
+    try:
+        sock.sendall(_request(b"/healthz"))
+        return _answer_of(sock).startswith(b"HTTP/1.1 200 ")
+    except OSError:
+        return False
+
+
+def test_the_addresses_of_one_group_cannot_fill_the_worker(tmp_path):
+    """1,000 silent connections from 10 addresses of one /24 (100 each, under the
+    per-address cap): the group holds at most 200 at once, each new one of the group
+    taking the place of an idle one of the group's (of the address holding the most), so
+    the worker has room for everyone else and no connection of another group is closed
+    for them."""
+    group = [f"127.0.7.{n + 2}" for n in range(10)]
+    with serve_process(tmp_path, *QUIET, "--keep-alive", "60") as served:
+        held: list[socket.socket] = []
+        try:
+            other = _connect(served, "127.0.8.2")
+            held = [_connect(served, address) for address in group for _ in range(100)]
+            with _connect(served, "127.0.9.2") as sock:  # accepted after the 1,000
+                sock.sendall(_request(b"/api/games"))
+                assert _answer_of(sock).startswith(b"HTTP/1.1 200 ")
+            assert _held_open(other)
+            # a request on each: answered on the 200 the group holds, none on the others
+            assert sum(_held_open(sock) for sock in held) == 200
+        finally:
+            for sock in held:
+                sock.close()
+
+
+def test_a_group_whose_connections_all_work_refuses_one_more(tmp_path):
+    """A group's connections with an answer under way (event streams) are not closed to
+    make room: one more from the group is answered 503 naming it, and another group's
+    client is served."""
+    args = ["--max-connections-per-address", "2", "--max-connections-per-group", "4"]
+    with serve_process(tmp_path, *QUIET, *args) as served:
+        with httpx.Client(base_url=served.base, timeout=PATIENCE) as api:
+            session_id = Player(api, "delvewick", seed=None).last["sessionId"]  # type: ignore[arg-type]
+        stream = f"/api/spectate/sessions/{session_id}/stream".encode()
+        busy = [_connect(served, f"127.0.10.{n // 2 + 2}") for n in range(4)]
+        try:
+            for sock in busy:
+                sock.sendall(b"GET " + stream + b" HTTP/1.1\r\nHost: arena\r\n\r\n")
+            for sock in busy:
+                seen = b""
+                while b"event: state" not in seen:
+                    seen += sock.recv(65536)
+            with _connect(served, "127.0.10.9") as sock:
+                assert _status_and_error(_answer_of(sock)) == (
+                    503,
+                    "the addresses of 127.0.10.0/24 hold the limit of 4 connections to this "
+                    "worker: close one or retry in a moment",
+                )
+            with _connect(served, "127.0.11.2") as sock:
+                sock.sendall(_request(b"/healthz"))
+                assert _answer_of(sock).startswith(b"HTTP/1.1 200 ")
+        finally:
+            for sock in busy:
+                sock.close()
+
+
+def test_a_group_cap_below_the_address_cap_is_the_address_cap(tmp_path):
+    """A cluster told to hold more per address is not cut short by its group."""
+    args = ["--max-connections-per-address", "12", "--max-connections-per-group", "4"]
+    with serve_process(tmp_path, *QUIET, *args) as served:
+        held = [_connect(served, "127.0.9.2") for _ in range(12)]
+        try:
+            # accepted in order: the 13th finds the 12 counted, its address at its cap
+            with _connect(served, "127.0.9.2") as sock:
+                status, error = _status_and_error(_answer_of(sock))
+            assert status == 503 and error.startswith("this address holds the limit of 12 ")
+            assert [_held_open(sock) for sock in held] == [True] * 12
+        finally:
+            for sock in held:
                 sock.close()
 
 

@@ -16,23 +16,39 @@ from playbench.server.store import token_hash
 router = APIRouter(
     prefix="/api/v1",
     tags=["agent check"],
-    responses={code: {"model": ErrorPublic} for code in (404, 422)},
+    responses={code: {"model": ErrorPublic} for code in (401, 404, 422)},
 )
+#: what the route takes, as its schema states it: the header is required (answered 401
+#: when missing, as a token is everywhere, not 422)
+PARAMETERS = [
+    {
+        "name": "authorization",
+        "in": "header",
+        "required": True,
+        "schema": {"type": "string"},
+        "description": "Bearer <token> of the session the puzzle is for",
+    },
+    {
+        "name": "slug",
+        "in": "query",
+        "required": False,
+        "schema": {"type": "string"},
+        "description": "the session's game (optional: the token alone finds the session)",
+    },
+]
+MISSING = "send the session's token as Authorization: Bearer <token>"
 
 
-@router.get("/agent-check", response_model=PuzzlePublic)
+@router.get("/agent-check", response_model=PuzzlePublic, openapi_extra={"parameters": PARAMETERS})
 def puzzle(
     services: ServicesDep,
-    authorization: Annotated[
-        str, Header(description="Bearer <token> of the session the puzzle is for")
-    ],
-    slug: Annotated[
-        str | None,
-        Query(description="the session's game (optional: the token alone finds the session)"),
-    ] = None,
+    authorization: Annotated[str | None, Header(include_in_schema=False)] = None,
+    slug: Annotated[str | None, Query(include_in_schema=False)] = None,
 ) -> Response:
     """A puzzle answers only for the session it was issued to: send that session's token.
     (Every session answer already carries the next puzzle.)"""
+    if authorization is None:
+        raise ApiError(401, MISSING)
     scheme, _, token = authorization.partition(" ")
     row = None
     if scheme.lower() == "bearer" and token.strip():

@@ -29,10 +29,11 @@ from playbench.core.errors import CommandError, PlaybenchError, UnknownGameError
 from playbench.core.game import JSON, Game
 from playbench.core.match import Match
 from playbench.core.registry import all_games, get_game
-from playbench.core.rng import MAX_SEED, draw_seed
+from playbench.core.rng import draw_seed
 from playbench.server.errors import ApiError
 from playbench.server.middleware import ASGIApp, Receive, Scope, read_body, replaying, send_json
 from playbench.server.schemas import (
+    SEED_BOUND,
     ActionCreate,
     ActionPublic,
     ErrorPublic,
@@ -122,7 +123,7 @@ def _start(services: Services, game: Game, seed: int | None, options: Any) -> Re
 def init_get(
     slug: str,
     request: Request,
-    seed: Annotated[int | None, Query(ge=0, le=MAX_SEED, description="random if absent")] = None,
+    seed: Annotated[int | None, Query(ge=0, lt=SEED_BOUND, description="random if absent")] = None,
 ) -> Response:
     return _start(services_of(request), get_game(slug), seed, None)
 

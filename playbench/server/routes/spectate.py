@@ -268,6 +268,21 @@ def _event(name: str, body: JSON) -> str:
     return f"event: {name}\nid: {body.get('version', '')}\ndata: {data}\n\n"
 
 
+#: one event of the stream (the schema of an event stream's media type, before OpenAPI
+#: 3.2's ``itemSchema``, describes each event)
+STREAM_EVENT = {
+    "type": "object",
+    "required": ["event", "id", "data"],
+    "properties": {
+        "event": {"type": "string", "enum": ["state", "end"]},
+        "id": {"type": "string", "description": "the record's version"},
+        "data": {
+            "type": "string",
+            "contentMediaType": "application/json",
+            "description": "the SpectatorRecord, as JSON",
+        },
+    },
+}
 STREAM_DOC = (
     "Server-sent events (text/event-stream): an `state` event with the spectator record "
     "at once and after every stored command, within 200 ms and without polling by the "
@@ -283,7 +298,7 @@ STREAM_DOC = (
     description=STREAM_DOC,
     responses={
         200: {
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            "content": {"text/event-stream": {"schema": STREAM_EVENT}},
             "description": "a stream of `state` events (each `data` a SpectatorRecord)",
         },
         429: {"model": ErrorPublic},
