@@ -42,7 +42,7 @@ from inspect_ai.util import LimitExceededError
 
 from playbench.agents.base import AgentError
 from playbench.agents.llm import Answer, Ask, Budget, BudgetSpent, Seat, SeatSettings, drive_async
-from playbench.agents.llm.prompts import REPLY_FORMATS
+from playbench.agents.llm.prompts import REPLY_FORMATS, SCHEMA_IN_JSON_OBJECT, SCHEMA_IN_JSON_SCHEMA
 from playbench.agents.llm.settings import FALLBACKS, MAX_MEMORY, check_fallback
 from playbench.agents.picture import check_vision
 from playbench.core.errors import PlaybenchError
@@ -50,7 +50,7 @@ from playbench.core.game import JSON, Game
 from playbench.core.match import Match
 from playbench.core.registry import get_game
 from playbench.inspect.dataset import TaskArgumentError
-from playbench.inspect.schema import response_schema
+from playbench.inspect.endpoint import request_config
 from playbench.runner.episode import LocalTable
 from playbench.runner.inspect_log import STORE_KEY, episode_replay
 from playbench.runner.suite import HARNESS_FIELDS
@@ -72,6 +72,7 @@ def checked_settings(
     vision: bool,
     max_tokens: int | None = None,
     games: Sequence[Game] = (),
+    schema_in: str = SCHEMA_IN_JSON_SCHEMA,
 ) -> SeatSettings:
     """The seat's settings from task arguments; :class:`TaskArgumentError` naming the
     argument a run cannot use (for any of ``games``: a ``wait`` fallback, a picture)."""
@@ -87,8 +88,14 @@ def checked_settings(
         raise TaskArgumentError(f"reflect must be 0 (off) or more turns, got {reflect!r}")
     if max_tokens is not None and (type(max_tokens) is not int or max_tokens < 1):
         raise TaskArgumentError(f"max_tokens must be at least 1, got {max_tokens!r}")
+    if schema_in not in (SCHEMA_IN_JSON_SCHEMA, SCHEMA_IN_JSON_OBJECT):
+        raise TaskArgumentError(
+            f"schema_in must be {SCHEMA_IN_JSON_SCHEMA} or {SCHEMA_IN_JSON_OBJECT}, "
+            f"got {schema_in!r}"
+        )
     settings = SeatSettings(
         reply_format=reply_format,
+        schema_in=schema_in,
         fallback=fallback,
         memory=memory,
         reflect=reflect,
@@ -113,10 +120,15 @@ def seat(
     reflect: int = 0,
     vision: bool = False,
     max_tokens: int | None = None,
+    schema_in: str = SCHEMA_IN_JSON_SCHEMA,
 ) -> Solver:
     """Play the sample's episode through playbench's seat, the model called through
-    Inspect (its ``--max-tokens`` unless ``max_tokens`` is given)."""
-    base = checked_settings(reply_format, fallback, memory, reflect, vision, max_tokens)
+    Inspect (its ``--max-tokens`` unless ``max_tokens`` is given); ``schema_in``: where
+    the requests carry the reply's schema (``json_object``: inside a ``json_object``
+    format, for an endpoint that takes no other, as the start-up check finds)."""
+    base = checked_settings(
+        reply_format, fallback, memory, reflect, vision, max_tokens, schema_in=schema_in
+    )
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         await play(state, base, max_tokens)
@@ -233,9 +245,7 @@ async def ask_model(state: TaskState, model: Any, ask: Ask, config: GenerateConf
     asked that it does not hold yet and the reply."""
     messages = [_message(message) for message in ask.messages]
     _log_asked(state, messages)
-    schema = response_schema(ask)
-    if schema is not None:
-        config = config.merge(GenerateConfig(response_schema=schema))
+    config = config.merge(request_config(ask))
     started = time.perf_counter()
     output: ModelOutput = await model.generate(messages, config=config)
     latency = time.perf_counter() - started

@@ -120,10 +120,15 @@ NO_CLIENT = "a model agent needs the openai client: pip install 'playbench[llm]'
 class Endpoint:
     """The client and throttle of one endpoint in this process."""
 
-    def __init__(self, settings: LlmSettings, concurrency: int = DEFAULT_CONCURRENCY) -> None:
+    def __init__(
+        self,
+        settings: LlmSettings,
+        concurrency: int = DEFAULT_CONCURRENCY,
+        api_key: str | None = None,
+    ) -> None:
         if openai is None:
             raise AgentError(NO_CLIENT)
-        key = os.environ.get(settings.api_key_env)
+        key = api_key or os.environ.get(settings.api_key_env)
         if not key:
             raise AgentError(
                 f"no API key: set {settings.api_key_env} "
@@ -228,7 +233,10 @@ def close_endpoints() -> None:
 
 
 def check_endpoint(
-    settings: LlmSettings, guide: SeatGuide | None = None, view: JSON | None = None
+    settings: LlmSettings,
+    guide: SeatGuide | None = None,
+    view: JSON | None = None,
+    api_key: str | None = None,
 ) -> LlmSettings:
     """Check that the endpoint serves the model and takes the first turn's request:
     :class:`AgentError` in one line naming the fix when the key is missing or refused,
@@ -242,13 +250,14 @@ def check_endpoint(
     took.
 
     An endpoint and model that passed are not checked again in this process (a bench of
-    four games checks once)."""
+    four games checks once). ``api_key``: the key itself, where the caller holds it (an
+    Inspect model), else it is read from ``settings.api_key_env``."""
     settings.check()
     with _ENDPOINTS_LOCK:
         passed = _CHECKED.get(settings)
     if passed is not None:
         return passed
-    found = _check(settings, guide, view)
+    found = _check(settings, guide, view, api_key)
     with _ENDPOINTS_LOCK:
         _CHECKED[settings] = found
     return found
@@ -265,8 +274,10 @@ def forget_checks() -> None:
         _CHECKED.clear()
 
 
-def _check(settings: LlmSettings, guide: SeatGuide | None, view: JSON | None) -> LlmSettings:
-    endpoint = Endpoint(settings, 1)
+def _check(
+    settings: LlmSettings, guide: SeatGuide | None, view: JSON | None, api_key: str | None
+) -> LlmSettings:
+    endpoint = Endpoint(settings, 1, api_key)
     client = endpoint.client
     try:
         _check_listed(client, settings)
