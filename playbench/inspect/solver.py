@@ -248,7 +248,10 @@ async def ask_model(state: TaskState, model: Any, ask: Ask, config: GenerateConf
     config = config.merge(request_config(ask))
     started = time.perf_counter()
     output: ModelOutput = await model.generate(messages, config=config)
-    latency = time.perf_counter() - started
+    waited = time.perf_counter() - started
+    # the request's own time as Inspect measures it (the request that answered); the
+    # rest went to waiting for a connection slot and to Inspect's retries
+    latency = output.time if output.time is not None else waited
     text = output.completion
     state.messages.append(ChatMessageAssistant(content=text, model=model.name))
     usage = output.usage
@@ -257,6 +260,7 @@ async def ask_model(state: TaskState, model: Any, ask: Ask, config: GenerateConf
         prompt_tokens=usage.input_tokens if usage is not None else 0,
         completion_tokens=usage.output_tokens if usage is not None else 0,
         latency=latency,
+        queued=max(0.0, waited - latency),
         cut=output.stop_reason == "max_tokens",
     )
 

@@ -257,22 +257,26 @@ def _share(part: float, whole: float) -> float | None:
 
 
 #: the counts a model's figures are summed from (besides :data:`LLM_COUNTS`)
-TURN_COUNTS = ("turns", "modelTurns", "seconds")
+TURN_COUNTS = ("turns", "modelTurns", "seconds", "queueSeconds")
 
 
 def llm_figures(counts: JSON) -> JSON:
     """A model's figures from its summed counts: the share of turns it played itself
-    (not its fallback), tokens per turn, seconds per call and the fallback share."""
+    (not its fallback), tokens per turn, seconds per call (the requests' own time) and
+    the queueing per call apart (the wait for a slot among the calls in flight), and the
+    fallback share."""
     turns, tokens = counts["turns"], counts["promptTokens"] + counts["completionTokens"]
     return {
         **{name: counts[name] for name in LLM_COUNTS},
         "turns": turns,
         "modelTurns": counts["modelTurns"],
         "seconds": round(counts["seconds"], 4),
+        "queueSeconds": round(counts["queueSeconds"], 4),
         "modelTurnShare": _share(counts["modelTurns"], turns),
         "tokens": tokens,
         "tokensPerTurn": _share(tokens, turns),
         "secondsPerCall": _share(counts["seconds"], counts["calls"]),
+        "queueSecondsPerCall": _share(counts["queueSeconds"], counts["calls"]),
         "fallbackShare": _share(counts["fallbacks"], turns),
     }
 
@@ -283,6 +287,7 @@ def _sum_llm(folder: Path, records: list[JSON]) -> JSON:
     blocks = [record.get("llm", {}) for record in records]
     counts: JSON = {name: sum(block.get(name, 0) for block in blocks) for name in LLM_COUNTS}
     counts["seconds"] = sum(block.get("seconds", 0.0) for block in blocks)
+    counts["queueSeconds"] = sum(block.get("queueSeconds", 0.0) for block in blocks)
     if all("turns" in block and "modelTurns" in block for block in blocks):
         counts["turns"] = sum(block["turns"] for block in blocks)
         counts["modelTurns"] = sum(block["modelTurns"] for block in blocks)
