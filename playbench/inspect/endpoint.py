@@ -48,7 +48,10 @@ def endpoint_of(model: Model) -> tuple[str, str | None, str | None] | None:
 
     api: Any = model.api
     if isinstance(api, OpenAICompatibleAPI):
-        return api.service_model_name(), api.base_url, api.api_key
+        # the name its requests carry, on the endpoint it has resolved (none yet: a
+        # server the provider starts itself, not checked)
+        base_url = getattr(api, "base_url", None)
+        return (api.service_model_name(), base_url, api.api_key) if base_url else None
     if isinstance(api, OpenAIAPI) and not api.is_azure():
         return api.model_name, api.base_url, api.api_key
     return None
