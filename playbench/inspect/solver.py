@@ -250,7 +250,8 @@ async def ask_model(state: TaskState, model: Any, ask: Ask, config: GenerateConf
     output: ModelOutput = await model.generate(messages, config=config)
     waited = time.perf_counter() - started
     # the request's own time as Inspect measures it (the request that answered); the
-    # rest went to waiting for a connection slot and to Inspect's retries
+    # rest of the call is its queueing: Inspect's wait for a connection slot, its retries
+    # and its own handling of the call
     latency = output.time if output.time is not None else waited
     text = output.completion
     state.messages.append(ChatMessageAssistant(content=text, model=model.name))

@@ -1,7 +1,7 @@
 """At the Inspect door a call's seconds are the request's own time as Inspect measures it
 (the request that answered), and the rest of the call (Inspect's wait for a connection
-slot, its retries) is its queueing, recorded apart: two samples through one connection
-against the scripted server at a fixed latency."""
+slot, its retries, its own handling) is its queueing, recorded apart: two samples through
+one connection against the scripted server at a fixed latency."""
 
 from __future__ import annotations
 
