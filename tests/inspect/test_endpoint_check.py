@@ -127,3 +127,20 @@ def test_a_run_whose_samples_all_errored_exits_non_zero(metadata, chat, tmp_path
     log = read_eval_log(str(path))
     assert log.status == "error"
     assert main(["verify", str(path)]) == 2
+
+
+def test_a_server_refusing_every_schema_form_names_the_task_argument(metadata, chat, tmp_path):
+    chat.ping = Status(400, "response_format is not supported", error_type="invalid_request_error")
+    args = ["playbench/chimestep", "--model", "openai-api/script/script-model", "-T", "seeds=2"]
+    done = inspect_eval(metadata, tmp_path, *args, display="plain")
+    printed = " ".join((done.stdout + done.stderr).split())
+    assert done.returncode != 0
+    assert (
+        f"openai-api/script/script-model: the endpoint {chat.base_url} refused the request "
+        "(400: response_format is not supported); if it cannot take -T "
+        "reply_format=json_schema, use -T reply_format=json_object"
+    ) in printed
+    # both forms asked once each, then nothing played
+    asked = [ping["response_format"]["type"] for ping in chat.pings]
+    assert asked == ["json_schema", "json_object"]
+    assert chat.requests == [] and logs(tmp_path) == []
