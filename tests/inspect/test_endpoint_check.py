@@ -88,6 +88,12 @@ def test_a_server_refusing_json_schema_plays_through_both_doors(metadata, chat, 
     # the same request form, schema for schema, at both doors
     formats = [body["response_format"] for body in chat.requests]
     assert [body["response_format"] for body in inspect_requests] == formats
+    # and the same harness, the form the check found included, in the imported log
+    imported = tmp_path / "imported"
+    assert main(["import", str(path), "--out", str(imported)]) == 0
+    harness = json.loads((imported / slug / "run.json").read_text())["harness"]
+    assert harness == json.loads((folder / "run.json").read_text())["harness"]
+    assert harness["schemaIn"] == "json_object"
 
 
 def test_a_model_the_server_does_not_list_is_refused_at_both_doors(metadata, chat, tmp_path):
