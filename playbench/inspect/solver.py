@@ -177,6 +177,7 @@ async def play(state: TaskState, base: SeatSettings, max_tokens: int | None) -> 
         episode.budget = f"{limit.type}Limit"
         raise
     finally:
+        episode.close()
         episode.store(player.counts.as_json())
 
 
@@ -200,6 +201,14 @@ class Episode:
             self.pending.append(note)
         if self.pending and len(lines) > before:
             lines[before].setdefault("turns", []).extend(self.pending)
+            self.pending = []
+
+    def close(self) -> None:
+        """At the episode's end, the notes of turns that applied nothing (a turn the
+        budget cut after its call) go on the last line, as a run keeps them."""
+        lines = self.table.lines
+        if self.pending and lines:
+            lines[-1].setdefault("turns", []).extend(self.pending)
             self.pending = []
 
     def turn(self, before: int, note: JSON | None, player: Seat) -> None:
