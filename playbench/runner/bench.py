@@ -257,7 +257,10 @@ def _share(part: float, whole: float) -> float | None:
 
 
 #: the counts a model's figures are summed from (besides :data:`LLM_COUNTS`)
-TURN_COUNTS = ("turns", "modelTurns", "seconds", "queueSeconds")
+TURN_COUNTS = ("turns", "modelTurns", "seconds")
+#: the calls' wait for a slot, which records from before it was counted do not hold:
+#: their figures have none, so a result published then keeps the figures it had
+QUEUE = "queueSeconds"
 
 
 def llm_figures(counts: JSON) -> JSON:
@@ -266,19 +269,21 @@ def llm_figures(counts: JSON) -> JSON:
     the queueing per call apart (the wait for a slot among the calls in flight), and the
     fallback share."""
     turns, tokens = counts["turns"], counts["promptTokens"] + counts["completionTokens"]
-    return {
+    figures = {
         **{name: counts[name] for name in LLM_COUNTS},
         "turns": turns,
         "modelTurns": counts["modelTurns"],
         "seconds": round(counts["seconds"], 4),
-        "queueSeconds": round(counts["queueSeconds"], 4),
         "modelTurnShare": _share(counts["modelTurns"], turns),
         "tokens": tokens,
         "tokensPerTurn": _share(tokens, turns),
         "secondsPerCall": _share(counts["seconds"], counts["calls"]),
-        "queueSecondsPerCall": _share(counts["queueSeconds"], counts["calls"]),
         "fallbackShare": _share(counts["fallbacks"], turns),
     }
+    if QUEUE in counts:
+        figures[QUEUE] = round(counts[QUEUE], 4)
+        figures["queueSecondsPerCall"] = _share(counts[QUEUE], counts["calls"])
+    return figures
 
 
 def _sum_llm(folder: Path, records: list[JSON]) -> JSON:
@@ -287,7 +292,8 @@ def _sum_llm(folder: Path, records: list[JSON]) -> JSON:
     blocks = [record.get("llm", {}) for record in records]
     counts: JSON = {name: sum(block.get(name, 0) for block in blocks) for name in LLM_COUNTS}
     counts["seconds"] = sum(block.get("seconds", 0.0) for block in blocks)
-    counts["queueSeconds"] = sum(block.get("queueSeconds", 0.0) for block in blocks)
+    if any(QUEUE in block for block in blocks):
+        counts[QUEUE] = sum(block.get(QUEUE, 0.0) for block in blocks)
     if all("turns" in block and "modelTurns" in block for block in blocks):
         counts["turns"] = sum(block["turns"] for block in blocks)
         counts["modelTurns"] = sum(block["modelTurns"] for block in blocks)
@@ -348,9 +354,10 @@ def _total_llm(games: dict[str, JSON]) -> JSON | None:
     blocks = [figures["llm"] for figures in games.values() if "llm" in figures]
     if not blocks:
         return None
-    return llm_figures(
-        {name: sum(block[name] for block in blocks) for name in (*LLM_COUNTS, *TURN_COUNTS)}
-    )
+    counts = {name: sum(block[name] for block in blocks) for name in (*LLM_COUNTS, *TURN_COUNTS)}
+    if any(QUEUE in block for block in blocks):
+        counts[QUEUE] = sum(block.get(QUEUE, 0.0) for block in blocks)
+    return llm_figures(counts)
 
 
 def bench_figures(folder: Path, started: Suite | None = None) -> JSON:
