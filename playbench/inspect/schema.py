@@ -33,12 +33,12 @@ class SeatSchema(JSONSchema):
 
 def response_schema(ask: Ask) -> ResponseSchema | None:
     """The reply's schema as Inspect asks any provider for it, when the seat's reply
-    format carries one (``json_schema``); ``text`` and ``json_object`` ask by the prompt
-    alone, as Inspect's model API has no form for any JSON object."""
+    format carries it in OpenAI's form (``json_schema``); ``text`` and ``json_object``
+    ask by the prompt alone, as Inspect's model API has no form for any JSON object (the
+    schema inside a ``json_object`` format travels as the request's own field:
+    :func:`playbench.inspect.endpoint.request_config`)."""
     fmt = ask.response_format
-    if fmt is None or ask.schema is None:
+    if fmt is None or ask.schema is None or fmt.get("type") != "json_schema":
         return None
-    if fmt.get("type") != "json_schema" and "schema" not in fmt:
-        return None
-    name = fmt.get("json_schema", {}).get("name", ask.purpose)
+    name = fmt["json_schema"].get("name", ask.purpose)
     return ResponseSchema(name=name, json_schema=SeatSchema.model_validate(ask.schema), strict=True)

@@ -42,7 +42,7 @@ from inspect_ai.util import LimitExceededError
 
 from playbench.agents.base import AgentError
 from playbench.agents.llm import Answer, Ask, Budget, BudgetSpent, Seat, SeatSettings, drive_async
-from playbench.agents.llm.prompts import REPLY_FORMATS
+from playbench.agents.llm.prompts import REPLY_FORMATS, SCHEMA_IN_JSON_OBJECT, SCHEMA_IN_JSON_SCHEMA
 from playbench.agents.llm.settings import FALLBACKS, MAX_MEMORY, check_fallback
 from playbench.agents.picture import check_vision
 from playbench.core.errors import PlaybenchError
@@ -50,7 +50,7 @@ from playbench.core.game import JSON, Game
 from playbench.core.match import Match
 from playbench.core.registry import get_game
 from playbench.inspect.dataset import TaskArgumentError
-from playbench.inspect.schema import response_schema
+from playbench.inspect.endpoint import request_config
 from playbench.runner.episode import LocalTable
 from playbench.runner.inspect_log import STORE_KEY, episode_replay
 from playbench.runner.suite import HARNESS_FIELDS
@@ -72,6 +72,7 @@ def checked_settings(
     vision: bool,
     max_tokens: int | None = None,
     games: Sequence[Game] = (),
+    schema_in: str = SCHEMA_IN_JSON_SCHEMA,
 ) -> SeatSettings:
     """The seat's settings from task arguments; :class:`TaskArgumentError` naming the
     argument a run cannot use (for any of ``games``: a ``wait`` fallback, a picture)."""
@@ -87,8 +88,14 @@ def checked_settings(
         raise TaskArgumentError(f"reflect must be 0 (off) or more turns, got {reflect!r}")
     if max_tokens is not None and (type(max_tokens) is not int or max_tokens < 1):
         raise TaskArgumentError(f"max_tokens must be at least 1, got {max_tokens!r}")
+    if schema_in not in (SCHEMA_IN_JSON_SCHEMA, SCHEMA_IN_JSON_OBJECT):
+        raise TaskArgumentError(
+            f"schema_in must be {SCHEMA_IN_JSON_SCHEMA} or {SCHEMA_IN_JSON_OBJECT}, "
+            f"got {schema_in!r}"
+        )
     settings = SeatSettings(
         reply_format=reply_format,
+        schema_in=schema_in,
         fallback=fallback,
         memory=memory,
         reflect=reflect,
@@ -113,10 +120,15 @@ def seat(
     reflect: int = 0,
     vision: bool = False,
     max_tokens: int | None = None,
+    schema_in: str = SCHEMA_IN_JSON_SCHEMA,
 ) -> Solver:
     """Play the sample's episode through playbench's seat, the model called through
-    Inspect (its ``--max-tokens`` unless ``max_tokens`` is given)."""
-    base = checked_settings(reply_format, fallback, memory, reflect, vision, max_tokens)
+    Inspect (its ``--max-tokens`` unless ``max_tokens`` is given); ``schema_in``: where
+    the requests carry the reply's schema (``json_object``: inside a ``json_object``
+    format, for an endpoint that takes no other, as the start-up check finds)."""
+    base = checked_settings(
+        reply_format, fallback, memory, reflect, vision, max_tokens, schema_in=schema_in
+    )
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         await play(state, base, max_tokens)
@@ -165,6 +177,7 @@ async def play(state: TaskState, base: SeatSettings, max_tokens: int | None) -> 
         episode.budget = f"{limit.type}Limit"
         raise
     finally:
+        episode.close()
         episode.store(player.counts.as_json())
 
 
@@ -188,6 +201,14 @@ class Episode:
             self.pending.append(note)
         if self.pending and len(lines) > before:
             lines[before].setdefault("turns", []).extend(self.pending)
+            self.pending = []
+
+    def close(self) -> None:
+        """At the episode's end, the notes of turns that applied nothing (a turn the
+        budget cut after its call) go on the last line, as a run keeps them."""
+        lines = self.table.lines
+        if self.pending and lines:
+            lines[-1].setdefault("turns", []).extend(self.pending)
             self.pending = []
 
     def turn(self, before: int, note: JSON | None, player: Seat) -> None:
@@ -233,12 +254,14 @@ async def ask_model(state: TaskState, model: Any, ask: Ask, config: GenerateConf
     asked that it does not hold yet and the reply."""
     messages = [_message(message) for message in ask.messages]
     _log_asked(state, messages)
-    schema = response_schema(ask)
-    if schema is not None:
-        config = config.merge(GenerateConfig(response_schema=schema))
+    config = config.merge(request_config(ask))
     started = time.perf_counter()
     output: ModelOutput = await model.generate(messages, config=config)
-    latency = time.perf_counter() - started
+    waited = time.perf_counter() - started
+    # the request's own time as Inspect measures it (the request that answered); the
+    # rest of the call is its queueing: Inspect's wait for a connection slot, its retries
+    # and its own handling of the call
+    latency = output.time if output.time is not None else waited
     text = output.completion
     state.messages.append(ChatMessageAssistant(content=text, model=model.name))
     usage = output.usage
@@ -247,6 +270,7 @@ async def ask_model(state: TaskState, model: Any, ask: Ask, config: GenerateConf
         prompt_tokens=usage.input_tokens if usage is not None else 0,
         completion_tokens=usage.output_tokens if usage is not None else 0,
         latency=latency,
+        queued=max(0.0, waited - latency),
         cut=output.stop_reason == "max_tokens",
     )
 

@@ -25,6 +25,7 @@ from playbench.inspect.dataset import (
     samples,
     suite_budgets,
 )
+from playbench.inspect.endpoint import check_model
 from playbench.inspect.scorer import replay, scale_of
 from playbench.inspect.solver import checked_settings, seat
 from playbench.runner.inspect_log import SUITE_KEY
@@ -53,6 +54,10 @@ def _task(
         vision,
         games=[get_game(e.game) for e in suite.games],
     )
+    # the model's endpoint too, asked as the first sample's first turn asks
+    first = suite.games[0]
+    seed = first.seeds[0]
+    schema_in = check_model(reply_format, get_game(first.game), seed, first.options_of(seed))
     return Task(
         dataset=samples(suite, budgets),
         solver=seat(
@@ -61,6 +66,7 @@ def _task(
             memory=memory,
             reflect=reflect,
             vision=vision,
+            schema_in=schema_in,
         ),
         scorer=replay(scale_of(suite.baselines or shipped_baselines(suite.hash))),
         metadata={SUITE_KEY: suite.describe()},

@@ -258,13 +258,18 @@ def _share(part: float, whole: float) -> float | None:
 
 #: the counts a model's figures are summed from (besides :data:`LLM_COUNTS`)
 TURN_COUNTS = ("turns", "modelTurns", "seconds")
+#: the calls' wait for a slot, which records from before it was counted do not hold:
+#: their figures have none, so a result published then keeps the figures it had
+QUEUE = "queueSeconds"
 
 
 def llm_figures(counts: JSON) -> JSON:
     """A model's figures from its summed counts: the share of turns it played itself
-    (not its fallback), tokens per turn, seconds per call and the fallback share."""
+    (not its fallback), tokens per turn, seconds per call (the requests' own time) and
+    the queueing per call apart (the wait for a slot among the calls in flight), and the
+    fallback share."""
     turns, tokens = counts["turns"], counts["promptTokens"] + counts["completionTokens"]
-    return {
+    figures = {
         **{name: counts[name] for name in LLM_COUNTS},
         "turns": turns,
         "modelTurns": counts["modelTurns"],
@@ -275,6 +280,10 @@ def llm_figures(counts: JSON) -> JSON:
         "secondsPerCall": _share(counts["seconds"], counts["calls"]),
         "fallbackShare": _share(counts["fallbacks"], turns),
     }
+    if QUEUE in counts:
+        figures[QUEUE] = round(counts[QUEUE], 4)
+        figures["queueSecondsPerCall"] = _share(counts[QUEUE], counts["calls"])
+    return figures
 
 
 def _sum_llm(folder: Path, records: list[JSON]) -> JSON:
@@ -283,6 +292,8 @@ def _sum_llm(folder: Path, records: list[JSON]) -> JSON:
     blocks = [record.get("llm", {}) for record in records]
     counts: JSON = {name: sum(block.get(name, 0) for block in blocks) for name in LLM_COUNTS}
     counts["seconds"] = sum(block.get("seconds", 0.0) for block in blocks)
+    if any(QUEUE in block for block in blocks):
+        counts[QUEUE] = sum(block.get(QUEUE, 0.0) for block in blocks)
     if all("turns" in block and "modelTurns" in block for block in blocks):
         counts["turns"] = sum(block["turns"] for block in blocks)
         counts["modelTurns"] = sum(block["modelTurns"] for block in blocks)
@@ -343,9 +354,10 @@ def _total_llm(games: dict[str, JSON]) -> JSON | None:
     blocks = [figures["llm"] for figures in games.values() if "llm" in figures]
     if not blocks:
         return None
-    return llm_figures(
-        {name: sum(block[name] for block in blocks) for name in (*LLM_COUNTS, *TURN_COUNTS)}
-    )
+    counts = {name: sum(block[name] for block in blocks) for name in (*LLM_COUNTS, *TURN_COUNTS)}
+    if any(QUEUE in block for block in blocks):
+        counts[QUEUE] = sum(block.get(QUEUE, 0.0) for block in blocks)
+    return llm_figures(counts)
 
 
 def bench_figures(folder: Path, started: Suite | None = None) -> JSON:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from playbench import __version__
+from playbench.agents.llm.prompts import SCHEMA_IN_JSON_SCHEMA
 from playbench.core.errors import PlaybenchError, StateError
 from playbench.core.game import JSON
 from playbench.core.match import Match
@@ -235,7 +236,7 @@ def write_folders(log: Any, where: Path, folder: Path) -> Written:
             continue
         run = folder / entry.game
         (run / REPLAYS).mkdir(parents=True, exist_ok=True)
-        config = _config(spec, suite.describe(), entry)
+        config = _config(spec, suite.describe(), entry, _schema_in(log))
         write_atomic(run / CONFIG, _json_bytes(config))
         records = []
         for replay, record in sorted(episodes, key=lambda pair: pair[1]["seed"]):
@@ -339,7 +340,18 @@ def _record(sample: Any, episode: JSON, checked: Checked, model: str) -> JSON:
     return record
 
 
-def _config(spec: Any, suite: JSON, entry: SuiteGame) -> JSON:
+def _schema_in(log: Any) -> str:
+    """Where the log's requests carried the reply's schema, as the seat's solver was
+    given it by the task's start-up check (``json_schema`` in a log from before it)."""
+    plan = getattr(log, "plan", None)
+    for step in getattr(plan, "steps", None) or []:
+        found = (step.params or {}).get("schema_in")
+        if isinstance(found, str):
+            return found
+    return SCHEMA_IN_JSON_SCHEMA
+
+
+def _config(spec: Any, suite: JSON, entry: SuiteGame, schema_in: str) -> JSON:
     """The run folder's ``run.json``: what ``playbench bench`` records, and the log."""
     args = spec.task_args or {}
     guide = get_game(entry.game).seat_guide()
@@ -351,6 +363,7 @@ def _config(spec: Any, suite: JSON, entry: SuiteGame) -> JSON:
         "llm": {"model": spec.model, "door": DOOR},
         "harness": {
             "replyFormat": args.get("reply_format"),
+            "schemaIn": schema_in,
             "fallback": guide.own_fallback or args.get("fallback"),
             "memory": args.get("memory"),
             "reflect": args.get("reflect"),

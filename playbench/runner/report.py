@@ -15,7 +15,8 @@ charts (:mod:`playbench.runner.charts`):
 - ``paired-<slug>.png``: where two agents played the same slots, the per-slot differences
   (of normalised scores where the suite has a scale) and their mean with a paired
   bootstrap interval (:mod:`playbench.runner.compare`);
-- ``llm.png`` (language models only): tokens per turn, seconds per call, fallback share.
+- ``llm.png`` (language models only): tokens per turn, seconds per call, queueing per
+  call, fallback share.
 
 Every chart a cut shapes says it under its title (Chimestep cut at 500 actions, a model's
 calls and tokens).
@@ -274,6 +275,7 @@ def report_charts(
         for key, name, axis in (
             ("tokensPerTurn", "tokens per turn", "tokens"),
             ("secondsPerCall", "seconds per call", "seconds"),
+            ("queueSecondsPerCall", "queueing per call", "seconds"),
             ("fallbackShare", "fallback share", "share of turns"),
         ):
             cells = {

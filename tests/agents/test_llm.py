@@ -33,15 +33,20 @@ def table_for(game):
     return LocalTable(Match.start(game, 7), 10_000)
 
 
+#: the counts that are timings (a call's own seconds, its queueing), not events
+TIMINGS = ("seconds", "queueSeconds")
+
+
 def counts(agent):
     stats = agent.stats()
-    del stats["seconds"]
+    for name in TIMINGS:
+        del stats[name]
     return stats
 
 
 def expect(**figures):
     """Every count of an episode: those given, zero elsewhere."""
-    data = {name: 0 for name in SeatCounts.__dataclass_fields__ if name != "seconds"}
+    data = {name: 0 for name in SeatCounts.__dataclass_fields__ if name not in TIMINGS}
     data.update(figures)
     return data
 

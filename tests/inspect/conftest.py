@@ -67,13 +67,17 @@ def chat(monkeypatch) -> Iterator[ChatServer]:
         yield server
 
 
-def inspect_eval(metadata: Path, log_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """``inspect eval ...`` in a subprocess that finds the tasks by entry point only."""
+def inspect_eval(
+    metadata: Path, log_dir: Path, *args: str, command: str = "eval", display: str = "none"
+) -> subprocess.CompletedProcess[str]:
+    """``inspect eval ...`` (or another of its commands, ``eval-set``) in a subprocess
+    that finds the tasks by entry point only (``display``: ``plain`` shows what the
+    command prints of an error before the eval, which ``none`` keeps quiet)."""
     env = {**os.environ, "PYTHONPATH": f"{metadata}{os.pathsep}{ROOT}"}
-    command = [str(INSPECT), "eval", *args, "--log-dir", str(log_dir), "--display", "none"]
+    command_line = [str(INSPECT), command, *args, "--log-dir", str(log_dir), "--display", display]
     # the bound only stops a hung run; a run takes seconds
     return subprocess.run(
-        command, env=env, capture_output=True, text=True, timeout=HUNG_SECONDS, cwd=log_dir
+        command_line, env=env, capture_output=True, text=True, timeout=HUNG_SECONDS, cwd=log_dir
     )
 
 

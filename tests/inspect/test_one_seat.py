@@ -60,23 +60,43 @@ def inspect_schemas(script: Script) -> list[dict]:
     return found
 
 
+def turn_notes(lines: list[dict]) -> list[dict]:
+    """What each turn's note says happened, timings left out: who played, the replies,
+    each call's outcome and tokens, a retry, the budget that cut it."""
+    kept = ("played", "replies", "retried", "budget", "fallback")
+    return [
+        {
+            **{key: note[key] for key in kept if key in note},
+            "calls": [
+                (call["outcome"], call["promptTokens"], call["completionTokens"])
+                for call in note["calls"]
+            ],
+        }
+        for line in lines
+        for note in line.get("turns", ())
+    ]
+
+
+@pytest.mark.parametrize("max_turns", [MAX_TURNS, 2])
 @pytest.mark.parametrize("slug", [game.slug for game in all_games()])
-def test_both_doors_send_one_schema_and_play_one_episode(slug, chat, tmp_path, capsys):
+def test_both_doors_send_one_schema_and_play_one_episode(slug, max_turns, chat, tmp_path, capsys):
+    """With two calls the second turn's retry is cut by the budget: its refused reply is
+    kept in both replays, on the last line."""
     seed = random.SystemRandom().randrange(10_000)
     guide = get_game(slug).seat_guide()
     key = guide.reply_key
     bench_script = BenchScript(key)
-    chat.script[:] = [bench_script] * (2 * MAX_TURNS)
+    chat.script[:] = [bench_script] * (2 * max_turns)
     folder = tmp_path / "bench"
     command = ["run", slug, "--agent", "llm", "--model", MODEL, "--base-url", chat.base_url]
-    command += ["--seeds", str(seed), "--max-turns", str(MAX_TURNS), "--out", str(folder)]
+    command += ["--seeds", str(seed), "--max-turns", str(max_turns), "--out", str(folder)]
     assert main(command) == 0, capsys.readouterr().err
     [record] = [json.loads(line) for line in (folder / "runs.jsonl").read_text().splitlines()]
     bench_replay = read_replay(folder / record["replay"])
 
-    entries = [lambda legal, n=n: pick(n, legal) for n in range(2 * MAX_TURNS)]
+    entries = [lambda legal, n=n: pick(n, legal) for n in range(2 * max_turns)]
     script = Script(key, *entries)
-    task = getattr(tasks, slug.replace("-", "_"))(seeds=str(seed), max_turns=MAX_TURNS)
+    task = getattr(tasks, slug.replace("-", "_"))(seeds=str(seed), max_turns=max_turns)
     [log] = inspect_eval(
         task,
         model="mockllm/model",
@@ -92,7 +112,8 @@ def test_both_doors_send_one_schema_and_play_one_episode(slug, chat, tmp_path, c
     inspect_actions = [line["action"] for line in episode["replay"][1:-1]]
     assert inspect_actions == bench_actions, seed
     assert {k: episode["llm"][k] for k in COUNTED} == {k: record["llm"][k] for k in COUNTED}
-    assert record["llm"]["retries"] == 1 and record["llm"]["calls"] == MAX_TURNS
+    assert record["llm"]["retries"] == 1 and record["llm"]["calls"] == max_turns
+    assert turn_notes(episode["replay"][1:-1]) == turn_notes(bench_replay.lines), seed
     assert episode["replay"][-1]["end"]["fingerprint"] == record["fingerprint"]
 
     bench_schemas = [body["response_format"]["json_schema"]["schema"] for body in chat.requests]

@@ -74,14 +74,20 @@ class Throttle:
         self.in_flight = 0
         #: the most calls that were in flight at once
         self.peak = 0
+        #: calls waiting for a slot now
+        self.waiting = 0
         self.slowdowns = 0
         self._calm = 0
         self._lock = threading.Condition()
 
     def __enter__(self) -> Throttle:
         with self._lock:
-            while self.in_flight >= self.limit:
-                self._lock.wait()
+            if self.in_flight >= self.limit:
+                self.waiting += 1
+                self._lock.notify_all()
+                while self.in_flight >= self.limit:
+                    self._lock.wait()
+                self.waiting -= 1
             self.in_flight += 1
             self.peak = max(self.peak, self.in_flight)
         return self
@@ -120,10 +126,15 @@ NO_CLIENT = "a model agent needs the openai client: pip install 'playbench[llm]'
 class Endpoint:
     """The client and throttle of one endpoint in this process."""
 
-    def __init__(self, settings: LlmSettings, concurrency: int = DEFAULT_CONCURRENCY) -> None:
+    def __init__(
+        self,
+        settings: LlmSettings,
+        concurrency: int = DEFAULT_CONCURRENCY,
+        api_key: str | None = None,
+    ) -> None:
         if openai is None:
             raise AgentError(NO_CLIENT)
-        key = os.environ.get(settings.api_key_env)
+        key = api_key or os.environ.get(settings.api_key_env)
         if not key:
             raise AgentError(
                 f"no API key: set {settings.api_key_env} "
@@ -158,8 +169,11 @@ class Endpoint:
         settings = self.settings
         extra = {"response_format": ask.response_format} if ask.response_format else {}
         self._requests.count = 0
+        asked = time.perf_counter()
         with self.throttle:
+            # the request's own time starts once it has a slot: the wait is apart
             start = time.perf_counter()
+            queued = start - asked
             try:
                 response = self.client.chat.completions.create(
                     model=settings.model,
@@ -170,9 +184,9 @@ class Endpoint:
                 )
                 response = completion_of(response)
             except openai.APITimeoutError:
-                return self._failed(start, f"timed out after {settings.timeout:g} s", True)
+                return self._failed(start, queued, f"timed out after {settings.timeout:g} s", True)
             except (openai.OpenAIError, httpx.HTTPError, NotACompletion, *NONSENSE) as error:
-                return self._failed(start, one_line(error), False)
+                return self._failed(start, queued, one_line(error), False)
             latency = time.perf_counter() - start
         self.throttle.answered()
         usage = response.usage
@@ -183,6 +197,7 @@ class Endpoint:
             prompt_tokens=usage.prompt_tokens if usage is not None else 0,
             completion_tokens=usage.completion_tokens if usage is not None else 0,
             latency=latency,
+            queued=queued,
             retried=self._retried(),
             cut=bool(choices) and choices[0].finish_reason == "length",
         )
@@ -190,10 +205,11 @@ class Endpoint:
     def _retried(self) -> int:
         return max(0, getattr(self._requests, "count", 0) - 1)
 
-    def _failed(self, start: float, failure: str, timed_out: bool) -> Answer:
+    def _failed(self, start: float, queued: float, failure: str, timed_out: bool) -> Answer:
         return Answer(
             text=None,
             latency=time.perf_counter() - start,
+            queued=queued,
             failure=failure,
             timed_out=timed_out,
             retried=self._retried(),
@@ -228,7 +244,10 @@ def close_endpoints() -> None:
 
 
 def check_endpoint(
-    settings: LlmSettings, guide: SeatGuide | None = None, view: JSON | None = None
+    settings: LlmSettings,
+    guide: SeatGuide | None = None,
+    view: JSON | None = None,
+    api_key: str | None = None,
 ) -> LlmSettings:
     """Check that the endpoint serves the model and takes the first turn's request:
     :class:`AgentError` in one line naming the fix when the key is missing or refused,
@@ -242,13 +261,14 @@ def check_endpoint(
     took.
 
     An endpoint and model that passed are not checked again in this process (a bench of
-    four games checks once)."""
+    four games checks once). ``api_key``: the key itself, where the caller holds it (an
+    Inspect model), else it is read from ``settings.api_key_env``."""
     settings.check()
     with _ENDPOINTS_LOCK:
         passed = _CHECKED.get(settings)
     if passed is not None:
         return passed
-    found = _check(settings, guide, view)
+    found = _check(settings, guide, view, api_key)
     with _ENDPOINTS_LOCK:
         _CHECKED[settings] = found
     return found
@@ -265,8 +285,10 @@ def forget_checks() -> None:
         _CHECKED.clear()
 
 
-def _check(settings: LlmSettings, guide: SeatGuide | None, view: JSON | None) -> LlmSettings:
-    endpoint = Endpoint(settings, 1)
+def _check(
+    settings: LlmSettings, guide: SeatGuide | None, view: JSON | None, api_key: str | None
+) -> LlmSettings:
+    endpoint = Endpoint(settings, 1, api_key)
     client = endpoint.client
     try:
         _check_listed(client, settings)

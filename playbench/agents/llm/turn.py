@@ -85,13 +85,16 @@ class Ask:
 @dataclass(frozen=True, slots=True)
 class Answer:
     """What one call gave: the reply's text (None when the call failed, ``failure`` says
-    why), its tokens and latency, the transient retries it took, and whether the token
+    why), its tokens, its latency (the request's own time, from when it was sent) and
+    the time it waited before it could be sent (``queued``: for a slot among the calls
+    allowed in flight at once), the transient retries it took, and whether the token
     limit stopped the reply (``cut``)."""
 
     text: str | None
     prompt_tokens: int = 0
     completion_tokens: int = 0
     latency: float = 0.0
+    queued: float = 0.0
     failure: str = ""
     timed_out: bool = False
     retried: int = 0
@@ -101,6 +104,7 @@ class Answer:
         data: JSON = {
             "outcome": outcome,
             "latency": round(self.latency, 4),
+            **({"queue": round(self.queued, 4)} if round(self.queued, 4) else {}),
             "promptTokens": self.prompt_tokens,
             "completionTokens": self.completion_tokens,
         }
@@ -177,7 +181,9 @@ class SeatCounts:
     #: HTTP retries of transient failures (429, 5xx, timeouts)
     transientRetries: int = 0
     reflections: int = 0
+    #: the answered calls' own time, and the time they waited for a slot before it
     seconds: float = 0.0
+    queueSeconds: float = 0.0
 
     @property
     def tokens(self) -> int:
@@ -186,6 +192,7 @@ class SeatCounts:
     def as_json(self) -> JSON:
         data = asdict(self)
         data["seconds"] = round(data["seconds"], 4)
+        data["queueSeconds"] = round(data["queueSeconds"], 4)
         return data
 
     @classmethod
@@ -357,6 +364,7 @@ class Seat:
             return answer
         counts.calls += 1
         counts.seconds += answer.latency
+        counts.queueSeconds += answer.queued
         counts.promptTokens += answer.prompt_tokens
         counts.completionTokens += answer.completion_tokens
         return answer
