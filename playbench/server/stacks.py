@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from playbench.server.connections import H11_HEAD_BYTES, ConnectionLimits, guarded_protocol
+from playbench.server.heads import HEAD_BYTES
 
 APP = "playbench.server:app"
 #: uvicorn's (http, loop) for each uvicorn stack
@@ -41,14 +42,17 @@ ORPHAN_CHECK_SECONDS = 0.5
 ORPHAN_GRACE_SECONDS = 10.0
 #: what ``playbench serve --server granian`` says on stderr as it starts
 GRANIAN_UNGUARDED = (
-    "on granian only the header timeout holds (the shorter of --keep-alive and "
-    "--request-timeout): --max-connections, --max-connections-per-address and "
+    "on granian only the header timeout (the shorter of --keep-alive and "
+    "--request-timeout) and the head's size (64 KiB in all) hold: --max-connections, "
+    "--max-connections-per-address and "
     "--max-connections-per-group do not apply, since granian accepts connections in its "
     "own runtime, tells the app only of requests and has no setting for any of these "
     "caps; cap connections per client in a proxy in front, or serve on uvicorn"
 )
 #: granian's bounds on its header read timeout, in milliseconds
 GRANIAN_HEADER_TIMEOUT_MS = (1, 60_000)
+#: the smallest read buffer hyper (granian's HTTP/1 parser) takes; a head must fit in it
+MIN_BUFFER_BYTES = 8192
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +93,11 @@ def _granian(options: ServeOptions) -> None:
         workers=options.workers,
         loop=Loops.uvloop,
         backlog=options.backlog,
+        # hyper's read buffer bounds the head: a head past it is answered 431 and closed
         http1_settings=HTTP1Settings(
-            keep_alive=True, header_read_timeout=max(low, min(high, header_ms))
+            keep_alive=True,
+            header_read_timeout=max(low, min(high, header_ms)),
+            max_buffer_size=max(MIN_BUFFER_BYTES, HEAD_BYTES),
         ),
         log_level=LogLevels(options.log_level),
         log_access=options.access_log,

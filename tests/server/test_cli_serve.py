@@ -60,8 +60,9 @@ def test_serve_on_granian_says_which_limits_do_not_hold(tmp_path, served, capsys
     assert cli.main([*argv, "--max-connections-per-address", "5"]) == 0
     assert served[0].server == "granian"
     assert capsys.readouterr().err == (
-        "playbench: on granian only the header timeout holds (the shorter of --keep-alive "
-        "and --request-timeout): --max-connections, --max-connections-per-address and "
+        "playbench: on granian only the header timeout (the shorter of --keep-alive and "
+        "--request-timeout) and the head's size (64 KiB in all) hold: --max-connections, "
+        "--max-connections-per-address and "
         "--max-connections-per-group do not apply, since granian accepts connections in "
         "its own runtime, tells the app only of requests and has no setting for any of "
         "these caps; cap connections per client in a proxy in front, or serve on uvicorn\n"

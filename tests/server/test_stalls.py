@@ -109,11 +109,11 @@ def test_a_head_within_every_bound_is_answered(served):
         assert _answer_of(sock).startswith(b"HTTP/1.1 200 ")
 
 
-@STACKS
+@pytest.mark.parametrize("served", ["uvicorn", "h11", "granian"], indirect=True)
 def test_an_endless_header_line_is_cut_off_while_others_are_answered(served):
     """The attack: a header line of 50 MiB that never ends. The server refuses it after a
-    few KiB (the attacker cannot send it all: its connection is closed under it) and
-    answers another client all along."""
+    few KiB (granian at its read buffer, 64 KiB; the attacker cannot send it all: its
+    connection is closed under it) and answers another client all along."""
     sent = 0
     done = threading.Event()
     answer = []
@@ -142,7 +142,7 @@ def test_an_endless_header_line_is_cut_off_while_others_are_answered(served):
     attacker.join()
     assert sent < ENDLESS_BYTES
     if answer[0]:  # the answer may be lost to the reset of the bytes still coming
-        assert _status_and_error(answer[0])[0] == 431
+        assert answer[0].startswith(b"HTTP/1.1 431 "), answer[0][:200]
 
 
 def test_a_worker_full_of_idle_connections_serves_a_new_address(tmp_path):
