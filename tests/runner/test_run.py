@@ -243,9 +243,19 @@ def test_the_default_folder_is_named_after_game_agent_and_time(tmp_path, monkeyp
     assert len(folder.name) == len("gem-swap-random-20261130T214000Z")
 
 
+#: ``python -m playbench.cli`` with SIGINT raising KeyboardInterrupt, whatever it inherited
+INTERRUPTIBLE = (
+    "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "sys.argv[0] = 'playbench'; runpy.run_module('playbench.cli', run_name='__main__')"
+)
+
+
 def test_ctrl_c_leaves_every_finished_episode_whole(tmp_path):
     folder = tmp_path / "out"
-    command = [sys.executable, "-m", "playbench.cli", "run", "chimestep", "--agent", "random"]
+    # Ctrl-C as a terminal sends it: a shell that starts the tests in the background has
+    # SIGINT ignored, which Python (and so the run) would inherit, so the run's process
+    # takes Python's own handler back first
+    command = [sys.executable, "-c", INTERRUPTIBLE, "run", "chimestep", "--agent", "random"]
     command += ["--seeds", "0-99999", "--workers", "1", "--out", str(folder)]
     log = tmp_path / "stderr.txt"
     with log.open("wb") as errors:
