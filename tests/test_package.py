@@ -62,7 +62,7 @@ with TestClient(create_app(Settings(data_dir=__import__("pathlib").Path({data!r}
     init = client.get("/api/games/gem-swap/init").json()
     assert init["score"] == 0, init
     assert client.get("/play/gem-swap").status_code == 200
-    assert client.post("/games/chimestep/api/new", json={{}}).json()["ranked"] is True
+    assert client.post("/games/chimestep/api/new", json={{"ranked": True}}).json()["ranked"] is True
 from playbench.agents.llm.endpoint import Endpoint
 from playbench.agents.llm.settings import LlmSettings
 from playbench.agents.base import AgentError

@@ -99,9 +99,9 @@ def test_an_agent_from_llms_txt_alone_plays_finishes_and_verifies_four_ranked_ga
         for slug, page in games:
             assert "## Commands (session API)" in http.get(page).text
             draw = random.Random(slug)
-            view = http.post(
-                new.replace("{slug}", slug), json={"player": made["name"]}, headers=key
-            ).json()
+            # /llms.txt: ranked only when asked, with {"ranked": true}
+            asked = {"ranked": True, "player": made["name"]}
+            view = http.post(new.replace("{slug}", slug), json=asked, headers=key).json()
             assert (view["ranked"], view["seed"], view["player"]) == (True, None, made["name"])
             bearer = {"Authorization": f"Bearer {view['token']}"}
             puzzle = view["agentCheck"]
