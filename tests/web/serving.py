@@ -16,6 +16,8 @@ from pathlib import Path
 
 import httpx
 
+from playbench.server.settings import ENV_RATE_NEW_PER_ADDRESS
+
 #: a two-worker server on a busy shared machine can take more than a minute to start
 START_SECONDS = 300.0
 ENV_CHROMIUM = "PLAYBENCH_CHROMIUM"
@@ -52,16 +54,23 @@ class Served:
 
 
 @contextmanager
-def serve_process(data: Path, *args: str, log_name: str = "serve.log") -> Iterator[Served]:
+def serve_process(
+    data: Path, *args: str, log_name: str = "serve.log", env: dict[str, str] | None = None
+) -> Iterator[Served]:
     """``playbench serve ARGS`` on a free port of 127.0.0.1 over ``data`` (its output in
-    ``data/log_name``), stopped (the whole process group) on exit."""
+    ``data/log_name``; ``env`` added to this process's environment), stopped (the whole
+    process group) on exit."""
     port = free_port()
     log_path = data / log_name
     command = [sys.executable, "-m", "playbench.cli", "serve", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--data", str(data), *args]
     with log_path.open("w") as log:
         process = subprocess.Popen(
-            command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            command,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            env={**os.environ, **(env or {})},
         )
         served = Served(f"http://127.0.0.1:{port}", process, log_path)
         try:
@@ -84,7 +93,9 @@ def quiet(workers: int) -> list[str]:
 @contextmanager
 def serving(data: Path, workers: int) -> Iterator[str]:
     """The base URL of ``playbench serve`` with ``workers`` over ``data``."""
-    with serve_process(data, *quiet(workers)) as served:
+    # the pages' tests are many people at one address: a session-scoped server would
+    # otherwise refuse their new games past the address's burst (tests/server test that)
+    with serve_process(data, *quiet(workers), env={ENV_RATE_NEW_PER_ADDRESS: "0"}) as served:
         yield served.base
 
 
