@@ -71,37 +71,33 @@ def _headline(scores: list[SampleScore]) -> Interval | None:
     return stratified_interval(groups) if groups else None
 
 
-@metric
-def headline() -> Metric:
-    """The mean over games of each game's mean normalised score (NaN without a scale)."""
+def _headline_part(part: str) -> Metric:
+    """A metric of the headline's interval: its ``mean``, ``low`` or ``high`` (NaN without
+    a scale)."""
 
     def compute(scores: list[SampleScore]) -> float:
         found = _headline(scores)
-        return math.nan if found is None else found.mean
+        return math.nan if found is None else getattr(found, part)
 
     return compute
+
+
+@metric
+def headline() -> Metric:
+    """The mean over games of each game's mean normalised score (NaN without a scale)."""
+    return _headline_part("mean")
 
 
 @metric
 def headline_low() -> Metric:
     """The lower end of the headline's 95% interval."""
-
-    def compute(scores: list[SampleScore]) -> float:
-        found = _headline(scores)
-        return math.nan if found is None else found.low
-
-    return compute
+    return _headline_part("low")
 
 
 @metric
 def headline_high() -> Metric:
     """The upper end of the headline's 95% interval."""
-
-    def compute(scores: list[SampleScore]) -> float:
-        found = _headline(scores)
-        return math.nan if found is None else found.high
-
-    return compute
+    return _headline_part("high")
 
 
 @metric
