@@ -31,7 +31,13 @@ def _build() -> Starlette | None:
         from playbench.train.openenv import openenv_app
     except ImportError:
         return None
-    return Starlette(routes=[Mount(f"/{game.slug}", openenv_app(game)) for game in all_games()])
+    from playbench.train.timing import CallClock
+
+    return Starlette(
+        routes=[
+            Mount(f"/{game.slug}", CallClock(openenv_app(game), game.slug)) for game in all_games()
+        ]
+    )
 
 
 class OpenEnvMount:

@@ -282,3 +282,44 @@ def test_a_websocket_outlives_the_servers_request_timeout(tmp_path: Path) -> Non
     finally:
         process.terminate()
         process.wait(30)
+
+
+def _step_counts(arena: str, slug: str) -> dict[str, float]:
+    """The server's count of OpenEnv steps of ``slug`` by door, from its /metrics."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    counts = {"http": 0.0, "ws": 0.0}
+    for family in text_string_to_metric_families(httpx.get(f"{arena}/metrics").text):
+        for sample in family.samples:
+            labels = sample.labels
+            if (
+                sample.name == "playbench_openenv_seconds_count"
+                and labels["game"] == slug
+                and labels["call"] == "step"
+            ):
+                counts[labels["door"]] += sample.value
+    return counts
+
+
+def test_the_server_times_every_step_at_both_doors(arena: str) -> None:
+    """``playbench_openenv_seconds`` counts each step once, by its door (the WebSocket's
+    reset and state are not steps), with a time below the call's whole round trip."""
+    slug = random.choice(SLUGS)
+    game = get_game(slug)
+    base = f"{arena}/openenv/{slug}"
+    (seed,) = drawn_seeds(1)
+    pick = random.Random(seed)
+    before = _step_counts(arena, slug)
+    answer = httpx.post(f"{base}/reset", json={"seed": seed, "max_turns": 3}).json()
+    key = answer["observation"]["info"]["episodeId"]
+    for _ in range(2):
+        reply = legal_reply(game, answer["observation"]["view"], pick)
+        step = {"action": {"reply": reply}, "episode_id": key}
+        answer = httpx.post(f"{base}/step", json=step).json()
+    with GameEnv(base_url=base).sync() as env:
+        result = env.reset(seed=seed, max_turns=3)
+        for _ in range(3):
+            result = env.step(GameAction(reply=legal_reply(game, result.observation.view, pick)))
+        env.state()
+    after = _step_counts(arena, slug)
+    assert (after["http"] - before["http"], after["ws"] - before["ws"]) == (2, 3)
