@@ -2,7 +2,7 @@
 
     python -m playbench.server.bench_report FOLDER CPU_SECONDS
 
-It lowers its own priority (``nice`` 10) and caps its CPU time (``RLIMIT_CPU``), then
+It takes the lowest priority (``nice`` 19) and caps its CPU time (``RLIMIT_CPU``), then
 draws ``playbench report`` of ``FOLDER`` into a draft beside it, renamed to
 ``FOLDER/report`` when whole. It exits 0 once drawn; on a failure it writes the reason
 on its standard output and exits 1. The shelf (:mod:`playbench.server.bench`) runs it,
@@ -42,7 +42,7 @@ def draw(folder: Path) -> None:
 def main(argv: list[str]) -> int:
     folder, seconds = Path(argv[0]), int(argv[1])
     resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
-    os.nice(10)
+    os.nice(19)
     try:
         draw(folder)
     except Exception as error:  # the reason is the result's, shown on its row

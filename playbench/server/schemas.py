@@ -173,12 +173,20 @@ class InitPublic(BaseModel):
     gameOver: bool
 
 
+#: an action: a JSON object of one game's action grammar (which keys and values it takes
+#: is the game's own, checked by its rules: the game is named in the path)
+ActionObject = Annotated[
+    dict[str, Any],
+    Field(min_length=1, description="an action object of the game's action grammar"),
+]
+
+
 class ActionCreate(Strict):
     state: StrictStr = Field(
         description="the sealed state from the previous response",
         json_schema_extra={"minLength": 1},
     )
-    action: Any = Field(description="an action object of the game's action grammar")
+    action: ActionObject
 
 
 class ActionPublic(BaseModel):
@@ -205,7 +213,7 @@ MAX_FRAMES = 200
 class FramesCreate(Strict):
     seed: Seed
     options: Options | None = Field(None, description="game options (layouts, start level)")
-    actions: list[Any] = Field(
+    actions: list[ActionObject] = Field(
         max_length=MAX_REPLAY_ACTIONS, description="the replay's actions, in order"
     )
     start: Whole = Field(0, ge=0, description="the first frame wanted (0: the start)")

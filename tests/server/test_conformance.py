@@ -4,7 +4,8 @@ state are stated (a player name's length and characters, a seed's exact bound, o
 command or commands, a ranked game's missing seed, a sealed state's minimum length), a
 required header missing is answered 401, and the event stream's schema describes its
 events. Schemathesis finds no request valid by the schema that a route refuses, but for
-three rules no JSON Schema can state (:data:`UNSTATABLE`)."""
+the rules no JSON Schema can state (:data:`UNSTATABLE`): on the four routes that have
+them, a refusal must name one of its route's, or the test fails."""
 
 from __future__ import annotations
 
@@ -27,10 +28,11 @@ from schemathesis.checks import (
     status_code_conformance,
     unsupported_method,
 )
+from schemathesis.core.transport import expand_status_codes
 
 from playbench.server import Settings, create_app
 from playbench.server.schemas import PLAYER_PATTERN
-from tests.server.test_openapi_fuzz import map_path_parameters
+from tests.server.conftest import served_slugs
 
 CHECKS = [
     not_a_server_error,
@@ -42,16 +44,40 @@ CHECKS = [
     content_type_conformance,
     response_schema_conformance,
 ]
-#: the routes whose refusal of a request valid by the schema is a rule no JSON Schema can
-#: state: a sealed state the server did not seal (400), an action outside the game's
-#: grammar or options the game does not take (422: each game's own, and the game is in
-#: the path), a name in two scripts or in look-alikes of Latin letters (422)
+#: the refusals of a request valid by the schema that no JSON Schema can state, as their
+#: errors say them: a state the server did not seal (400); an action object outside the
+#: game's grammar, or options the game does not take (422: each game's own, and the game
+#: is in the path); a name in two scripts, or in look-alikes of Latin letters (422)
+UNSEALED = (400, r"state does not verify: it was edited, truncated or not sealed by this server")
+GRAMMAR = (422, r"action \d+ \(.*\) was refused and changed nothing: .+")
+OPTIONS = (422, r"unknown options \[.*\]; .+ takes .+")
+SCRIPTS = (422, r".* mixes scripts \(.+\): a name is written in one script, .+")
+#: the routes where such a refusal can come, and which
 UNSTATABLE = {
-    "POST /api/games/{slug}/action",
-    "POST /api/games/{slug}/frames",
-    "POST /api/games/{slug}/init",
-    "POST /api/players",
+    "POST /api/games/{slug}/action": (UNSEALED,),
+    "POST /api/games/{slug}/frames": (GRAMMAR, OPTIONS),
+    "POST /api/games/{slug}/init": (OPTIONS,),
+    "POST /api/players": (SCRIPTS,),
 }
+
+
+def refused_only_for_an_unstatable_rule(ctx, response, case):
+    """Schemathesis's positive acceptance on a route of :data:`UNSTATABLE`: a request valid
+    by the schema is answered as that check expects (2xx; 404 for a game the path names
+    that does not exist), or refused for one of the route's unstatable rules."""
+    if case.meta is None or not case.meta.generation.mode.is_positive:
+        return None  # an invalid request, which the other checks hold to the schema
+    expected = expand_status_codes(ctx.config.positive_data_acceptance.expected_statuses)
+    if response.status_code in expected:
+        return None
+    error = response.json().get("error", "")
+    for status, reason in UNSTATABLE[case.operation.label]:
+        if response.status_code == status and re.fullmatch(reason, error, re.DOTALL):
+            return None
+    raise AssertionError(
+        f"{case.operation.label} refused a request valid by its schema for a reason the "
+        f"schema could state: {response.status_code} {error}"
+    )
 
 
 @pytest.fixture
@@ -80,14 +106,55 @@ _DATA = tempfile.TemporaryDirectory(prefix="playbench-conformance-")
 _schema = schemathesis.openapi.from_asgi(
     "/openapi.json", create_app(Settings(data_dir=Path(_DATA.name)))
 )
-_schema.hook(map_path_parameters)
+
+
+@_schema.hook
+def map_path_parameters(context, path_parameters):
+    """Every game named in a path one the server serves (``tests/server/test_openapi_fuzz.py``
+    holds the routes to the schema for unknown games too)."""
+    slug = (path_parameters or {}).get("slug")
+    if isinstance(slug, str):
+        slugs = served_slugs()
+        path_parameters["slug"] = slugs[len(slug) % len(slugs)]
+    return path_parameters
+
+
+def _check(case):
+    if case.operation.label in UNSTATABLE:
+        checks = [*CHECKS, refused_only_for_an_unstatable_rule]
+        case.call_and_validate(checks=checks, excluded_checks=[positive_data_acceptance])
+    else:
+        case.call_and_validate(checks=CHECKS)
 
 
 @_schema.parametrize()
 @settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
 def test_every_route_keeps_what_its_schema_states(case):
-    excluded = [positive_data_acceptance] if case.operation.label in UNSTATABLE else []
-    case.call_and_validate(checks=CHECKS, excluded_checks=excluded)
+    _check(case)
+
+
+def test_each_unstatable_rule_is_recognised_by_its_refusal(client):
+    """Each rule of :data:`UNSTATABLE`, broken by a request valid by the schema, is refused
+    with the status and the words the check recognises (no other refusal is)."""
+    state = client.post("/api/games/gem-swap/init", json={"seed": 3}).json()["state"]
+    broken = {
+        UNSEALED: ("action", {"state": state[:-4] + "AAAA", "action": {"command": "swap"}}),
+        GRAMMAR: ("frames", {"seed": 3, "actions": [{"command": "jump"}]}),
+        OPTIONS: ("init", {"seed": 3, "options": {"colours": 9}}),
+        SCRIPTS: ("players", {"name": "Mаrta"}),
+    }
+    for (status, reason), (route, body) in broken.items():
+        path = "/api/players" if route == "players" else f"/api/games/gem-swap/{route}"
+        answer = client.post(path, json=body)
+        assert answer.status_code == status, answer.text
+        assert re.fullmatch(reason, answer.json()["error"], re.DOTALL), answer.text
+        assert (status, reason) in UNSTATABLE[f"POST {path.replace('gem-swap', '{slug}')}"]
+
+
+@_schema.include(path_regex="^/api/(games/\\{slug\\}/(action|frames|init)|players)$").parametrize()
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+def test_the_routes_with_unstatable_rules_refuse_only_for_them(case):
+    _check(case)
 
 
 def test_a_seeds_bound_is_exact_in_the_schema(client):

@@ -71,3 +71,18 @@ def test_the_stateless_answers_carry_the_fingerprint_at_init_and_at_the_end(clie
         match.command("wait")
         assert ("fingerprint" in step) == (count == 40), count
     assert step["gameOver"] and step["fingerprint"] == match.fingerprint()
+
+
+def test_an_action_that_is_not_an_object_or_holds_a_number_past_64_bits_is_a_422(client):
+    """The schema says an action is an object (a number is refused before the rules), and
+    an object holding a whole number JSON's 64-bit writers cannot write is refused by
+    the rules and named in the error, not a 500."""
+    for action, words in (
+        (-(2**63) - 1, "valid dictionary"),
+        ({"command": 2**70}, str(2**70)),
+        ({"type": "hop", "dir": -(2**64)}, str(-(2**64))),
+    ):
+        for slug in ("gem-swap", "chimestep"):
+            reply = client.post(f"/api/games/{slug}/frames", json={"seed": 1, "actions": [action]})
+            assert reply.status_code == 422, reply.text
+            assert words in reply.json()["error"], reply.text

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx
 
-from playbench.server.settings import ENV_RATE_NEW_PER_ADDRESS
+from playbench.server.settings import ENV_RATE_NEW_PER_ADDRESS, ENV_RATE_PER_ADDRESS
 
 #: a two-worker server on a busy shared machine can take more than a minute to start
 START_SECONDS = 300.0
@@ -94,8 +94,10 @@ def quiet(workers: int) -> list[str]:
 def serving(data: Path, workers: int) -> Iterator[str]:
     """The base URL of ``playbench serve`` with ``workers`` over ``data``."""
     # the pages' tests are many people at one address: a session-scoped server would
-    # otherwise refuse their new games past the address's burst (tests/server test that)
-    with serve_process(data, *quiet(workers), env={ENV_RATE_NEW_PER_ADDRESS: "0"}) as served:
+    # otherwise refuse their new games and requests past the address's bursts (tests/server
+    # test those)
+    unlimited = {ENV_RATE_NEW_PER_ADDRESS: "0", ENV_RATE_PER_ADDRESS: "0"}
+    with serve_process(data, *quiet(workers), env=unlimited) as served:
         yield served.base
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.serving import serving
+from tests.web.serving import quiet, serve_process
 
 #: acts before the test gives up on a game ending (each game ends within ~60 by this play:
 #: a full batch of legal commands drawn at random, a refusal stopping the batch)
@@ -59,10 +59,10 @@ def answer(puzzle: dict[str, Any]) -> str:
 
 @pytest.fixture(scope="module")
 def own_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server of its own: its ranked games would take leaderboard places the other
-    browser tests' finished games expect."""
-    with serving(tmp_path_factory.mktemp("llms-agent-data"), 1) as base:
-        yield base
+    """A server of its own, with the default limits /llms.txt states: its ranked games
+    would take leaderboard places the other browser tests' finished games expect."""
+    with serve_process(tmp_path_factory.mktemp("llms-agent-data"), *quiet(1)) as served:
+        yield served.base
 
 
 def test_an_agent_from_llms_txt_alone_plays_finishes_and_verifies_four_ranked_games(

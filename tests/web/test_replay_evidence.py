@@ -63,7 +63,11 @@ def test_replay_opens_the_file_playbench_run_writes(page: Page, tmp_path: Path) 
     page.goto("/replay")
     page.locator("#file").set_input_files(str(path))
     total = len(written.lines)
-    expect(page.locator("#position")).to_have_text(f"0 / {total}")
+    try:
+        expect(page.locator("#position")).to_have_text(f"0 / {total}")
+    except AssertionError as error:
+        problem = page.locator("#problem").text_content()
+        raise AssertionError(f"{error}\nthe page's problem line: {problem!r}") from None
     page.locator("#last").click()
     expect(page.locator("#position")).to_have_text(f"{total} / {total}")
     expect(page.get_by_test_id("score")).to_have_text(str(written.end["score"]))

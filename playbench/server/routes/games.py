@@ -14,6 +14,7 @@ as it always has; both paths step through :func:`step_sealed`.
 from __future__ import annotations
 
 import asyncio
+import json
 import weakref
 from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
@@ -100,7 +101,12 @@ ACTION_TEXT_CHARS = 120
 
 
 def json_text(value: Any) -> str:
-    text = orjson.dumps(value).decode()
+    """A client's value as compact JSON, cut to :data:`ACTION_TEXT_CHARS` (the standard
+    library's writer where orjson's refuses: a whole number past 64 bits)."""
+    try:
+        text = orjson.dumps(value).decode()
+    except TypeError:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     return text if len(text) <= ACTION_TEXT_CHARS else text[: ACTION_TEXT_CHARS - 1] + "…"
 
 
