@@ -360,6 +360,10 @@ class PlaybenchEnv(Door, gymnasium.Env):
         self._kernel = kernel_run(self)
         #: whether this episode is played on the kernel
         self._on_kernel = False
+        #: what the kernel's observation arrays need to be handed out (None: nothing)
+        observer = self._observer
+        plain = not observer.one_hot and not observer.mask_in_observation
+        self._finish = None if plain else observer.finish
 
     # -- the loop ---------------------------------------------------------------------------
     def reset(
@@ -424,7 +428,9 @@ class PlaybenchEnv(Door, gymnasium.Env):
         reward, ended = outcome(result, gain, self.illegal, self.illegal_penalty)
         mask = _frombuffer(self._row, INT8)
         info = info_of(mask, result, (), score, progress, self._normalised(score))
-        return self._observer.finish(observation, mask), reward, ended or over, False, info
+        if self._finish is not None:
+            observation = self._finish(observation, mask)
+        return observation, reward, ended or over, False, info
 
     # -- copies -----------------------------------------------------------------------------
     def __getstate__(self) -> dict[str, Any]:

@@ -58,7 +58,10 @@ class KernelRun:
         #: whether the match's state is behind the batch's (refreshed when it is read)
         self.stale = False
         self._step = runs.stepper()
-        self._actions = runs.actions
+        self._table = env._actions
+        #: the batch's arrays each step writes or reads, as the run's own views
+        self._actions, self._illegal, self._rewards = runs.actions, runs.illegal, runs.rewards
+        self._mask, self._scores, self._ends = runs.mask[0], runs.scores, runs.ends
         module = runs.module
         #: one run's progress: the module's own where it has one, else its batch's
         self._progress = getattr(module, "progress_of", None) or _progress_of
@@ -92,10 +95,10 @@ class KernelRun:
         """Play action ``index``, which the mask holds legal; the result as
         ``Match.play`` gives it but for its events (none) and its action."""
         runs = self.runs
-        action = self.env._actions[index]
+        action = self._table[index]
         self._actions[0] = index
         self._step()
-        if runs.illegal[0]:
+        if self._illegal.item(0):
             # the rules refused it: their reason, from the state left as it was
             state = runs.get(0)
             return StepResult(ok=False, reason=self.env.game.step(state, action).reason)
@@ -103,20 +106,18 @@ class KernelRun:
         match.log.append(action)
         match.moves += 1
         self.stale = True
-        reward = int(runs.rewards[0])
+        reward = int(self._rewards.item(0))
         return _ACCEPTED if reward == 0 else StepResult(ok=True, reward=reward, advanced=True)
 
     def look(self) -> tuple[dict[str, np.ndarray], bytes, int, float, bool]:
         """What the kernel wrote, in new arrays and bytes: the observation, the mask's row,
         the score, the progress and whether the game is over."""
-        runs = self.runs
-        observation = dict(zip(self._names, [copy() for copy in self._copies], strict=True))
         return (
-            observation,
-            runs.mask[0].tobytes(),
-            int(runs.scores[0]),
-            self._progress(runs, 0),
-            bool(runs.ends[0]),
+            dict(zip(self._names, [copy() for copy in self._copies], strict=True)),
+            self._mask.tobytes(),
+            self._scores.item(0),
+            self._progress(self.runs, 0),
+            self._ends.item(0),
         )
 
 
