@@ -87,7 +87,7 @@ def bare_kernel(agent, slug: str, seeds: list[int], max_steps: int, ends: list):
             action = agent.act(match.view())
             found = indices.get(key(action))
             count += 1
-            if found is not None and runs.mask[0, found[0]]:
+            if found and table.actions[found[0]] == action and runs.mask[0, found[0]]:
                 runs.step(found[:1])
                 match.state = runs.get(0)
                 match.log.append(action)
