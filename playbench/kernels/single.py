@@ -66,9 +66,8 @@ class KernelRun:
         #: one run's progress: the module's own where it has one, else its batch's
         self._progress = getattr(module, "progress_of", None) or _progress_of
         records = runs.records
-        self._names = records.dtype.names
-        #: each observation array's copy, bound to its view of the run's record
-        self._copies = [records[name][0].copy for name in self._names]
+        #: each observation array's name and copy, bound to its view of the run's record
+        self._copies = [(name, records[name][0].copy) for name in records.dtype.names]
 
     def load(self, match: Match) -> bool:
         """Play ``match`` (a new episode, or a copy's) on the kernel from its state; False
@@ -113,7 +112,7 @@ class KernelRun:
         """What the kernel wrote, in new arrays and bytes: the observation, the mask's row,
         the score, the progress and whether the game is over."""
         return (
-            dict(zip(self._names, [copy() for copy in self._copies], strict=True)),
+            {name: copy() for name, copy in self._copies},
             self._mask.tobytes(),
             self._scores.item(0),
             self._progress(self.runs, 0),
