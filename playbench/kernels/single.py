@@ -23,8 +23,6 @@ import numpy as np
 from playbench.core.match import Match, StepResult
 from playbench.kernels import batched
 
-_INT8 = np.dtype(np.int8)
-_frombuffer = np.frombuffer
 _ACCEPTED = StepResult(ok=True, advanced=True)
 
 
@@ -52,7 +50,7 @@ class KernelRun:
     one, keeping the env's :class:`Match` (its seed, options and log) beside it."""
 
     def __init__(self, env: Any, runs: Any) -> None:
-        self.env = env
+        self.game = env.game
         self.runs = runs
         self.match: Match | None = None
         #: whether the match's state is behind the batch's (refreshed when it is read)
@@ -100,7 +98,7 @@ class KernelRun:
         if self._illegal.item(0):
             # the rules refused it: their reason, from the state left as it was
             state = runs.get(0)
-            return StepResult(ok=False, reason=self.env.game.step(state, action).reason)
+            return StepResult(ok=False, reason=self.game.step(state, action).reason)
         match = self.match
         match.log.append(action)
         match.moves += 1
