@@ -223,14 +223,14 @@ NEW_GAME = "new"
 class GymDoor:
     """One env through ``gymnasium.make`` and the record of what it played."""
 
-    def __init__(self, slug: str, obs_type: str = "dict") -> None:
+    def __init__(self, slug: str, obs_type: str = "dict", **keywords: object) -> None:
         import gymnasium as gym
 
         from playbench.gym import env_ids
 
         env_id = next(env_id for env_id, game in env_ids().items() if game == slug)
         # games="any": a seed is the game itself, as the replay below starts it
-        self.env = gym.make(env_id, obs_type=obs_type, games="any")
+        self.env = gym.make(env_id, obs_type=obs_type, games="any", **keywords)
         self.chooser = Rng.from_seed(0)
         self.record: list[object] = []
         self.info = self._reset(seed=0)

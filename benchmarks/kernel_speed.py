@@ -13,8 +13,10 @@ CPU-second of one core:
   Gymnasium's next-step autoreset).
 - ``rules``: the Python rules alone, one run, random legal actions (``engine_speed``'s
   workload).
-- ``env``: one env through ``gymnasium.make``, the ``dict`` observation, a random legal
-  index from ``info["action_mask"]``.
+- ``env``: one env through ``gymnasium.make(..., events=False)``, the ``dict``
+  observation, a random legal index from ``info["action_mask"]``: on the kernel, a batch
+  of one (``playbench.kernels.single``); ``envpy``: the same env as ``gymnasium.make``
+  makes it by default (``events=True``), on the rules.
 - ``vec256``: the native vector env of 256 (``make_vec``), per sub-step, on the kernel's
   loop (``events=False``); ``vec256py``: the same env on its loop over matches (the
   default ``events=True``).
@@ -23,7 +25,7 @@ CPU-second of one core:
 
 Targets (issue 42): kernel256 at least 2M steps/s for Delvewick and Chimestep (80x NLE),
 500k for Gem Swap (20x), 250k for Cogcrawl (10x); env at least 4x NLE; vec256 at least 10x
-env.
+env (``vec/env`` against the env on the kernel, ``vec/envpy`` against the default one).
 """
 
 from __future__ import annotations
@@ -37,8 +39,9 @@ from playbench.kernels import batched, native
 ENVS = 256
 TARGETS = {"delvewick": 2_000_000, "chimestep": 2_000_000, "gem-swap": 500_000, "cogcrawl": 250_000}
 HEADER = (
-    f"{'game':<10} {'kernel256':>10} {'rules':>8} {'env':>8} {'vec256':>9} {'vec256py':>9} "
-    f"{'FrozenLake':>10} {'NLE':>7} {'k/NLE':>6} {'k/FL':>6} {'env/NLE':>7} {'vec/env':>7}"
+    f"{'game':<10} {'kernel256':>10} {'rules':>8} {'env':>8} {'envpy':>8} {'vec256':>9} "
+    f"{'vec256py':>9} {'FrozenLake':>10} {'NLE':>7} {'k/NLE':>6} {'k/FL':>6} {'env/NLE':>7} "
+    f"{'envpy/NLE':>9} {'env/FL':>6} {'vec/env':>7} {'vec/envpy':>9}"
 )
 
 
@@ -69,7 +72,8 @@ def measure_kernels(slugs: list[str], seconds: float, rounds: int) -> None:
             "kernel": kernel_play(slug, ENVS),
             "rules": random_play(get_game(slug)),
         }
-        door = GymDoor(slug)
+        door, rules_door = GymDoor(slug, events=False), GymDoor(slug)
+        assert door.env.unwrapped._kernel is not None and rules_door.env.unwrapped._kernel is None
         fast = VectorDoor(slug, ENVS, events=False)
         slow = VectorDoor(slug, ENVS)
         assert fast.envs._kernel is not None and slow.envs._kernel is None
@@ -78,6 +82,7 @@ def measure_kernels(slugs: list[str], seconds: float, rounds: int) -> None:
         for _ in range(rounds):
             found = {side: timed(part, work) for side, work in workloads.items()}
             found["env"] = door.play(part)[:2]
+            found["envpy"] = rules_door.play(part)[:2]
             found["vec"] = fast.play(part)
             found["vecpy"] = slow.play(part)
             found["lake"] = frozenlake(part, wrapped=True)
@@ -96,9 +101,11 @@ def measure_kernels(slugs: list[str], seconds: float, rounds: int) -> None:
 
         print(
             f"{slug:<10} {rate['kernel']:>10,.0f} {rate['rules']:>8,.0f} {rate['env']:>8,.0f} "
-            f"{rate['vec']:>9,.0f} {rate['vecpy']:>9,.0f} {rate['lake']:>10,.0f} "
-            f"{nle or 0:>7,.0f} {ratio(rate['kernel'])} {rate['kernel'] / rate['lake']:>6.1f} "
-            f"{ratio(rate['env']):>7} {rate['vec'] / rate['env']:>7.1f}",
+            f"{rate['envpy']:>8,.0f} {rate['vec']:>9,.0f} {rate['vecpy']:>9,.0f} "
+            f"{rate['lake']:>10,.0f} {nle or 0:>7,.0f} {ratio(rate['kernel'])} "
+            f"{rate['kernel'] / rate['lake']:>6.1f} {ratio(rate['env']):>7} "
+            f"{ratio(rate['envpy']):>9} {rate['env'] / rate['lake']:>6.2f} "
+            f"{rate['vec'] / rate['env']:>7.1f} {rate['vec'] / rate['envpy']:>9.1f}",
             flush=True,
         )
         target = TARGETS.get(slug)

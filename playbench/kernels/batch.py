@@ -13,6 +13,7 @@ next-step autoreset.
 
 from __future__ import annotations
 
+from functools import partial
 from types import ModuleType
 from typing import Any
 
@@ -60,6 +61,7 @@ class Batch:
         self.starts = np.full(num_envs, self.start, dtype=np.int64)
         #: what each run's progress counts from (set with the run's start or its state)
         self.origins = np.full(num_envs, module.origin(options), dtype=np.int64)
+        self._stepped = self.stepper()
         self.reset()
 
     def reset(self, rows: np.ndarray | None = None) -> None:
@@ -87,7 +89,13 @@ class Batch:
         """Play action ``actions[i]`` in run ``i`` (a run that had ended starts again
         instead); returns how many runs this step ended."""
         self.actions[:] = actions
-        return self._step(
+        return self._stepped()
+
+    def stepper(self) -> Any:
+        """:meth:`step` as one call with its arrays bound, for a caller that writes the
+        actions into ``actions`` itself (a loop of one run, where each call's cost counts)."""
+        return partial(
+            self._step,
             self.kernel,
             self.actions,
             self.starts,

@@ -119,3 +119,23 @@ def test_the_binding_refuses_buffers_of_the_wrong_sizes() -> None:
     np.testing.assert_array_equal(kernel.cells, before[1])
     kernel.step([4, 4, 4, 4])
     assert kernel.state[:, 3].tolist() == [1, 1, 1, 1]
+
+
+def test_the_single_env_runs_on_the_rules_with_the_kernels_turned_off() -> None:
+    """``gymnasium.make``'s env asks for the kernel only where it runs: with
+    ``PLAYBENCH_KERNELS=0`` it plays on the rules and says nothing."""
+    code = (
+        "import gymnasium, playbench\n"
+        "env = gymnasium.make('playbench/Chimestep-v0', events=False, games='any')\n"
+        "_, info = env.reset(seed={seed})\n"
+        "one = env.unwrapped\n"
+        "print(one._kernel is None, one.match.seed, int(info['action_mask'].sum()))"
+    )
+    seed = int(np.random.default_rng().integers(2**32))
+    off = _run(code.format(seed=seed), **{KERNELS_ENV: "0"})
+    assert off.stdout.split()[:2] == ["True", str(seed)], off.stdout
+    assert off.stderr == ""
+    if wanted():
+        on = _run(code.format(seed=seed), **{KERNELS_ENV: "1"})
+        assert on.stdout.split()[0] == "False"
+        assert on.stdout.split()[1:] == off.stdout.split()[1:]

@@ -96,6 +96,16 @@ def progress(batch: Any, origins: np.ndarray) -> np.ndarray:
     return np.minimum(1.0, np.maximum(0.0, done))
 
 
+def progress_of(batch: Any, i: int) -> float:
+    """Run ``i``'s progress, :func:`progress` of one run in Python numbers (a single env's
+    step reads one, where NumPy's per-call cost would outweigh the work)."""
+    row = batch.state[i].tolist()
+    stage, target = row[STAGE], row[TARGET]
+    struck = sum(batch.cells[i, :TILE_COUNT].tobytes()) / (TILE_COUNT * target)
+    done = (stage - 1 + struck - START_SHARE) / (PROGRESS_STAGES - START_SHARE)
+    return min(1.0, max(0.0, done))
+
+
 def table(options: Mapping[str, Any] | None) -> tuple[np.ndarray, np.ndarray]:
     """No levels: one empty row, and one row of cells for the pyramid's tiles."""
     return np.zeros((1, 1), dtype=np.int64), np.zeros((1, TILE_COUNT), dtype=np.uint8)

@@ -96,6 +96,19 @@ def progress(batch: Any, origins: np.ndarray) -> np.ndarray:
 _WON = STATUSES.index(WON)
 
 
+def progress_of(batch: Any, i: int) -> float:
+    """Run ``i``'s progress, :func:`progress` of one run in Python numbers (a single env's
+    step reads one, where NumPy's per-call cost would outweigh the work)."""
+    row = batch.state[i].tolist()
+    if row[STATUS] == _WON:
+        return 1.0
+    gems = row[GEMS]
+    number, quota, last = batch.progress_table[row[LEVEL]].tolist()
+    origin = int(batch.origins[i])
+    share = min(gems, quota) / quota if quota else 0.0
+    return (number - origin + share) / (last - origin + 1)
+
+
 def progress_table(numbers: np.ndarray) -> np.ndarray:
     """What :func:`progress` reads of each level-table row: its level's number, its quota
     and the number of the run's last level (a custom level is a run of its own: 1)."""

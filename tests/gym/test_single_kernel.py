@@ -1,0 +1,186 @@
+"""The single env on a game's kernel (a batch of one) against the same env on its rules
+(the kernels turned off): the same observations, rewards, ends, infos and matches, step
+for step, through ``gymnasium.make``, on drawn seeds and keywords."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import gymnasium
+import numpy as np
+import pytest
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
+
+from playbench.games.delvewick.levels import LEVELS
+from playbench.gym.env import ActionOutOfSpace
+from playbench.kernels import KERNELS_ENV, wanted
+
+pytestmark = pytest.mark.skipif(not wanted(), reason=f"{KERNELS_ENV} turns the kernels off")
+
+DELVEWICK = "playbench/Delvewick-v0"
+ENV_IDS = (DELVEWICK, "playbench/Chimestep-v0")
+STEPS = 3000
+
+
+def _make(env_id: str, kernel: bool, **keywords):
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setenv(KERNELS_ENV, "1" if kernel else "0")
+        env = gymnasium.make(env_id, **{"events": False, **keywords})
+    assert (env.unwrapped._kernel is not None) == kernel
+    return env
+
+
+def _same(one, other, where: str) -> None:
+    """Equal, and of the same types (arrays: dtype, shape and writeability too)."""
+    assert type(one) is type(other), (where, type(one), type(other))
+    if isinstance(one, tuple | list):
+        assert len(one) == len(other), where
+        for k, (mine, theirs) in enumerate(zip(one, other, strict=True)):
+            _same(mine, theirs, f"{where} [{k}]")
+    elif isinstance(one, dict):
+        assert list(one) == list(other), where
+        for key in one:
+            _same(one[key], other[key], f"{where} {key}")
+    elif isinstance(one, np.ndarray):
+        np.testing.assert_array_equal(one, other, err_msg=where)
+        assert (one.dtype, one.shape) == (other.dtype, other.shape), where
+        assert one.flags.writeable == other.flags.writeable, where
+    else:
+        assert one == other, (where, one, other)
+
+
+def _pick(rng: np.random.Generator, mask: np.ndarray) -> int:
+    """A legal action mostly, sometimes any action of the space (an illegal one included:
+    both refuse it alike)."""
+    legal = np.flatnonzero(mask)
+    if rng.random() < 0.1 or not len(legal):
+        return int(rng.integers(len(mask)))
+    return int(legal[int(rng.integers(len(legal)))])
+
+
+def _same_matches(fast, slow) -> None:
+    one, other = fast.unwrapped.match, slow.unwrapped.match
+    assert (one.seed, one.options, one.log, one.moves) == (
+        other.seed,
+        other.options,
+        other.log,
+        other.moves,
+    )
+    assert one.game.to_json(one.state) == other.game.to_json(other.state)
+
+
+def play_both(env_id: str, seed: int, steps: int, **keywords) -> int:
+    """Play ``steps`` steps on both, resetting when an episode ends (the first reset on
+    ``seed``), a deep copy and a pickle half way; returns the episodes ended."""
+    fast, slow = _make(env_id, True, **keywords), _make(env_id, False, **keywords)
+    out = fast.reset(seed=seed)
+    _same(out, slow.reset(seed=seed), f"seed {seed} reset")
+    assert fast.unwrapped._on_kernel
+    rng = np.random.default_rng(seed)
+    ended = 0
+    for step in range(steps):
+        if step == steps // 2:
+            _same_matches(fast, slow)
+            fast, slow = copy.deepcopy(fast), copy.deepcopy(slow)
+            fast = pickle.loads(pickle.dumps(fast))
+            _same_matches(fast, slow)
+            _same(fast.unwrapped.action_masks(), slow.unwrapped.action_masks(), "mask")
+        action = _pick(rng, out[-1]["action_mask"])
+        out = fast.step(action)
+        _same(out, slow.step(action), f"seed {seed} step {step} action {action}")
+        if out[2] or out[3]:
+            ended += 1
+            _same_matches(fast, slow)
+            out = fast.reset()
+            _same(out, slow.reset(), f"seed {seed} reset after step {step}")
+    _same_matches(fast, slow)
+    return ended
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+@settings(max_examples=2, deadline=None, phases=[Phase.generate])
+@given(seed=st.integers(0, 2**63 - 1), cap=st.integers(30, 400))
+def test_the_kernel_plays_as_the_rules_on_drawn_seeds(env_id, seed, cap) -> None:
+    assert play_both(env_id, seed, STEPS, max_episode_steps=cap) > 0
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+@settings(max_examples=3, deadline=None, phases=[Phase.generate])
+@given(
+    seed=st.integers(0, 2**63 - 1),
+    illegal=st.sampled_from(["noop", "penalty", "terminate"]),
+    reward=st.sampled_from(["score", "progress"]),
+    shape=st.sampled_from([{}, {"one_hot": True}, {"mask_in_observation": True}]),
+    games=st.sampled_from(["train", "any"]),
+)
+def test_the_kernel_plays_as_the_rules_with_drawn_keywords(
+    env_id, seed, illegal, reward, shape, games
+) -> None:
+    keywords = {"illegal": illegal, "reward": reward, "games": games, **shape}
+    play_both(env_id, seed, STEPS // 3, illegal_penalty=0.25, **keywords)
+
+
+@settings(max_examples=2, deadline=None, phases=[Phase.generate])
+@given(seed=st.integers(0, 2**63 - 1), data=st.data())
+def test_delvewick_start_levels_and_a_custom_level_play_as_the_rules(seed, data) -> None:
+    start = data.draw(st.integers(1, len(LEVELS)))
+    play_both(DELVEWICK, seed, STEPS // 3, options={"startLevel": start}, games="any")
+    level = LEVELS[data.draw(st.integers(0, len(LEVELS) - 1))]
+    custom = {"level": {"name": "drawn", "quota": 1, "oil": level.oil, "rows": list(level.rows)}}
+    play_both(DELVEWICK, seed, STEPS // 3, options=custom, games="any")
+
+
+def test_an_episode_outside_the_kernels_table_is_played_on_the_rules() -> None:
+    """A custom level asked for at reset is not in a table made for the shipped levels:
+    that episode runs on the rules, the next one on the kernel again, both as the rules."""
+    seed = int(np.random.default_rng().integers(2**32))
+    level = LEVELS[seed % len(LEVELS)]
+    custom = {"level": {"name": "drawn", "quota": 2, "oil": level.oil, "rows": list(level.rows)}}
+    fast, slow = _make(DELVEWICK, True, games="any"), _make(DELVEWICK, False, games="any")
+    rng = np.random.default_rng(seed)
+    for options, on_kernel in ((custom, False), (None, True)):
+        out = fast.reset(seed=seed, options=options)
+        _same(out, slow.reset(seed=seed, options=options), "reset")
+        assert fast.unwrapped._on_kernel is on_kernel
+        for step in range(200):
+            action = _pick(rng, out[-1]["action_mask"])
+            out = fast.step(action)
+            _same(out, slow.step(action), f"{options} step {step}")
+            if out[2] or out[3]:
+                break
+        _same_matches(fast, slow)
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_an_action_out_of_the_space_is_refused_alike_and_changes_nothing(env_id) -> None:
+    seed = int(np.random.default_rng().integers(2**32))
+    fast, slow = _make(env_id, True), _make(env_id, False)
+    fast.reset(seed=seed)
+    slow.reset(seed=seed)
+    size = fast.action_space.n
+    for wrong in (size, -1, 1.0, True, np.array([0, 1])):
+        refusals = []
+        for env in (fast, slow):
+            with pytest.raises(ActionOutOfSpace) as refused:
+                env.step(wrong)
+            refusals.append(str(refused.value))
+        assert refusals[0] == refusals[1]
+    _same_matches(fast, slow)
+    legal = int(np.flatnonzero(slow.unwrapped.action_masks())[0])
+    _same(fast.step(legal), slow.step(legal), "after the refusals")
+
+
+@pytest.mark.parametrize(
+    "keywords",
+    [{}, {"events": True}, {"json_info": True}, {"obs_type": "frame"}, {"obs_type": "text"}],
+)
+def test_what_the_kernel_does_not_give_runs_on_the_rules(keywords) -> None:
+    """Events, the JSON view and the pictures come from the rules' state only."""
+    env = gymnasium.make(DELVEWICK, **keywords)
+    assert env.unwrapped._kernel is None
+    _, info = env.reset(seed=int(np.random.default_rng().integers(2**32)))
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    _, _, _, _, info = env.step(legal)
+    assert info["events"], "a single env on its rules reports what a step did"
