@@ -53,9 +53,13 @@ enum { GK_PLAIN, GK_ROW, GK_COLUMN, GK_AREA, GK_BOMB, GK_KINDS };
 static const int64_t GS_CREATE_POINTS[GK_KINDS] = {0, 50, 50, 100, 200};
 static const int64_t GS_SET_OFF_POINTS[GK_KINDS] = {0, 50, 50, 80, 150};
 
-/* the swaps' cells, and each cell's area bomb square, filled once by gs_init */
-static int GS_A[GS_SWAPS], GS_B[GS_SWAPS];
+/* the swaps' cells, whether each is the swap down, and each cell's area bomb square,
+ * filled once by gs_init */
+static int GS_A[GS_SWAPS], GS_B[GS_SWAPS], GS_DOWN[GS_SWAPS];
 static uint64_t GS_AREA[GS_CELLS];
+/* cells by column: from the third on, up to the fifth, the sixth, the seventh, from the
+ * second to the seventh; and the cells above the last row */
+static uint64_t GS_FROM_C3, GS_UP_TO_C5, GS_UP_TO_C6, GS_UP_TO_C7, GS_INNER_C, GS_UPPER;
 
 static void gs_init(void) {
     int k = 0;
@@ -63,10 +67,12 @@ static void gs_init(void) {
         int row = cell / GS_SIDE, col = cell % GS_SIDE;
         if (col < GS_SIDE - 1) {
             GS_A[k] = cell;
+            GS_DOWN[k] = 0;
             GS_B[k++] = cell + 1;
         }
         if (row < GS_SIDE - 1) {
             GS_A[k] = cell;
+            GS_DOWN[k] = 1;
             GS_B[k++] = cell + GS_SIDE;
         }
         GS_AREA[cell] = 0;
@@ -75,6 +81,16 @@ static void gs_init(void) {
                 if (0 <= r && r < GS_SIDE && 0 <= c && c < GS_SIDE)
                     GS_AREA[cell] |= 1ULL << (r * GS_SIDE + c);
     }
+    GS_FROM_C3 = GS_UP_TO_C5 = GS_UP_TO_C6 = GS_UP_TO_C7 = GS_INNER_C = 0;
+    for (int col = 0; col < GS_SIDE; col++) {
+        uint64_t column = 0x0101010101010101ULL << col;
+        if (col >= 2) GS_FROM_C3 |= column;
+        if (col <= GS_SIDE - 4) GS_UP_TO_C5 |= column;
+        if (col <= GS_SIDE - 3) GS_UP_TO_C6 |= column;
+        if (col <= GS_SIDE - 2) GS_UP_TO_C7 |= column;
+        if (1 <= col && col <= GS_SIDE - 2) GS_INNER_C |= column;
+    }
+    GS_UPPER = ~0ULL >> GS_SIDE;
 }
 
 /* -- the generator: Rng.next_u64 and Rng.below ------------------------------------------ */
@@ -93,57 +109,74 @@ typedef struct {
     int first, length, step;
 } Run;
 
-/* the gem at ``cell`` is in a line of 3+ along its row or its column */
-static int gs_lined(const uint8_t *colors, int cell) {
-    int color = colors[cell], row = cell / GS_SIDE, col = cell % GS_SIDE, count = 1;
-    if (color >= GS_COLORS) return 0;
-    for (int c = col - 1; c >= 0 && colors[cell - (col - c)] == color; c--) count++;
-    for (int c = col + 1; c < GS_SIDE && colors[cell + (c - col)] == color; c++) count++;
-    if (count >= GS_MIN_LINE) return 1;
-    count = 1;
-    for (int r = row - 1; r >= 0 && colors[cell - (row - r) * GS_SIDE] == color; r--) count++;
-    for (int r = row + 1; r < GS_SIDE && colors[cell + (r - row) * GS_SIDE] == color; r++)
-        count++;
-    return count >= GS_MIN_LINE;
+/* one mask a colour (and the colour bombs' as colour 7): bit k for cell k */
+static inline void gs_boards(const uint8_t *colors, uint64_t *boards) {
+    memset(boards, 0, sizeof(uint64_t) * (GS_COLORS + 1));
+    for (int cell = 0; cell < GS_CELLS; cell++)
+        if (colors[cell] <= GS_NO_COLOR) boards[colors[cell]] |= 1ULL << cell;
 }
 
-/* the swap of ``a`` and ``b`` is legal on a still board: it lines up 3+, or a colour bomb
- * is in it */
-static int gs_legal_swap(uint8_t *colors, int a, int b) {
-    uint8_t ca = colors[a], cb = colors[b];
-    if (ca == GS_NO_COLOR || cb == GS_NO_COLOR) return 1;
-    if (ca == cb) return 0;
-    colors[a] = cb;
-    colors[b] = ca;
-    int lined = gs_lined(colors, a) || gs_lined(colors, b);
-    colors[a] = ca;
-    colors[b] = cb;
-    return lined;
+/* the legal swaps of a still board (board._swap_flags, a bit a cell where Python has a
+ * byte): bit x of ``*across`` for the swap of x with x + 1, of ``*down`` with x + 8 */
+static void gs_swap_flags(const uint8_t *colors, uint64_t *across, uint64_t *down) {
+    uint64_t boards[GS_COLORS + 1], right = 0, below = 0;
+    gs_boards(colors, boards);
+    for (int color = 0; color < GS_COLORS; color++) {
+        uint64_t h = boards[color];
+        if (!h) continue;
+        uint64_t on1 = h >> 1, on2 = h >> 2, on8 = h >> 8, on9 = h >> 9, on16 = h >> 16;
+        uint64_t back1 = h << 1, back2 = h << 2, back8 = h << 8, back16 = h << 16;
+        right |= (on1 & ((back1 & back2 & GS_FROM_C3) | (back8 & (back16 | on8)) | (on8 & on16))) |
+                 (h & ((on2 & (h >> 3) & GS_UP_TO_C5) | ((h << 7) & ((h << 15) | on9)) |
+                       (on9 & (h >> 17))));
+        below |= (on8 & ((back8 & back16) |
+                         (back1 & ((back2 & GS_FROM_C3) | (on1 & GS_INNER_C))) |
+                         (on1 & on2 & GS_UP_TO_C6))) |
+                 (h & ((on16 & (h >> 24)) |
+                       ((h >> 7) & (((h >> 6) & GS_FROM_C3) | (on9 & GS_INNER_C))) |
+                       (on9 & (h >> 10) & GS_UP_TO_C6)));
+    }
+    uint64_t bombs = boards[GS_NO_COLOR];
+    *across = (right | bombs | bombs >> 1) & GS_UP_TO_C7;
+    *down = below | ((bombs | bombs >> 8) & GS_UPPER);
 }
 
-static int gs_has_legal_swap(uint8_t *colors) {
-    for (int k = 0; k < GS_SWAPS; k++)
-        if (gs_legal_swap(colors, GS_A[k], GS_B[k])) return 1;
-    return 0;
+/* the swap of ``a`` and ``b`` (swap ``k``) is legal on a still board: it lines up 3+, or a
+ * colour bomb is in it */
+static int gs_legal_swap(const uint8_t *colors, int k) {
+    uint64_t across, down;
+    gs_swap_flags(colors, &across, &down);
+    return (int)((GS_DOWN[k] ? down : across) >> GS_A[k] & 1);
 }
 
-/* every line of 3+ on the board (board.find_runs): the rows' lines, then the columns' */
+static int gs_has_legal_swap(const uint8_t *colors) {
+    uint64_t across, down;
+    gs_swap_flags(colors, &across, &down);
+    return (across | down) != 0;
+}
+
+/* every line of 3+ on the board (board.find_runs, in another order, which changes nothing:
+ * the matches they make are placed on cells of their own) */
 static int gs_find_runs(const uint8_t *colors, Run *runs) {
+    uint64_t boards[GS_COLORS + 1];
     int count = 0;
-    for (int line = 0; line < 2; line++) {
-        int step = line ? GS_SIDE : 1, across = line ? 1 : GS_SIDE;
-        for (int lane = 0; lane < GS_SIDE; lane++) {
-            int base = lane * across, at = 0;
-            while (at < GS_SIDE) {
-                int color = colors[base + at * step], end = at + 1;
-                while (end < GS_SIDE && colors[base + end * step] == color) end++;
-                if (color < GS_COLORS && end - at >= GS_MIN_LINE) {
-                    runs[count].first = base + at * step;
-                    runs[count].length = end - at;
-                    runs[count].step = step;
-                    count++;
-                }
-                at = end;
+    gs_boards(colors, boards);
+    for (int color = 0; color < GS_COLORS; color++) {
+        uint64_t h = boards[color];
+        /* the cells that start three of a colour to the right / downward */
+        uint64_t lanes[2] = {h & h >> 1 & h >> 2 & GS_UP_TO_C6, h & h >> 8 & h >> 16};
+        for (int line = 0; line < 2; line++) {
+            uint64_t starts = lanes[line];
+            int step = line ? GS_SIDE : 1;
+            starts &= ~(starts << step);
+            while (starts) {
+                int first = __builtin_ctzll(starts), last = first;
+                starts &= starts - 1;
+                while (lanes[line] >> (last + step) & 1) last += step;
+                runs[count].first = first;
+                runs[count].length = (last - first) / step + GS_MIN_LINE;
+                runs[count].step = step;
+                count++;
             }
         }
     }
@@ -306,11 +339,10 @@ typedef struct {
 static int64_t gs_resolve_step(uint8_t *colors, uint8_t *kinds, uint64_t *rng, int64_t step,
                                uint64_t cleared, const Made *made, int count, uint64_t fired,
                                int64_t bonus) {
-    for (int cell = 0; cell < GS_CELLS; cell++)
-        if (kinds[cell] != GK_PLAIN) {
-            bonus += gs_set_off(colors, kinds, &cleared, fired);
-            break;
-        }
+    uint64_t words[GS_CELLS / 8], any = 0;
+    memcpy(words, kinds, GS_CELLS);
+    for (int k = 0; k < GS_CELLS / 8; k++) any |= words[k];
+    if (any) bonus += gs_set_off(colors, kinds, &cleared, fired);
     for (int k = 0; k < count; k++) bonus += GS_CREATE_POINTS[made[k].kind];
     int64_t points = ((int64_t)__builtin_popcountll(cleared) * GS_POINTS_PER_GEM + bonus) * step;
     for (int k = 0; k < count; k++) {
@@ -451,7 +483,7 @@ static int64_t gs_step(int64_t *s, uint8_t *cells, const int64_t *table, const u
         return -GS_HINT_COST;
     }
     int a = GS_A[action], b = GS_B[action];
-    if (!gs_legal_swap(cells, a, b)) return GS_REFUSED;
+    if (!gs_legal_swap(cells, (int)action)) return GS_REFUSED;
     uint64_t rng = (uint64_t)s[GS_RNG];
     int64_t points = gs_play_swap(cells, cells + GS_CELLS, &rng, a, b);
     s[GS_MOVES] += 1;
@@ -481,9 +513,9 @@ static void gs_observe(const int64_t *s, const uint8_t *cells, const int64_t *ta
         memset(mask, 0, GS_ACTIONS);
         return;
     }
-    uint8_t colors[GS_CELLS];
-    memcpy(colors, cells, GS_CELLS);
-    for (int k = 0; k < GS_SWAPS; k++) mask[k] = (int8_t)gs_legal_swap(colors, GS_A[k], GS_B[k]);
+    uint64_t across, down;
+    gs_swap_flags(cells, &across, &down);
+    for (int k = 0; k < GS_SWAPS; k++) mask[k] = (int8_t)((GS_DOWN[k] ? down : across) >> GS_A[k] & 1);
     mask[GS_HINT] = 1;
 }
 
