@@ -1,5 +1,6 @@
 """Gem Swap's kernel, its Python side: the start board, the observation record and the
-state in and out (the rules in C are ``playbench/kernels/gemswap.h``).
+state in and out (the rules in C are ``playbench/kernels/gemswap.h`` and
+``gemswap_board.h``).
 
 A run starts from its game seed, so a batch's ``starts`` hold seeds. Its level table is
 one row: 0 when every run deals its board from the seed, 1 when every run starts on the
