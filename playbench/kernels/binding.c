@@ -13,8 +13,9 @@
  * int64 parameters, ``obs`` N records of bytes, ``mask`` N rows of int8. ``step`` plays
  * ``actions[i]`` (int64) in env i, except that an env whose run had ended is started again
  * on ``starts[i]`` (reward 0, not ended): a row of the level table (Delvewick) or a game
- * seed (Chimestep). A refused action leaves the env as it
- * was, reward 0 and ``illegal[i]`` 1. Rewards are float64, scores int64, ends and illegal
+ * seed (Chimestep, Gem Swap). A refused action leaves the env as it
+ * was, reward 0 and ``illegal[i]`` 1 (a kernel's step returns less than its ``lowest``
+ * reward, 0 unless its row names one). Rewards are float64, scores int64, ends and illegal
  * one byte each. The layouts must be framed in bedrock (the Python side builds them from
  * parsed levels only); every size is checked here before any env is touched.
  */
@@ -23,6 +24,7 @@
 
 #include "chimestep.h"
 #include "delvewick.h"
+#include "gemswap.h"
 
 typedef struct {
     const char *name;
@@ -40,6 +42,7 @@ typedef struct {
     const char *(*env_error)(const int64_t *, const int64_t *, Py_ssize_t, Py_ssize_t);
     const char *(*start_error)(int64_t, Py_ssize_t);
     const char *(*record_error)(const int64_t *, Py_ssize_t);
+    int64_t lowest; /* the lowest reward a step gives (Gem Swap's hint costs points) */
 } Kernel;
 
 static const Kernel KERNELS[] = {
@@ -49,6 +52,9 @@ static const Kernel KERNELS[] = {
     {"chimestep", CS_STATE, CS_ACTIONS, CP_PARAMS, cs_init, cs_step, cs_reset, cs_observe,
      CS_SCORE, 1, cs_over, cs_table_error, cs_env_error, cs_start_error,
      cs_record_error},
+    {"gemswap", GS_STATE, GS_ACTIONS, GP_PARAMS, gs_init, gs_step, gs_reset, gs_observe,
+     GS_SCORE, 1, gs_over, gs_table_error, gs_env_error, gs_start_error, gs_record_error,
+     -GS_HINT_COST},
 };
 #define KERNEL_COUNT ((Py_ssize_t)(sizeof KERNELS / sizeof KERNELS[0]))
 
@@ -165,7 +171,7 @@ static PyObject *step(PyObject *self, PyObject *args) {
             k->reset(row, board, t, lay, s.cells, go[i]);
         } else {
             gained = k->step(row, board, t, lay, s.cells, a[i]);
-            if (gained < 0) {
+            if (gained < k->lowest) {
                 gained = 0;
                 bad[i] = 1;
             }

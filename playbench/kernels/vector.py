@@ -4,9 +4,12 @@
 when the game has a kernel that runs here and the env asks for nothing the kernel does not
 give: the ``dict`` observation, ``events=False`` (``info["events"]`` then holds empty
 tuples on either loop), ``json_info=False``, ``illegal="noop"``, ``reward="score"``,
-next-step autoreset, and options (and tasks) whose levels the kernel's table holds.
-Everything handed out is then what the env's own loop over matches hands out, step for
-step (``tests/kernels/test_vector.py`` plays both). Each episode's seed and options are
+next-step autoreset, and options (and tasks) whose levels the kernel's table holds. The
+actions the env leaves out of its masks (Gem Swap's dominated ``hint`` unless
+``allow_dominated=True``, named by the kernel module's ``DOMINATED``) are left out of the
+kernel's masks too and refused as the env's own loop refuses them. Everything handed out
+is then what the env's own loop over matches hands out, step for step
+(``tests/kernels/test_vector.py`` plays both). Each episode's seed and options are
 the env's own draws from its generators, so the loop keeps no Python per env but at the
 start of an episode.
 """
@@ -41,6 +44,8 @@ def kernel_loop(env: Any) -> KernelLoop | None:
     runs = batched(env.game, env.num_envs, env.options)
     if runs is None:
         return None
+    if env.learning.dominated is not None and not hasattr(runs.module, "DOMINATED"):
+        return None
     every = [env.options, *(env.seeds.tasks or ())]
     if any(runs.module.start(env.options, 0, options) is None for options in every):
         return None
@@ -68,6 +73,13 @@ class KernelLoop:
         self.known: dict[int, tuple[Any, float, float]] = {}
         #: the seed and options each env's episode started with
         self.begun: list[tuple[int, Any]] = [(0, None)] * count
+        #: the action indices the env's masks leave out, and the index the kernel refuses
+        #: in their place
+        allowed = env._keywords["allow_dominated"]
+        self.left_out = np.array(
+            () if allowed else getattr(runs.module, "DOMINATED", ()), dtype=np.int64
+        )
+        self.refused = runs.module.ACTIONS
 
     def started(self, i: int) -> None:
         """Env ``i``'s episode was just started by the env (its match holds it): load it."""
@@ -113,7 +125,10 @@ class KernelLoop:
             self._figures(i, options)
             runs.restart(i, runs.module.start(env.options, seed, options))
             runs.origins[i] = runs.module.origin(options)
-        runs.step(indices)
+        if self.left_out.size:
+            runs.step(np.where(np.isin(indices, self.left_out), self.refused, indices))
+        else:
+            runs.step(indices)
         self.steps += ~resets
         terminated = runs.ends & ~resets
         # as Gymnasium's TimeLimit: the step at the cap is truncated, ended by the game or not
@@ -121,6 +136,7 @@ class KernelLoop:
         self.steps[resets] = 0
         self.ended = terminated | truncated
         mask = runs.mask.copy()
+        mask[:, self.left_out] = 0
         mask.flags.writeable = False
         env._mask = mask
         reason = self.blank.copy()

@@ -18,7 +18,7 @@ from playbench.kernels import KERNELS_ENV, wanted
 pytestmark = pytest.mark.skipif(not wanted(), reason=f"{KERNELS_ENV} turns the kernels off")
 
 ENV_ID = "playbench/Delvewick-v0"
-ENV_IDS = (ENV_ID, "playbench/Chimestep-v0")
+ENV_IDS = (ENV_ID, "playbench/Chimestep-v0", "playbench/GemSwap-v0")
 ENVS = 16
 ROUNDS = 400
 
@@ -160,3 +160,27 @@ def test_the_kernel_loop_is_only_taken_where_it_gives_the_same(monkeypatch) -> N
             gymnasium.make_vec(ENV_ID, num_envs=2, events=False, obs_type="frame")._kernel is None
         )
         assert gymnasium.make_vec(ENV_ID, num_envs=2, events=False)._kernel is not None
+
+
+@pytest.mark.parametrize("allow_dominated", [False, True])
+def test_gem_swaps_hint_goes_through_both_loops_alike(allow_dominated) -> None:
+    """Gem Swap's ``hint`` costs points and is dominated: left out of the masks and refused
+    unless ``allow_dominated=True``, when it is played; picked often here, either way the
+    kernel's loop hands out what the loop over matches does."""
+    seed = int(np.random.default_rng().integers(2**32))
+    keywords = {"allow_dominated": allow_dominated, "max_episode_steps": 60}
+    fast = _make("playbench/GemSwap-v0", True, **keywords)
+    slow = _make("playbench/GemSwap-v0", False, **keywords)
+    _same(fast.reset(seed=seed), slow.reset(seed=seed), "reset")
+    rng, mask = np.random.default_rng(seed), slow.action_masks()
+    hint = mask.shape[1] - 1
+    assert bool(mask[:, hint].all()) == allow_dominated
+    refused = 0
+    for step in range(120):
+        picks = _picks(rng, mask)
+        picks[rng.random(ENVS) < 0.3] = hint
+        out = fast.step(picks)
+        _same(out, slow.step(picks), f"seed {seed} step {step}")
+        refused += int(out[4]["illegal"][picks == hint].sum())
+        mask = out[4]["action_mask"]
+    assert (refused == 0) == allow_dominated

@@ -112,18 +112,27 @@ def new(seed: int, options: Mapping[str, Any] | None = None) -> GemState:
     """A fresh game: the seed's board, or the ``board`` option (reshuffled when it has no
     legal swap). Raises :class:`OptionsError` for a bad seed or options."""
     check_seed(seed)
-    options = options_object(options, OptionsError, "Gem Swap", OPTION_KEYS)
+    board = board_option(options)
     rng = Rng.from_seed(seed)
-    if "board" not in options:
+    if board is None:
         colors, kinds = deal(rng)
         return GemState(colors, kinds, rng)
-    try:
-        colors, kinds = read_rows(options["board"])
-    except ValueError as error:
-        raise OptionsError(f"Gem Swap options: {error}") from None
+    colors, kinds = board
     if not has_legal_swap(colors):
         colors, kinds = reshuffle(colors, kinds, rng)
     return GemState(colors, kinds, rng)
+
+
+def board_option(options: Mapping[str, Any] | None) -> tuple[bytearray, bytearray] | None:
+    """The gems of the ``board`` option, None without one. Raises :class:`OptionsError`
+    for options the rules do not take."""
+    options = options_object(options, OptionsError, "Gem Swap", OPTION_KEYS)
+    if "board" not in options:
+        return None
+    try:
+        return read_rows(options["board"])
+    except ValueError as error:
+        raise OptionsError(f"Gem Swap options: {error}") from None
 
 
 # -- actions -------------------------------------------------------------------------------
