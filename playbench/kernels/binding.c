@@ -13,7 +13,7 @@
  * int64 parameters, ``obs`` N records of bytes, ``mask`` N rows of int8. ``step`` plays
  * ``actions[i]`` (int64) in env i, except that an env whose run had ended is started again
  * on ``starts[i]`` (reward 0, not ended): a row of the level table (Delvewick) or a game
- * seed (Chimestep). A refused action leaves the env as it
+ * seed (Chimestep, Cogcrawl). A refused action leaves the env as it
  * was, reward 0 and ``illegal[i]`` 1. Rewards are float64, scores int64, ends and illegal
  * one byte each. The layouts must be framed in bedrock (the Python side builds them from
  * parsed levels only); every size is checked here before any env is touched.
@@ -22,6 +22,7 @@
 #include <Python.h>
 
 #include "chimestep.h"
+#include "cogcrawl.h"
 #include "delvewick.h"
 
 typedef struct {
@@ -49,6 +50,8 @@ static const Kernel KERNELS[] = {
     {"chimestep", CS_STATE, CS_ACTIONS, CP_PARAMS, cs_init, cs_step, cs_reset, cs_observe,
      CS_SCORE, 1, cs_over, cs_table_error, cs_env_error, cs_start_error,
      cs_record_error},
+    {"cogcrawl", CC_STATE, CC_ACTIONS, CCP_PARAMS, cc_init, cc_step, cc_reset, cc_observe,
+     CC_SCORE, 1, cc_over, cc_table_error, cc_env_error, cc_start_error, cc_record_error},
 };
 #define KERNEL_COUNT ((Py_ssize_t)(sizeof KERNELS / sizeof KERNELS[0]))
 
