@@ -10,8 +10,8 @@ every step.
 
 Which games have one: a game has a kernel when its package has a module ``kernel`` (the
 kernel's Python side: the level table, the observation record, the state in and out; its
-``KERNEL`` names the kernel) and the extension has a kernel of that name. Delvewick and
-Chimestep have one; Gem Swap and Cogcrawl run on their Python rules.
+``KERNEL`` names the kernel) and the extension has a kernel of that name. Delvewick,
+Chimestep and Cogcrawl have one; Gem Swap runs on its Python rules.
 
 ``pip install`` (editable or not) builds the extension wherever a C compiler is found
 (``setup.py``); elsewhere the install goes on and :func:`native` warns once that the games

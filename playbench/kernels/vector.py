@@ -4,7 +4,10 @@
 when the game has a kernel that runs here and the env asks for nothing the kernel does not
 give: the ``dict`` observation, ``events=False`` (``info["events"]`` then holds empty
 tuples on either loop), ``json_info=False``, ``illegal="noop"``, ``reward="score"``,
-next-step autoreset, and options (and tasks) whose levels the kernel's table holds.
+next-step autoreset, and options (and tasks) whose levels the kernel's table holds. Where
+the env leaves actions out of its mask (Cogcrawl's ``up`` from the first level, unless
+``allow_quit``), the kernel's module names them (``left_out``) and the loop refuses an
+action outside the mask without playing it, as the env's own loop does.
 Everything handed out is then what the env's own loop over matches hands out, step for
 step (``tests/kernels/test_vector.py`` plays both). Each episode's seed and options are
 the env's own draws from its generators, so the loop keeps no Python per env but at the
@@ -44,15 +47,32 @@ def kernel_loop(env: Any) -> KernelLoop | None:
     every = [env.options, *(env.seeds.tasks or ())]
     if any(runs.module.start(env.options, 0, options) is None for options in every):
         return None
-    return KernelLoop(env, runs)
+    hidden = _hidden(env)
+    if any(hidden) and not hasattr(runs.module, "left_out"):
+        return None
+    return KernelLoop(env, runs, hidden if any(hidden) else None)
+
+
+def _hidden(env: Any) -> tuple[bool, bool]:
+    """Whether the env leaves out of its mask the actions that quit, and those that are
+    dominated (the game's learning names them; the env keeps them unless asked)."""
+    learning, keywords = env.learning, env._keywords
+    return (
+        learning.quits is not None and not keywords["allow_quit"],
+        learning.dominated is not None and not keywords["allow_dominated"],
+    )
 
 
 class KernelLoop:
     """Steps ``env``'s N episodes in ``runs`` (a :class:`~playbench.kernels.batch.Batch`)."""
 
-    def __init__(self, env: Any, runs: Any) -> None:
+    def __init__(self, env: Any, runs: Any, hidden: tuple[bool, bool] | None = None) -> None:
         self.env = env
         self.runs = runs
+        #: (quits, dominated) the env leaves out of its mask, or None: the kernel's module
+        #: names them (``left_out``) and an action outside the mask is refused unplayed
+        self.hidden = hidden
+        self.rows = np.arange(env.num_envs)
         count = env.num_envs
         self.steps = np.zeros(count, dtype=np.int64)
         self.ended = np.zeros(count, dtype=np.bool_)
@@ -113,7 +133,10 @@ class KernelLoop:
             self._figures(i, options)
             runs.restart(i, runs.module.start(env.options, seed, options))
             runs.origins[i] = runs.module.origin(options)
-        runs.step(indices)
+        if self.hidden is None:
+            runs.step(indices)
+        else:  # -1: refused, the run left as it was (a run starting again ignores it)
+            runs.step(np.where(env._mask[self.rows, indices] != 0, indices, -1))
         self.steps += ~resets
         terminated = runs.ends & ~resets
         # as Gymnasium's TimeLimit: the step at the cap is truncated, ended by the game or not
@@ -121,6 +144,8 @@ class KernelLoop:
         self.steps[resets] = 0
         self.ended = terminated | truncated
         mask = runs.mask.copy()
+        if self.hidden is not None:
+            mask[runs.module.left_out(runs, *self.hidden)] = 0
         mask.flags.writeable = False
         env._mask = mask
         reason = self.blank.copy()

@@ -127,6 +127,15 @@ def progress(batch: Any, origins: np.ndarray) -> np.ndarray:
     return np.where(state[:, STATUS] == RUN_STATES.index(WON), 1.0, deepest)
 
 
+def left_out(batch: Any, quits: bool, dominated: bool) -> np.ndarray:
+    """The mask entries a door leaves out, (N, actions) bool: with ``quits``, ``up`` on
+    the first level (it ends the run at once); Cogcrawl names no dominated action."""
+    out = np.zeros(batch.mask.shape, dtype=np.bool_)
+    if quits:
+        out[:, learning.UP] = batch.state[:, AT["dl"]] == 1
+    return out
+
+
 def table(options: Mapping[str, Any] | None) -> tuple[np.ndarray, np.ndarray]:
     """No levels to choose: one empty row, and one row of cells for the dungeon's planes."""
     return np.zeros((1, 1), dtype=np.int64), np.zeros((1, CELLS), dtype=np.uint8)
