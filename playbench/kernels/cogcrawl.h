@@ -180,7 +180,8 @@ static const int CC_DY[8] = {-1, 1, 0, 0, -1, -1, 1, 1};
 #define G_UP '<'
 #define G_DOWN '>'
 #define G_LAVA '}'
-static const uint8_t CC_ITEM_GLYPH[7] = {0, '$', '%', '!', ')', '[', '"'};
+/* an item category's glyph (any other byte a caller wrote into the cells shows none) */
+static const uint8_t CC_ITEM_GLYPH[256] = {0, '$', '%', '!', ')', '[', '"'};
 
 /* the numbers of the rules (constants.py, dungeon.py, monsters.py, items.py) */
 #define TURN_LIMIT 50000
@@ -540,7 +541,10 @@ static int cc_corridor_path(const Lvl *l, int start, int goal, int16_t *path) {
 
 #define CC_MAX_CORRIDORS (CC_MAX_ROOMS - 1 + 3)
 
+/* (a cell of -1: no free cell was found, where the rules raise; never seen, and nothing
+ * is placed) */
 static void cc_add_monster(Lvl *l, int64_t ident, int kind, int cell, int64_t hp) {
+    if (cell < 0) return;
     int64_t *m = l->v + LV_MON + l->v[LV_MCOUNT] * M_FIELDS;
     m[M_IDENT] = ident;
     m[M_KIND] = kind;
@@ -561,6 +565,7 @@ static void cc_pour_lava(uint64_t *rng, Lvl *l, int blocked, int depth) {
     int64_t tries = cc_randint(rng, 2, depth);
     for (int64_t t = 0; t < tries; t++) {
         int cell = cc_free_cell(rng, l, rooms, nrooms, blocked, 1);
+        if (cell < 0) return;
         l->terrain[cell] = G_LAVA;
         cc_passable(l, 1, blocked, mask);
         cc_reach(l, up, mask, parent, order);
@@ -577,6 +582,7 @@ static void cc_pour_lava(uint64_t *rng, Lvl *l, int blocked, int depth) {
 }
 
 static void cc_put_item(Lvl *l, int cell, int category, int64_t index) {
+    if (cell < 0) return;
     l->icat[cell] = (uint8_t)category;
     l->iidx[cell] = (uint8_t)index;
 }
@@ -734,7 +740,7 @@ static void cc_generate(int64_t *s, uint8_t *cells, int64_t depth) {
     }
     int up_room = (int)cc_below(&rng, (uint64_t)nrooms);
     int goal_room = (int)((up_room + 1 + cc_below(&rng, (uint64_t)(nrooms - 1))) % nrooms);
-    int up = cc_free_cell(&rng, l, &up_room, 1, -1, 0);
+    int up = cc_free_cell(&rng, l, &up_room, 1, -1, 0); /* (rooms have 6 floor cells) */
     l->v[LV_UP] = up;
     l->terrain[up] = G_UP;
     int goal = cc_free_cell(&rng, l, &goal_room, 1, -1, 0);
@@ -782,7 +788,7 @@ static inline int cc_cog(const int64_t *s) { return (int)(s[CC_Y] * CC_W + s[CC_
 static void cc_see(int64_t *s, uint8_t *cells) {
     Lvl l = cc_level(s, cells, s[CC_DL]);
     int cog = cc_cog(s), room = l.owner[cog];
-    if (room) {
+    if (room && room <= l.v[LV_ROOMS]) {
         const int64_t *r = l.v + LV_ROOM + 4 * (room - 1);
         for (int64_t y = r[1]; y <= r[3]; y++)
             for (int64_t x = r[0]; x <= r[2]; x++) {
