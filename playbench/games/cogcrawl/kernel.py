@@ -230,11 +230,7 @@ def to_state(batch: Any, i: int) -> CogState:
     s.messages = told.messages(s, row[AT["said"]], row[MESSAGES_AT:APPEAR_AT])
     why = AT["why"]
     s.last_plan = told.last_plan(
-        row[AT["executed"]],
-        row[AT["dropped"]],
-        row[why],
-        *(row[why + 1 : why + 5] if row[why] == told.FAILED else row[why + 1 : why + 2]),
-        s=s,
+        s, row[AT["executed"]], row[AT["dropped"]], row[why], row[why + 1 : AT["said"]]
     )
     return s
 

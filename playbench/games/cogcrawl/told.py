@@ -148,9 +148,12 @@ def primitive(action: int) -> Primitive:
     return Primitive(entry["do"], dir=entry.get("dir"), item=entry.get("item"))
 
 
-def last_plan(executed: int, dropped: int, why: int, *about: int, s: CogState) -> dict[str, Any]:
+def last_plan(
+    s: CogState, executed: int, dropped: int, why: int, about: list[int]
+) -> dict[str, Any]:
     """The ``last_plan`` of a one-primitive turn: the primitive run (action index or -1),
-    the entry dropped (or -1) and why the queue stopped (kind, then its integers)."""
+    the entry dropped (or -1), why the queue stopped and its integers (the kind that came
+    into view; the action that failed, the reason's code and its two arguments)."""
     plan = plan_copy(EMPTY_PLAN)
     if executed >= 0:
         plan["executed"] = [primitive(executed).to_json()]
@@ -164,7 +167,7 @@ def last_plan(executed: int, dropped: int, why: int, *about: int, s: CogState) -
     elif why == VIEW:
         plan["interrupted"] = f"a {KINDS[about[0]].name} came into view"
     elif why == FAILED:
-        action, code, a, b = about
+        action, code, a, b = about[:4]
         reason = REASONS[code - FIRST_REASON](s, a, b)
         plan["interrupted"] = f"{describe(primitive(action))} failed: {reason}"
     return plan
