@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from playbench.core import get_game
 from playbench.core.learning import learning_of
 from playbench.core.match import Match
+from playbench.games.cogcrawl import kernel as layout
 from playbench.games.cogcrawl.constants import PACK_LETTERS
 from playbench.games.cogcrawl.dungeon import LEVELS, generate, neighbours, xy_of
 from playbench.games.cogcrawl.glyphs import DIRECTIONS
@@ -337,3 +338,38 @@ def test_the_oracle_is_paid_as_the_rules_have_it(seed, steps, gold, down) -> Non
         return legal[0] if legal else mostly_legal(now, draws)
 
     play_on(state, 30, rng, chatty(state, rng), chatty)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("run", 9, "run state is unknown"),
+        ("dl", 11, "level is off the dungeon"),
+        ("dl", 2, "current level is not there"),
+        ("x", 48, "cog is off the map"),
+        ("wielded", 2, "wields what is not a weapon"),
+        ("worn", 26, "wielded or worn letter is off the pack"),
+        ("oracle", 7, "Oracle level is wrong"),
+    ],
+)
+def test_a_row_the_kernel_cannot_step_is_refused_before_any_env_moves(field, value, said):
+    """A caller's write into the state that the kernel cannot step: a clear error, and no
+    env of the batch touched."""
+    rng = np.random.default_rng()
+    kernel = batched(GAME, 3)
+    kernel.reset(rng.integers(0, 2**63 - 1, size=3))
+    kernel.state[1, layout.AT[field]] = value
+    before = (kernel.state.copy(), kernel.cells.copy())
+    with pytest.raises(ValueError, match=said):
+        kernel.step([25, 25, 25])
+    np.testing.assert_array_equal(kernel.state, before[0])
+    np.testing.assert_array_equal(kernel.cells, before[1])
+
+
+def test_a_monster_off_the_map_is_refused() -> None:
+    kernel = batched(GAME, 2)
+    kernel.reset(np.random.default_rng().integers(0, 2**63 - 1, size=2))
+    first = layout.LEVELS_AT + layout.MONSTER_AT
+    kernel.state[0, first + 2] = -1
+    with pytest.raises(ValueError, match="monster is off the map"):
+        kernel.step([25, 25])
