@@ -2,8 +2,8 @@
 
     python benchmarks/kernel_differential.py [--steps 10000000] [--game SLUG ...] [--seed S]
 
-For each game with a kernel (Delvewick, Chimestep, Gem Swap), batches of 64 runs play ``--steps``
-steps in all through the kernel and through the Python rules side by side
+For each game with a kernel (Delvewick, Chimestep, Gem Swap, Cogcrawl), batches of 64 runs
+play ``--steps`` steps in all through the kernel and through the Python rules side by side
 (``playbench.kernels.check.play_both``: the full state's fingerprint, the observation,
 the mask, the reward, the refusal, the end and the score after every step of every run),
 in rounds of 64 x 1,000 steps, each round on its own seed (``--seed`` plus the round's

@@ -17,7 +17,7 @@ rules give (``benchmarks/RESULTS.md`` has the figures).
 Which games have one: a game has a kernel when its package has a module ``kernel`` (the
 kernel's Python side: the level table, the observation record, the state in and out; its
 ``KERNEL`` names the kernel) and the extension has a kernel of that name. Delvewick,
-Chimestep and Gem Swap have one; Cogcrawl runs on its Python rules.
+Chimestep, Gem Swap and Cogcrawl have one.
 
 ``pip install`` (editable or not) builds the extension wherever a C compiler is found
 (``setup.py``); elsewhere the install goes on and :func:`native` warns once that the games
@@ -116,3 +116,13 @@ def batched(game: Any, num_envs: int, options: Any = None) -> Any:
     from playbench.kernels.batch import Batch
 
     return Batch(module, num_envs, options)
+
+
+def hidden_actions(env: Any) -> tuple[bool, bool]:
+    """Whether the env leaves out of its mask the actions that quit, and those that are
+    dominated (the game's learning names them; the env keeps them unless asked)."""
+    learning, keywords = env.learning, env._keywords
+    return (
+        learning.quits is not None and not keywords["allow_quit"],
+        learning.dominated is not None and not keywords["allow_dominated"],
+    )

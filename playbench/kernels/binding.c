@@ -13,7 +13,7 @@
  * int64 parameters, ``obs`` N records of bytes, ``mask`` N rows of int8. ``step`` plays
  * ``actions[i]`` (int64) in env i, except that an env whose run had ended is started again
  * on ``starts[i]`` (reward 0, not ended): a row of the level table (Delvewick) or a game
- * seed (Chimestep, Gem Swap). A refused action leaves the env as it
+ * seed (Chimestep, Gem Swap, Cogcrawl). A refused action leaves the env as it
  * was, reward 0 and ``illegal[i]`` 1 (a kernel's step returns less than its ``lowest``
  * reward, 0 unless its row names one). Rewards are float64, scores int64, ends and illegal
  * one byte each. The layouts must be framed in bedrock (the Python side builds them from
@@ -23,6 +23,7 @@
 #include <Python.h>
 
 #include "chimestep.h"
+#include "cogcrawl.h"
 #include "delvewick.h"
 #include "gemswap.h"
 
@@ -55,6 +56,8 @@ static const Kernel KERNELS[] = {
     {"gemswap", GS_STATE, GS_ACTIONS, GP_PARAMS, gs_init, gs_step, gs_reset, gs_observe,
      GS_SCORE, 1, gs_over, gs_table_error, gs_env_error, gs_start_error, gs_record_error,
      -GS_HINT_COST},
+    {"cogcrawl", CC_STATE, CC_ACTIONS, CCP_PARAMS, cc_init, cc_step, cc_reset, cc_observe,
+     CC_SCORE, 1, cc_over, cc_table_error, cc_env_error, cc_start_error, cc_record_error, 0},
 };
 #define KERNEL_COUNT ((Py_ssize_t)(sizeof KERNELS / sizeof KERNELS[0]))
 

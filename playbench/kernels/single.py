@@ -4,9 +4,11 @@
 it gets one when the game has a kernel that runs here and the env asks for nothing the
 kernel does not give: ``events=False`` (``info["events"]`` then holds an empty tuple on
 either loop), ``json_info=False``, a ``dict`` observation (one-hot planes and the mask in
-it included), a mask with every legal action (a game that names quits or dominated
-actions has them left in: ``allow_quit`` and ``allow_dominated``), and options the
-kernel takes. Every episode still starts on the rules (``Match.start``: the same checks
+it included), and options the kernel takes. Where the env leaves actions out of its
+mask (a game's quits and dominated actions, unless ``allow_quit`` and
+``allow_dominated``), the kernel's module names them (``left_out``), and they are left
+out of the kernel's mask too (and so refused unplayed, as on the rules). Every episode
+still starts on the rules (``Match.start``: the same checks
 of the seed and options, the same start) and is loaded into the batch; an episode whose
 start the batch cannot hold (options outside its level table) is played on the rules.
 What the env hands out is then what it hands out on the rules, step for step
@@ -21,20 +23,13 @@ from typing import Any
 import numpy as np
 
 from playbench.core.match import Match, StepResult
-from playbench.kernels import batched
+from playbench.kernels import batched, hidden_actions
 
 _ACCEPTED = StepResult(ok=True, advanced=True)
 
 
 def _fits(env: Any) -> bool:
-    learning = env.learning
-    return (
-        not env.events
-        and not env.json_info
-        and env._observer.obs_type == "dict"
-        and (learning.quits is None or env.allow_quit)
-        and (learning.dominated is None or env.allow_dominated)
-    )
+    return not env.events and not env.json_info and env._observer.obs_type == "dict"
 
 
 def kernel_run(env: Any) -> KernelRun | None:
@@ -42,16 +37,23 @@ def kernel_run(env: Any) -> KernelRun | None:
     if not _fits(env):
         return None
     runs = batched(env.game, 1, env.options)
-    return None if runs is None else KernelRun(env, runs)
+    if runs is None:
+        return None
+    hidden = hidden_actions(env)
+    if any(hidden) and not hasattr(runs.module, "left_out"):
+        return None
+    return KernelRun(env, runs, hidden if any(hidden) else None)
 
 
 class KernelRun:
     """Plays ``env``'s episodes in ``runs``, a :class:`~playbench.kernels.batch.Batch` of
     one, keeping the env's :class:`Match` (its seed, options and log) beside it."""
 
-    def __init__(self, env: Any, runs: Any) -> None:
+    def __init__(self, env: Any, runs: Any, hidden: tuple[bool, bool] | None = None) -> None:
         self.game = env.game
         self.runs = runs
+        #: (quits, dominated) the env leaves out of its mask, or None (see the module)
+        self.hidden = hidden
         self.match: Match | None = None
         #: whether the match's state is behind the batch's (refreshed when it is read)
         self.stale = False
@@ -109,9 +111,16 @@ class KernelRun:
     def look(self) -> tuple[dict[str, np.ndarray], bytes, int, float, bool]:
         """What the kernel wrote, in new arrays and bytes: the observation, the mask's row,
         the score, the progress and whether the game is over."""
+        if self.hidden is None:
+            row = self._mask.tobytes()
+        else:
+            runs = self.runs
+            mask = runs.mask.copy()
+            mask[runs.module.left_out(runs, *self.hidden)] = 0
+            row = mask[0].tobytes()
         return (
             {name: copy() for name, copy in self._copies},
-            self._mask.tobytes(),
+            row,
             self._scores.item(0),
             self._progress(self.runs, 0),
             self._ends.item(0),

@@ -4,12 +4,13 @@
 when the game has a kernel that runs here and the env asks for nothing the kernel does not
 give: the ``dict`` observation, ``events=False`` (``info["events"]`` then holds empty
 tuples on either loop), ``json_info=False``, ``illegal="noop"``, ``reward="score"``,
-next-step autoreset, and options (and tasks) whose levels the kernel's table holds. The
-actions the env leaves out of its masks (Gem Swap's dominated ``hint`` unless
-``allow_dominated=True``, named by the kernel module's ``DOMINATED``) are left out of the
-kernel's masks too and refused as the env's own loop refuses them. Everything handed out
-is then what the env's own loop over matches hands out, step for step
-(``tests/kernels/test_vector.py`` plays both). Each episode's seed and options are
+next-step autoreset, and options (and tasks) whose levels the kernel's table holds. Where
+the env leaves actions out of its mask (Cogcrawl's ``up`` from the first level, unless
+``allow_quit``; Gem Swap's dominated ``hint``, unless ``allow_dominated``), the kernel's
+module names them (``left_out``) and the loop refuses an action outside the mask without
+playing it, as the env's own loop does.
+Everything handed out is then what the env's own loop over matches hands out, step for
+step (``tests/kernels/test_vector.py`` plays both). Each episode's seed and options are
 the env's own draws from its generators, so the loop keeps no Python per env but at the
 start of an episode.
 """
@@ -23,7 +24,7 @@ from gymnasium.vector import AutoresetMode
 
 from playbench.core.match import Match
 from playbench.gym.baselines import figures
-from playbench.kernels import batched
+from playbench.kernels import batched, hidden_actions
 
 
 def _fits(env: Any) -> bool:
@@ -44,20 +45,25 @@ def kernel_loop(env: Any) -> KernelLoop | None:
     runs = batched(env.game, env.num_envs, env.options)
     if runs is None:
         return None
-    if env.learning.dominated is not None and not hasattr(runs.module, "DOMINATED"):
-        return None
     every = [env.options, *(env.seeds.tasks or ())]
     if any(runs.module.start(env.options, 0, options) is None for options in every):
         return None
-    return KernelLoop(env, runs)
+    hidden = hidden_actions(env)
+    if any(hidden) and not hasattr(runs.module, "left_out"):
+        return None
+    return KernelLoop(env, runs, hidden if any(hidden) else None)
 
 
 class KernelLoop:
     """Steps ``env``'s N episodes in ``runs`` (a :class:`~playbench.kernels.batch.Batch`)."""
 
-    def __init__(self, env: Any, runs: Any) -> None:
+    def __init__(self, env: Any, runs: Any, hidden: tuple[bool, bool] | None = None) -> None:
         self.env = env
         self.runs = runs
+        #: (quits, dominated) the env leaves out of its mask, or None: the kernel's module
+        #: names them (``left_out``) and an action outside the mask is refused unplayed
+        self.hidden = hidden
+        self.rows = np.arange(env.num_envs)
         count = env.num_envs
         self.steps = np.zeros(count, dtype=np.int64)
         self.ended = np.zeros(count, dtype=np.bool_)
@@ -73,13 +79,6 @@ class KernelLoop:
         self.known: dict[int, tuple[Any, float, float]] = {}
         #: the seed and options each env's episode started with
         self.begun: list[tuple[int, Any]] = [(0, None)] * count
-        #: the action indices the env's masks leave out, and the index the kernel refuses
-        #: in their place
-        allowed = env._keywords["allow_dominated"]
-        self.left_out = np.array(
-            () if allowed else getattr(runs.module, "DOMINATED", ()), dtype=np.int64
-        )
-        self.refused = runs.module.ACTIONS
 
     def started(self, i: int) -> None:
         """Env ``i``'s episode was just started by the env (its match holds it): load it."""
@@ -125,10 +124,10 @@ class KernelLoop:
             self._figures(i, options)
             runs.restart(i, runs.module.start(env.options, seed, options))
             runs.origins[i] = runs.module.origin(options)
-        if self.left_out.size:
-            runs.step(np.where(np.isin(indices, self.left_out), self.refused, indices))
-        else:
+        if self.hidden is None:
             runs.step(indices)
+        else:  # -1: refused, the run left as it was (a run starting again ignores it)
+            runs.step(np.where(env._mask[self.rows, indices] != 0, indices, -1))
         self.steps += ~resets
         terminated = runs.ends & ~resets
         # as Gymnasium's TimeLimit: the step at the cap is truncated, ended by the game or not
@@ -136,7 +135,8 @@ class KernelLoop:
         self.steps[resets] = 0
         self.ended = terminated | truncated
         mask = runs.mask.copy()
-        mask[:, self.left_out] = 0
+        if self.hidden is not None:
+            mask[runs.module.left_out(runs, *self.hidden)] = 0
         mask.flags.writeable = False
         env._mask = mask
         reason = self.blank.copy()

@@ -20,7 +20,7 @@ from playbench.kernels import KERNELS_ENV, wanted
 pytestmark = pytest.mark.skipif(not wanted(), reason=f"{KERNELS_ENV} turns the kernels off")
 
 DELVEWICK = "playbench/Delvewick-v0"
-ENV_IDS = (DELVEWICK, "playbench/Chimestep-v0")
+ENV_IDS = (DELVEWICK, "playbench/Chimestep-v0", "playbench/GemSwap-v0", "playbench/Cogcrawl-v0")
 STEPS = 3000
 
 
@@ -114,11 +114,15 @@ def test_the_kernel_plays_as_the_rules_on_drawn_seeds(env_id, seed, cap) -> None
     reward=st.sampled_from(["score", "progress"]),
     shape=st.sampled_from([{}, {"one_hot": True}, {"mask_in_observation": True}]),
     games=st.sampled_from(["train", "any"]),
+    allowed=st.booleans(),
 )
 def test_the_kernel_plays_as_the_rules_with_drawn_keywords(
-    env_id, seed, illegal, reward, shape, games
+    env_id, seed, illegal, reward, shape, games, allowed
 ) -> None:
+    """Drawn keywords, the quits and dominated actions (Cogcrawl's up from the first level,
+    Gem Swap's hint) left out of the masks or kept in."""
     keywords = {"illegal": illegal, "reward": reward, "games": games, **shape}
+    keywords.update(allow_quit=allowed, allow_dominated=allowed)
     play_both(env_id, seed, STEPS // 3, illegal_penalty=0.25, **keywords)
 
 

@@ -18,7 +18,7 @@ from playbench.kernels import KERNELS_ENV, wanted
 pytestmark = pytest.mark.skipif(not wanted(), reason=f"{KERNELS_ENV} turns the kernels off")
 
 ENV_ID = "playbench/Delvewick-v0"
-ENV_IDS = (ENV_ID, "playbench/Chimestep-v0", "playbench/GemSwap-v0")
+ENV_IDS = (ENV_ID, "playbench/Chimestep-v0", "playbench/GemSwap-v0", "playbench/Cogcrawl-v0")
 ENVS = 16
 ROUNDS = 400
 

@@ -29,7 +29,7 @@ KERNEL = "gemswap"
 ACTIONS = len(learning.ACTIONS.actions)
 #: the indices ``learning.dominated`` names in every state (a door leaves them out unless
 #: asked)
-DOMINATED = (learning.HINT_INDEX,)
+DOMINATED = [learning.HINT_INDEX]
 #: the per-env integers, in the order of ``gemswap.h``'s GS_ enum
 FIELDS = ("moves_made", "score", "rng", "selected", "hinted")
 STATE_WIDTH = len(FIELDS)
@@ -67,6 +67,15 @@ def start(
 def origin(options: Mapping[str, Any] | None) -> int:
     """What a run's progress counts from: nothing beside its score."""
     return 0
+
+
+def left_out(batch: Any, quits: bool, dominated: bool) -> np.ndarray:
+    """The mask entries a door leaves out, (N, actions) bool: with ``dominated``, the hint
+    in every state; Gem Swap names no action that quits."""
+    out = np.zeros(batch.mask.shape, dtype=np.bool_)
+    if dominated:
+        out[:, DOMINATED] = True
+    return out
 
 
 def progress_table(numbers: np.ndarray) -> None:
