@@ -127,8 +127,18 @@ def progress(batch: Any, origins: np.ndarray) -> np.ndarray:
     return np.where(state[:, STATUS] == RUN_STATES.index(WON), 1.0, deepest)
 
 
+def progress_of(batch: Any, i: int) -> float:
+    """Run ``i``'s progress, :func:`progress` of one run in Python numbers (a single env's
+    step reads one, where NumPy's per-call cost would outweigh the work)."""
+    state = batch.state[i]
+    if state[STATUS].item() == RUN_STATES.index(WON):
+        return 1.0
+    return (state[DEEPEST].item() - 1) / LEVELS
+
+
 def left_out(batch: Any, quits: bool, dominated: bool) -> np.ndarray:
-    """The mask entries a door leaves out, (N, actions) bool: with ``quits``, ``up`` on
+    """The mask entries a door leaves out (an index of the (N, actions) mask: a bool
+    array of its shape): with ``quits``, ``up`` on
     the first level (it ends the run at once); Cogcrawl names no dominated action."""
     out = np.zeros(batch.mask.shape, dtype=np.bool_)
     if quits:

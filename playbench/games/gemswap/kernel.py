@@ -69,13 +69,10 @@ def origin(options: Mapping[str, Any] | None) -> int:
     return 0
 
 
-def left_out(batch: Any, quits: bool, dominated: bool) -> np.ndarray:
-    """The mask entries a door leaves out, (N, actions) bool: with ``dominated``, the hint
-    in every state; Gem Swap names no action that quits."""
-    out = np.zeros(batch.mask.shape, dtype=np.bool_)
-    if dominated:
-        out[:, DOMINATED] = True
-    return out
+def left_out(batch: Any, quits: bool, dominated: bool) -> tuple[slice, list[int]]:
+    """The mask entries a door leaves out, as an index of the (N, actions) mask: with
+    ``dominated``, the hint in every state; Gem Swap names no action that quits."""
+    return slice(None), DOMINATED if dominated else []
 
 
 def progress_table(numbers: np.ndarray) -> None:
@@ -87,6 +84,12 @@ def progress(batch: Any, origins: np.ndarray) -> np.ndarray:
     """Every run's progress as ``view.progress`` gives it: the score over 10,000, between 0
     and 1."""
     return np.minimum(1.0, np.maximum(0, batch.state[:, SCORE]) / PROGRESS_SCORE)
+
+
+def progress_of(batch: Any, i: int) -> float:
+    """Run ``i``'s progress, :func:`progress` of one run in Python numbers (a single env's
+    step reads one, where NumPy's per-call cost would outweigh the work)."""
+    return min(1.0, max(0, batch.state[i, SCORE].item()) / PROGRESS_SCORE)
 
 
 def table(options: Mapping[str, Any] | None) -> tuple[np.ndarray, np.ndarray]:
