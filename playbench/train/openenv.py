@@ -173,6 +173,11 @@ class GameEnvironment(Environment[GameAction, GameObservation, GameState]):
     """A game's episode at the seat, as an OpenEnv environment over ``table``."""
 
     SUPPORTS_CONCURRENT_SESSIONS = True
+    #: every WebSocket session made and closed on one shared thread: openenv-core would
+    #: otherwise start a thread for each session it opens, which held hundreds opened at
+    #: once past the clients' opening handshake (the episodes' own calls run on the event
+    #: loop, :meth:`reset_async` and :meth:`step_async`)
+    REQUIRES_SINGLE_THREAD_EXECUTOR = True
 
     def __init__(self, table: EpisodeTable) -> None:
         super().__init__()
