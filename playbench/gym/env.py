@@ -361,9 +361,14 @@ class PlaybenchEnv(Door, gymnasium.Env):
         #: whether this episode is played on the kernel
         self._on_kernel = False
         #: what the kernel's observation arrays need to be handed out (None: nothing)
-        observer = self._observer
-        plain = not observer.one_hot and not observer.mask_in_observation
-        self._finish = None if plain else observer.finish
+        self._finish = self._kernel_finish(self._observer)
+
+    @staticmethod
+    def _kernel_finish(observer: Any) -> Any:
+        """The observer's finish where the kernel's arrays need one (one-hot planes, the
+        mask in the observation), else None. (``__init__`` reads its keywords from
+        ``locals()``, so it keeps no other local.)"""
+        return observer.finish if observer.one_hot or observer.mask_in_observation else None
 
     # -- the loop ---------------------------------------------------------------------------
     def reset(
