@@ -103,6 +103,16 @@ def options_object(
     return options
 
 
+def takes_no_options(options: Any, game: str) -> bool:
+    """Whether ``options`` are none, as a game that takes no options reads them (``None``
+    or an empty object)."""
+    try:
+        options_object(options, PlaybenchError, game, ())
+    except PlaybenchError:
+        return False
+    return True
+
+
 def json_type(value: Any) -> str:
     """The JSON name of a value's type, for messages (``null``, ``a boolean`` ...)."""
     if value is None:

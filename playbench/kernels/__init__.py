@@ -118,7 +118,21 @@ def batched(game: Any, num_envs: int, options: Any = None) -> Any:
     return Batch(module, num_envs, options)
 
 
-def hidden_actions(env: Any) -> tuple[bool, bool]:
+def for_env(env: Any, num_envs: int) -> tuple[Any, tuple[bool, bool] | None] | None:
+    """A batch of ``num_envs`` runs for a Gym env of its game and options, with what the
+    env leaves out of its masks: ``(batch, hidden)``, ``hidden`` None where nothing is or
+    ``(quits, dominated)`` (the batch's module then names them, ``left_out``); None where
+    the game has no kernel here, or one that cannot leave out what the env does."""
+    runs = batched(env.game, num_envs, env.options)
+    if runs is None:
+        return None
+    hidden = _hidden_actions(env)
+    if any(hidden) and not hasattr(runs.module, "left_out"):
+        return None
+    return runs, hidden if any(hidden) else None
+
+
+def _hidden_actions(env: Any) -> tuple[bool, bool]:
     """Whether the env leaves out of its mask the actions that quit, and those that are
     dominated (the game's learning names them; the env keeps them unless asked)."""
     learning, keywords = env.learning, env._keywords

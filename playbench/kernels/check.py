@@ -134,3 +134,30 @@ def set_and_compare(game: Game, state: Any, steps: int, rng: np.random.Generator
     kernel.observe()
     _check(game.to_json(kernel.get(1)) == game.to_json(state), "after set", "the state")
     compare(game, kernel, 1, state, "after set")
+
+
+def replay_a_lone_run(
+    game: Game, seed: int | None, rng: np.random.Generator, limit: int = 1_000_000
+) -> Any:
+    """Play one run on the kernel alone (uniform among its own mask's actions, until its
+    own end or ``limit`` steps; on ``seed``, or the batch's start where None), check that
+    the rules replay its log to the very state the kernel reached, with the score it
+    reported and the sum of its rewards; the match the rules replayed."""
+    from playbench.core.match import Match
+
+    actions = learning_of(game).actions.actions
+    kernel = batched(game, 1)
+    if seed is not None:
+        kernel.reset(np.array([seed]))
+    log, reward = [], 0.0
+    while not kernel.ends[0] and len(log) < limit:
+        legal = np.flatnonzero(kernel.mask[0])
+        pick = int(legal[int(rng.integers(len(legal)))])
+        kernel.step([pick])
+        _check(not kernel.illegal[0], f"step {len(log)}", "its own mask's action refused")
+        log.append(actions[pick])
+        reward += float(kernel.rewards[0])
+    match = Match.replay(game, 0 if seed is None else seed, None, log)
+    _check(match.fingerprint() == game.fingerprint(kernel.get(0)), "the end", "state")
+    _check(match.score == kernel.scores[0] == reward, "the end", "score")
+    return match

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from playbench.core.match import Match, StepResult
-from playbench.kernels import batched, hidden_actions
+from playbench.kernels import for_env
 
 _ACCEPTED = StepResult(ok=True, advanced=True)
 
@@ -36,13 +36,8 @@ def kernel_run(env: Any) -> KernelRun | None:
     """The kernel's loop for the single env ``env``, or None when its rules must run."""
     if not _fits(env):
         return None
-    runs = batched(env.game, 1, env.options)
-    if runs is None:
-        return None
-    hidden = hidden_actions(env)
-    if any(hidden) and not hasattr(runs.module, "left_out"):
-        return None
-    return KernelRun(env, runs, hidden if any(hidden) else None)
+    found = for_env(env, 1)
+    return None if found is None else KernelRun(env, *found)
 
 
 class KernelRun:

@@ -24,7 +24,7 @@ from gymnasium.vector import AutoresetMode
 
 from playbench.core.match import Match
 from playbench.gym.baselines import figures
-from playbench.kernels import batched, hidden_actions
+from playbench.kernels import for_env
 
 
 def _fits(env: Any) -> bool:
@@ -42,16 +42,14 @@ def kernel_loop(env: Any) -> KernelLoop | None:
     """The kernel's loop for ``env``, or None when its own loop over matches must run."""
     if not _fits(env):
         return None
-    runs = batched(env.game, env.num_envs, env.options)
-    if runs is None:
+    found = for_env(env, env.num_envs)
+    if found is None:
         return None
+    runs, hidden = found
     every = [env.options, *(env.seeds.tasks or ())]
     if any(runs.module.start(env.options, 0, options) is None for options in every):
         return None
-    hidden = hidden_actions(env)
-    if any(hidden) and not hasattr(runs.module, "left_out"):
-        return None
-    return KernelLoop(env, runs, hidden if any(hidden) else None)
+    return KernelLoop(env, runs, hidden)
 
 
 class KernelLoop:

@@ -16,10 +16,9 @@ from hypothesis import strategies as st
 
 from playbench.core import get_game
 from playbench.core.learning import learning_of
-from playbench.core.match import Match
 from playbench.games.chimestep.state import PLAYING
 from playbench.kernels import KERNELS_ENV, batched, wanted
-from playbench.kernels.check import compare, play_both, set_and_compare
+from playbench.kernels.check import compare, play_both, replay_a_lone_run, set_and_compare
 
 pytestmark = pytest.mark.skipif(not wanted(), reason=f"{KERNELS_ENV} turns the kernels off")
 
@@ -40,20 +39,7 @@ def test_a_log_the_kernel_played_replays_on_the_rules() -> None:
     """A run the kernel played alone (its own mask, its own end) on a drawn seed is a log
     the rules replay to the very state the kernel reached, and the score it reported."""
     rng = np.random.default_rng()
-    seed = int(rng.integers(2**63 - 1))
-    kernel = batched(GAME, 1)
-    kernel.reset(np.array([seed]))
-    log, reward = [], 0.0
-    while not kernel.ends[0] and len(log) < 3_000:
-        legal = np.flatnonzero(kernel.mask[0])
-        pick = int(legal[int(rng.integers(len(legal)))])
-        kernel.step([pick])
-        assert not kernel.illegal[0]
-        log.append(ACTIONS[pick])
-        reward += kernel.rewards[0]
-    match = Match.replay(GAME, seed, None, log)
-    assert match.fingerprint() == GAME.fingerprint(kernel.get(0))
-    assert match.score == kernel.scores[0] == reward
+    replay_a_lone_run(GAME, int(rng.integers(2**63 - 1)), rng, limit=3_000)
 
 
 def test_a_state_set_into_the_kernel_plays_on_as_the_rules() -> None:

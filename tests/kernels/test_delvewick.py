@@ -16,10 +16,9 @@ from hypothesis import strategies as st
 
 from playbench.core import get_game
 from playbench.core.learning import learning_of
-from playbench.core.match import Match
 from playbench.games.delvewick.levels import LEVELS
-from playbench.kernels import KERNELS_ENV, batched, wanted
-from playbench.kernels.check import play_both, set_and_compare
+from playbench.kernels import KERNELS_ENV, wanted
+from playbench.kernels.check import play_both, replay_a_lone_run, set_and_compare
 
 #: only the environment variable skips these: a kernel missing or stale where it is wanted
 #: fails them (``batch`` then returns None)
@@ -62,20 +61,7 @@ def test_random_play_matches_the_rules_on_drawn_custom_levels(seed: int) -> None
 def test_a_log_the_kernel_played_replays_on_the_rules() -> None:
     """A run the kernel played alone (its own mask, its own end) is a log the rules
     replay to the very state the kernel reached, and the score it reported."""
-    rng = np.random.default_rng()
-    kernel = batched(GAME, 1)
-    log, reward = [], 0.0
-    while not kernel.ends[0]:
-        legal = np.flatnonzero(kernel.mask[0])
-        pick = int(legal[int(rng.integers(len(legal)))])
-        kernel.step([pick])
-        assert not kernel.illegal[0]
-        log.append(ACTIONS[pick])
-        reward += kernel.rewards[0]
-    match = Match.replay(GAME, 0, None, log)
-    assert match.over
-    assert match.fingerprint() == GAME.fingerprint(kernel.get(0))
-    assert match.score == kernel.scores[0] == reward
+    assert replay_a_lone_run(GAME, None, np.random.default_rng()).over
 
 
 def test_a_state_set_into_the_kernel_plays_on_as_the_rules() -> None:

@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 
 from playbench.core import get_game
 from playbench.core.learning import learning_of
-from playbench.core.match import Match
 from playbench.games.gemswap.board import (
     AREA_BOMB,
     CELLS,
@@ -32,7 +31,7 @@ from playbench.games.gemswap.board import (
 )
 from playbench.games.gemswap.learning import HINT_INDEX
 from playbench.kernels import KERNELS_ENV, batched, native, wanted
-from playbench.kernels.check import compare, play_both, set_and_compare
+from playbench.kernels.check import compare, play_both, replay_a_lone_run, set_and_compare
 
 pytestmark = pytest.mark.skipif(not wanted(), reason=f"{KERNELS_ENV} turns the kernels off")
 
@@ -130,25 +129,10 @@ def test_a_stuck_board_is_reshuffled_as_the_rules_do(seed, stripes, specials):
 
 def test_a_log_the_kernel_played_replays_on_the_rules() -> None:
     """A run the kernel played alone (its own mask, its own end, a hint bought now and
-    then) on a drawn seed is a log the rules replay to the very state the kernel reached,
-    and the score it reported."""
+    then: the hint is in the mask) on a drawn seed is a log the rules replay to the very
+    state the kernel reached, and the score it reported."""
     rng = np.random.default_rng()
-    seed = int(rng.integers(2**63 - 1))
-    kernel = batched(GAME, 1)
-    kernel.reset(np.array([seed]))
-    log, reward = [], 0.0
-    while not kernel.ends[0]:
-        legal = np.flatnonzero(kernel.mask[0])
-        assert legal[-1] == HINT_INDEX
-        pick = int(legal[int(rng.integers(len(legal)))])
-        kernel.step([pick])
-        assert not kernel.illegal[0]
-        log.append(ACTIONS[pick])
-        reward += kernel.rewards[0]
-    match = Match.replay(GAME, seed, None, log)
-    assert match.over
-    assert match.fingerprint() == GAME.fingerprint(kernel.get(0))
-    assert match.score == kernel.scores[0] == reward
+    assert replay_a_lone_run(GAME, int(rng.integers(2**63 - 1)), rng).over
 
 
 def test_a_state_set_into_the_kernel_plays_on_as_the_rules() -> None:

@@ -15,8 +15,7 @@ from typing import Any
 import numpy as np
 
 from playbench.core import Rng
-from playbench.core.errors import PlaybenchError
-from playbench.core.fields import options_object
+from playbench.core.fields import takes_no_options
 from playbench.games.chimestep import learning
 from playbench.games.chimestep.board import TILE_COUNT
 from playbench.games.chimestep.state import DONE, HUSH_FIELDS, STATUSES, State
@@ -63,11 +62,7 @@ TILES_AT, HUSH_AT, CHICK_AT, STATS_AT, SIZE = 0, 49, 98, 100, 156
 
 def takes(options: Mapping[str, Any] | None) -> bool:
     """True for the options the rules take: none."""
-    try:
-        options_object(options, PlaybenchError, "chimestep", ())
-    except PlaybenchError:
-        return False
-    return True
+    return takes_no_options(options, "chimestep")
 
 
 def start(table_options: Any, seed: int, options: Mapping[str, Any] | None) -> int | None:

@@ -23,8 +23,7 @@ from typing import Any
 import numpy as np
 
 from playbench.core import Rng
-from playbench.core.errors import PlaybenchError
-from playbench.core.fields import options_object
+from playbench.core.fields import takes_no_options
 from playbench.games.cogcrawl import learning, told
 from playbench.games.cogcrawl.dungeon import LEVELS, SIZE, WIDTH, Level, oracle_level
 from playbench.games.cogcrawl.items import CATEGORIES, POTIONS
@@ -97,11 +96,7 @@ MAX_INDEX = 255
 
 def takes(options: Mapping[str, Any] | None) -> bool:
     """True for the options the rules take: none."""
-    try:
-        options_object(options, PlaybenchError, "cogcrawl", ())
-    except PlaybenchError:
-        return False
-    return True
+    return takes_no_options(options, "cogcrawl")
 
 
 def start(table_options: Any, seed: int, options: Mapping[str, Any] | None) -> int | None:
