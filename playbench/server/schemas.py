@@ -173,8 +173,10 @@ class InitPublic(BaseModel):
     gameOver: bool
 
 
-#: an action: a JSON object of one game's action grammar (which keys and values it takes
-#: is the game's own, checked by its rules: the game is named in the path)
+#: a replay's action: a JSON object of one game's action grammar (which keys and values it
+#: takes is the game's own, checked by its rules: the game is named in the path). The
+#: stateless action route takes any JSON as its action and answers one outside the
+#: grammar with a refusal (ok false), on its fast path and on the framework's alike.
 ActionObject = Annotated[
     dict[str, Any],
     Field(min_length=1, description="an action object of the game's action grammar"),
@@ -186,7 +188,7 @@ class ActionCreate(Strict):
         description="the sealed state from the previous response",
         json_schema_extra={"minLength": 1},
     )
-    action: ActionObject
+    action: Any = Field(description="an action object of the game's action grammar")
 
 
 class ActionPublic(BaseModel):

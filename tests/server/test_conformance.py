@@ -50,7 +50,7 @@ CHECKS = [
 #: is in the path); a name in two scripts, or in look-alikes of Latin letters (422)
 UNSEALED = (400, r"state does not verify: it was edited, truncated or not sealed by this server")
 GRAMMAR = (422, r"action \d+ \(.*\) was refused and changed nothing: .+")
-OPTIONS = (422, r"unknown options \[.*\]; .+ takes .+")
+OPTIONS = (422, r"unknown options \[.*\]; .+ takes .+|.+ takes no options, got .+")
 SCRIPTS = (422, r".* mixes scripts \(.+\): a name is written in one script, .+")
 #: the routes where such a refusal can come, and which
 UNSTATABLE = {
