@@ -135,6 +135,17 @@ def mostly_legal(state: CogState, rng: np.random.Generator) -> int:
     return legal[int(rng.integers(len(legal)))]
 
 
+def walked(seed: int, steps: int, rng: np.random.Generator) -> CogState | None:
+    """Seed ``seed``'s game after ``steps`` of :func:`mostly_legal` on the rules, a copy
+    to set up on; None when the game ended on the way."""
+    state = GAME.new(seed)
+    for _ in range(steps):
+        state = GAME.step(state, ACTIONS[mostly_legal(state, rng)]).state
+        if GAME.is_over(state):
+            return None
+    return state.copy()
+
+
 def play_on(
     state: CogState, steps: int, rng: np.random.Generator, first: int, policy=mostly_legal
 ) -> None:
@@ -232,12 +243,9 @@ def test_a_full_pack_and_a_stagger_by_lava_play_as_the_rules(seed, steps) -> Non
     floor cell around, it moves in drawn directions (one move in five staggers, stopping at
     the lava's edge or walking into it when it meant to)."""
     rng = np.random.default_rng(seed)
-    state = GAME.new(seed)
-    for _ in range(steps):
-        state = GAME.step(state, ACTIONS[mostly_legal(state, rng)]).state
-        if GAME.is_over(state):
-            return
-    state = state.copy()
+    state = walked(seed, steps, rng)
+    if state is None:
+        return
     _full_pack(state, rng)
     state.level.items[state.cell] = (("food", int(rng.integers(len(FOODS)))),)
     _lava_beside(state, rng)
@@ -306,12 +314,9 @@ def test_the_oracle_is_paid_as_the_rules_have_it(seed, steps, gold, down) -> Non
     ``down`` is put at a drawn offset from the cog (ties of the compass's sectors
     included)."""
     rng = np.random.default_rng(seed)
-    state = GAME.new(seed)
-    for _ in range(steps):
-        state = GAME.step(state, ACTIONS[mostly_legal(state, rng)]).state
-        if GAME.is_over(state):
-            return
-    state = state.copy()
+    state = walked(seed, steps, rng)
+    if state is None:
+        return
     _oracle_beside(state, rng)
     state.gold = gold
     x, y = min(max(state.x + down[0], 0), 47), min(max(state.y + down[1], 0), 17)
