@@ -24,8 +24,10 @@ time: the client's step times (p50, p99: the wait in the socket and for the serv
 event loop included), the server's own step time (p50, p99 of its
 ``playbench_openenv_seconds`` histogram, read from ``/metrics``: from a step reaching the
 environment's app to its answer leaving it, given as the bucket's upper bound), the
-server's CPU per step (its user plus system time from /proc over the stepping) and its
-memory per episode held (resident size with every episode open, less before)::
+server's CPU per step (its user plus system time from /proc over the stepping), the
+client's CPU per step and how late its event loop wakes a task (p99 of a 10 ms tick's
+delay), and the server's memory per episode held (resident size with every episode open,
+less before)::
 
     python benchmarks/rollouts.py --episodes 512 --steps 10 --think 2
 """
@@ -38,7 +40,7 @@ import json
 import os
 import random
 import socket
-import statistics
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -59,6 +61,11 @@ from playbench.train.openenv import GameAction
 #: seconds the server may take to start, and one answer to come
 START_TIMEOUT = 300.0
 ANSWER_TIMEOUT = 300.0
+#: one TLS context for every HTTP episode's client (they speak plain HTTP, but httpx makes
+#: a context per client unless given one: 27 ms of CPU each, which for 256 clients kept the
+#: client's event loop from sending its WebSockets' opening requests for longer than the
+#: server lets a connection stay silent, and the server closed them)
+TLS = ssl.create_default_context()
 #: the target: p99 step time at 512 episodes in flight
 TARGET_P99 = 0.050
 #: the server's histogram of its OpenEnv calls' times
@@ -160,7 +167,7 @@ async def over_http(
     outcome = Outcome(seed, "http")
     rng = random.Random(seed)
     opened = False
-    http = httpx.AsyncClient(timeout=ANSWER_TIMEOUT)
+    http = httpx.AsyncClient(timeout=ANSWER_TIMEOUT, verify=TLS)
     try:
         answer = await _json(http.post(f"{base}/reset", json={"seed": seed, "max_turns": steps}))
         key = answer["observation"]["info"]["episodeId"]
@@ -184,6 +191,19 @@ async def over_http(
         if not opened:
             gate.opened()
     return outcome
+
+
+#: seconds between the client's looks at its own event loop
+LAG_TICK = 0.01
+
+
+async def loop_lag(lags: list[float]) -> None:
+    """How late the client's event loop wakes a task: every ``LAG_TICK`` the delay past it
+    (the wait a step's answer has before the client reads it, when the client is busy)."""
+    while True:
+        asked = time.perf_counter()
+        await asyncio.sleep(LAG_TICK)
+        lags.append(time.perf_counter() - asked - LAG_TICK)
 
 
 async def _json(request: Any) -> Any:
@@ -237,24 +257,35 @@ async def run(
     rss_open = resident_bytes(pid)
     buckets_before = await asyncio.to_thread(step_buckets, root)
     cpu_before = cpu_seconds(pid)
+    client_before = time.process_time()
     started = time.perf_counter()
     gate.go.set()
+    lags: list[float] = []
+    watch = asyncio.create_task(loop_lag(lags))
     outcomes = await asyncio.gather(*tasks)
+    watch.cancel()
     wall = time.perf_counter() - started
     cpu = cpu_seconds(pid) - cpu_before
+    client_cpu = time.process_time() - client_before
     buckets_after = await asyncio.to_thread(step_buckets, root)
     times = sorted(t for outcome in outcomes for t in outcome.times)
     return {
         "outcomes": outcomes,
         "steps": len(times),
-        "p50": statistics.median(times) if times else 0.0,
-        "p99": times[min(len(times) - 1, int(len(times) * 0.99))] if times else 0.0,
+        "p50": quantile(times, 0.50),
+        "p99": quantile(times, 0.99),
         "serverP50": bucket_quantile(buckets_before, buckets_after, 0.50),
         "serverP99": bucket_quantile(buckets_before, buckets_after, 0.99),
         "cpuPerStep": cpu / len(times) if times else 0.0,
+        "clientCpuPerStep": client_cpu / len(times) if times else 0.0,
+        "clientLagP99": quantile(sorted(lags), 0.99),
         "wall": wall,
         "bytesPerEpisode": (rss_open - rss_before) / len(seeds),
     }
+
+
+def quantile(ordered: list[float], q: float) -> float:
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else 0.0
 
 
 def expected(game: Game, seed: int, steps: int) -> tuple[str, int, int]:
@@ -310,6 +341,8 @@ ROWS = (
     ("server step p50 (ms) <=", "serverP50"),
     ("server step p99 (ms) <=", "serverP99"),
     ("server CPU per step (ms)", "cpuPerStep"),
+    ("client CPU per step (ms)", "clientCpuPerStep"),
+    ("client loop lag p99 (ms)", "clientLagP99"),
 )
 
 
