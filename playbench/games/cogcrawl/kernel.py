@@ -141,6 +141,12 @@ def left_out(batch: Any, quits: bool, dominated: bool) -> np.ndarray:
     return out
 
 
+def left_out_of(batch: Any, i: int, quits: bool, dominated: bool) -> list[int]:
+    """Run ``i``'s entries of :func:`left_out`, as action indices (a single env's step
+    reads one run's, where NumPy's indexing would outweigh the work)."""
+    return [learning.UP] if quits and batch.state[i, AT["dl"]].item() == 1 else []
+
+
 def table(options: Mapping[str, Any] | None) -> tuple[np.ndarray, np.ndarray]:
     """No levels to choose: one empty row, and one row of cells for the dungeon's planes."""
     return np.zeros((1, 1), dtype=np.int64), np.zeros((1, CELLS), dtype=np.uint8)
