@@ -310,14 +310,7 @@ class PlaybenchEnv(Door, gymnasium.Env):
         #: whether this episode is played on the kernel
         self._on_kernel = False
         #: what the kernel's observation arrays need to be handed out (None: nothing)
-        self._finish = self._kernel_finish(self._observer)
-
-    @staticmethod
-    def _kernel_finish(observer: Any) -> Any:
-        """The observer's finish where the kernel's arrays need one (one-hot planes, the
-        mask in the observation), else None. (``__init__`` reads its keywords from
-        ``locals()``, so it keeps no other local.)"""
-        return observer.finish if observer.one_hot or observer.mask_in_observation else None
+        self._finish = self._observer.finisher()
 
     # -- the loop ---------------------------------------------------------------------------
     def reset(

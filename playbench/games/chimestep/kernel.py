@@ -23,6 +23,9 @@ from playbench.games.chimestep.view import PROGRESS_STAGES, START_SHARE
 
 #: the kernel's name in the extension
 KERNEL = "chimestep"
+#: whether :func:`start` gives the seed itself for the options it takes (else what it
+#: gives them is the same whatever the seed)
+STARTS_ON_SEED = True
 ACTIONS = len(learning.ACTIONS.actions)
 #: the per-env integers, in the order of ``chimestep.h``'s CS_ enum (then the Hush)
 FIELDS = (

@@ -32,6 +32,9 @@ from playbench.games.cogcrawl.state import RUN_STATES, WON, CogState, plan_copy
 
 #: the kernel's name in the extension
 KERNEL = "cogcrawl"
+#: whether :func:`start` gives the seed itself for the options it takes (else what it
+#: gives them is the same whatever the seed)
+STARTS_ON_SEED = True
 ACTIONS = len(learning.ACTIONS.actions)
 #: the per-env integers, in the order of ``cogcrawl.h``'s CC_ enum
 FIELDS = (

@@ -28,6 +28,9 @@ from playbench.games.delvewick.state import (
 
 #: the kernel's name in the extension
 KERNEL = "delvewick"
+#: whether :func:`start` gives the seed itself for the options it takes (else what it
+#: gives them is the same whatever the seed)
+STARTS_ON_SEED = False
 ACTIONS = len(learning.ACTIONS.actions)
 #: the per-env integers, in the order of ``delvewick.h``'s DW_ enum
 FIELDS = ("level", "pos", "oil", "tick", "chain", "last_gem", "gems", "score", "status", "exit")

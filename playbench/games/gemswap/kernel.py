@@ -26,6 +26,9 @@ from playbench.games.gemswap.view import PROGRESS_SCORE
 
 #: the kernel's name in the extension
 KERNEL = "gemswap"
+#: whether :func:`start` gives the seed itself for the options it takes (else what it
+#: gives them is the same whatever the seed)
+STARTS_ON_SEED = True
 ACTIONS = len(learning.ACTIONS.actions)
 #: the indices ``learning.dominated`` names in every state (a door leaves them out unless
 #: asked)
