@@ -134,14 +134,12 @@ def progress_of(batch: Any, i: int) -> float:
     return (state[DEEPEST].item() - 1) / LEVELS
 
 
-def left_out(batch: Any, quits: bool, dominated: bool) -> np.ndarray:
-    """The mask entries a door leaves out (an index of the (N, actions) mask: a bool
-    array of its shape): with ``quits``, ``up`` on
-    the first level (it ends the run at once); Cogcrawl names no dominated action."""
-    out = np.zeros(batch.mask.shape, dtype=np.bool_)
-    if quits:
-        out[:, learning.UP] = batch.state[:, AT["dl"]] == 1
-    return out
+def left_out(batch: Any, quits: bool, dominated: bool) -> tuple[np.ndarray, int]:
+    """The mask entries a door leaves out (an index of the (N, actions) mask: the runs and
+    the action): with ``quits``, ``up`` on the first level (it ends the run at once);
+    Cogcrawl names no dominated action."""
+    runs = np.flatnonzero(batch.state[:, AT["dl"]] == 1) if quits else np.empty(0, np.intp)
+    return runs, learning.UP
 
 
 def left_out_of(batch: Any, i: int, quits: bool, dominated: bool) -> list[int]:

@@ -72,10 +72,11 @@ def origin(options: Mapping[str, Any] | None) -> int:
     return 0
 
 
-def left_out(batch: Any, quits: bool, dominated: bool) -> tuple[slice, list[int]]:
+def left_out(batch: Any, quits: bool, dominated: bool) -> tuple[slice, Any]:
     """The mask entries a door leaves out, as an index of the (N, actions) mask: with
-    ``dominated``, the hint in every state; Gem Swap names no action that quits."""
-    return slice(None), DOMINATED if dominated else []
+    ``dominated``, the hint in every state (a column: a view, no fancy indexing); Gem Swap
+    names no action that quits."""
+    return slice(None), learning.HINT_INDEX if dominated else slice(0)
 
 
 def left_out_of(batch: Any, i: int, quits: bool, dominated: bool) -> list[int]:
