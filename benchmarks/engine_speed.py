@@ -37,6 +37,9 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
+from typing import Any
+
+import numpy as np
 
 from playbench.core import Game, Rng, all_games, get_game
 from playbench.core.match import Match
@@ -289,9 +292,12 @@ def replay(game: Game, state: object, record: list[object], looks: bool) -> tupl
 
 class VectorDoor:
     """The native vector env of N matches (``make_vec``'s vector entry point), a random legal
-    index for each env from its mask row each call (the picks are in the measured loop)."""
+    index for each env from its mask row each call (the picks are in the measured loop):
+    drawn one env at a time in Python (``picks="loop"``), or for all N at once in NumPy as
+    ``kernel_speed``'s batch draws them (``picks="array"``: a uniform number for each entry
+    times the mask, each row's largest; a row of zeros picks 0)."""
 
-    def __init__(self, slug: str, num_envs: int, **keywords: object) -> None:
+    def __init__(self, slug: str, num_envs: int, picks: str = "loop", **keywords: object) -> None:
         import gymnasium as gym
 
         from playbench.gym import env_ids
@@ -304,10 +310,14 @@ class VectorDoor:
             **{"games": "any", **keywords},
         )
         self.num_envs = num_envs
+        self.picks = picks
+        self.draw = np.random.default_rng(0).random
         self.chooser = Rng.from_seed(0)
         _, self.info = self.envs.reset(seed=0)
 
     def play(self, seconds: float) -> tuple[int, float]:
+        if self.picks == "array":
+            return timed(seconds, self._array_batch(self.draw))
         step, below = self.envs.step, self.chooser.below
         count = self.num_envs
 
@@ -327,6 +337,19 @@ class VectorDoor:
             return 10 * count
 
         return timed(seconds, batch)
+
+    def _array_batch(self, draw: Callable[..., Any]) -> Callable[[], int]:
+        step, count = self.envs.step, self.num_envs
+
+        def batch() -> int:
+            info = self.info
+            for _ in range(10):
+                mask = info["action_mask"]
+                _, _, _, _, info = step((draw(mask.shape) * mask).argmax(axis=1))
+            self.info = info
+            return 10 * count
+
+        return batch
 
 
 VECTOR_ENVS = 64

@@ -19,13 +19,17 @@ CPU-second of one core:
   makes it by default (``events=True``), on the rules.
 - ``vec256``: the native vector env of 256 (``make_vec``), per sub-step, on the kernel's
   loop (``events=False``); ``vec256py``: the same env on its loop over matches (the
-  default ``events=True``).
+  default ``events=True``). Both pick for the 256 envs at once, as ``kernel256`` does (a
+  policy acts on a batch in one call); ``vec256loop`` is ``vec256`` with the picks drawn
+  one env at a time in Python (``engine_speed``'s loop, about 1 us an env: at 256 envs
+  most of a step), the column's meaning before.
 - FrozenLake-v1 through ``gymnasium.make``, and NLE's ``NetHackScore-v0`` where ``nle`` is
   installed (a benchmark-only dependency).
 
 Targets (issue 42): kernel256 at least 2M steps/s for Delvewick and Chimestep (80x NLE),
 500k for Gem Swap (20x), 250k for Cogcrawl (10x); env at least 4x NLE; vec256 at least 10x
-env (``vec/env`` against the env on the kernel, ``vec/envpy`` against the default one).
+env (``vec/env`` against the env on the kernel, ``vec/envpy`` against the default one;
+``vecl/env``: ``vec256loop`` against the env on the kernel).
 """
 
 from __future__ import annotations
@@ -40,8 +44,9 @@ ENVS = 256
 TARGETS = {"delvewick": 2_000_000, "chimestep": 2_000_000, "gem-swap": 500_000, "cogcrawl": 250_000}
 HEADER = (
     f"{'game':<10} {'kernel256':>10} {'rules':>8} {'env':>8} {'envpy':>8} {'vec256':>9} "
-    f"{'vec256py':>9} {'FrozenLake':>10} {'NLE':>7} {'k/NLE':>6} {'k/FL':>6} {'env/NLE':>7} "
-    f"{'envpy/NLE':>9} {'env/FL':>6} {'vec/env':>7} {'vec/envpy':>9}"
+    f"{'vec256py':>9} {'vec256loop':>10} {'FrozenLake':>10} {'NLE':>7} {'k/NLE':>6} "
+    f"{'k/FL':>6} {'env/NLE':>7} {'envpy/NLE':>9} {'env/FL':>6} {'vec/env':>7} "
+    f"{'vec/envpy':>9} {'vecl/env':>8}"
 )
 
 
@@ -74,9 +79,11 @@ def measure_kernels(slugs: list[str], seconds: float, rounds: int) -> None:
         }
         door, rules_door = GymDoor(slug, events=False), GymDoor(slug)
         assert door.env.unwrapped._kernel is not None and rules_door.env.unwrapped._kernel is None
-        fast = VectorDoor(slug, ENVS, events=False)
-        slow = VectorDoor(slug, ENVS)
+        fast = VectorDoor(slug, ENVS, picks="array", events=False)
+        slow = VectorDoor(slug, ENVS, picks="array")
+        looped = VectorDoor(slug, ENVS, events=False)
         assert fast.envs._kernel is not None and slow.envs._kernel is None
+        assert looped.envs._kernel is not None
         totals: dict[str, list[float]] = {}
         part = seconds / rounds
         for _ in range(rounds):
@@ -85,6 +92,7 @@ def measure_kernels(slugs: list[str], seconds: float, rounds: int) -> None:
             found["envpy"] = rules_door.play(part)[:2]
             found["vec"] = fast.play(part)
             found["vecpy"] = slow.play(part)
+            found["vecloop"] = looped.play(part)
             found["lake"] = frozenlake(part, wrapped=True)
             hack = nethack(part)
             if hack is not None:
@@ -102,10 +110,11 @@ def measure_kernels(slugs: list[str], seconds: float, rounds: int) -> None:
         print(
             f"{slug:<10} {rate['kernel']:>10,.0f} {rate['rules']:>8,.0f} {rate['env']:>8,.0f} "
             f"{rate['envpy']:>8,.0f} {rate['vec']:>9,.0f} {rate['vecpy']:>9,.0f} "
-            f"{rate['lake']:>10,.0f} {nle or 0:>7,.0f} {ratio(rate['kernel'])} "
-            f"{rate['kernel'] / rate['lake']:>6.1f} {ratio(rate['env']):>7} "
-            f"{ratio(rate['envpy']):>9} {rate['env'] / rate['lake']:>6.2f} "
-            f"{rate['vec'] / rate['env']:>7.1f} {rate['vec'] / rate['envpy']:>9.1f}",
+            f"{rate['vecloop']:>10,.0f} {rate['lake']:>10,.0f} {nle or 0:>7,.0f} "
+            f"{ratio(rate['kernel'])} {rate['kernel'] / rate['lake']:>6.1f} "
+            f"{ratio(rate['env']):>7} {ratio(rate['envpy']):>9} "
+            f"{rate['env'] / rate['lake']:>6.2f} {rate['vec'] / rate['env']:>7.1f} "
+            f"{rate['vec'] / rate['envpy']:>9.1f} {rate['vecloop'] / rate['env']:>8.1f}",
             flush=True,
         )
         target = TARGETS.get(slug)

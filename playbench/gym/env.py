@@ -58,11 +58,13 @@ from playbench.core.learning import Learning, learning_of
 from playbench.core.match import Match, StepResult
 from playbench.core.registry import get_game
 from playbench.gym.baselines import normaliser
+from playbench.gym.masks import mask_of, mask_of_row, mask_row, rows_of
 from playbench.gym.observations import Observer
 from playbench.gym.protocol import Seeds
 from playbench.kernels.single import kernel_run
 
 RENDER_MODES = ("ansi", "rgb_array")
+_STARTED = StepResult(ok=True)
 #: what an illegal action does (``illegal=``)
 ILLEGAL = ("noop", "penalty", "terminate")
 #: what a step's reward is (``reward=``): the score gained, or the progress gained
@@ -121,59 +123,6 @@ def as_index(action: Any, size: int) -> int | None:
         return None
     index = int(action)
     return index if 0 <= index < size else None
-
-
-def mask_row(size: int, legal: Sequence[int]) -> bytes:
-    """The mask of ``legal`` as ``size`` bytes of 0 and 1 (new bytes each call)."""
-    row = bytearray(size)
-    for index in legal:
-        row[index] = 1
-    return bytes(row)
-
-
-INT8 = np.dtype(np.int8)
-_frombuffer = np.frombuffer
-
-
-def mask_of(row: bytes) -> np.ndarray:
-    """The int8 mask over ``row``: read-only for good, as an array over immutable bytes can
-    never be made writeable."""
-    return _frombuffer(row, INT8)
-
-
-#: the legal sets whose rows one door keeps (a new set beyond them starts the keeping again)
-ROWS_KEPT = 4096
-
-
-def rows_of(
-    size: int, legal: Callable[[Any], Sequence[int]], kept: int = ROWS_KEPT
-) -> Callable[[Any], bytes | bytearray]:
-    """A game's mask row by state: the bytes of its legal indices. A tuple of indices (a
-    set that comes again, see :mod:`playbench.core.learning`) has its row made once and
-    kept unchanged (up to ``kept`` sets), so a caller copies a row (``bytes(row)``, or a
-    join of rows) before handing a mask out; a list has new bytes made each call."""
-    known: dict[tuple[int, ...], bytearray] = {}
-
-    def row(state: Any) -> bytes | bytearray:
-        found = legal(state)
-        if type(found) is not tuple:
-            return mask_row(size, found)
-        made = known.get(found)
-        if made is None:
-            if len(known) >= kept:
-                known.clear()
-            made = known[found] = bytearray(mask_row(size, found))
-        return made
-
-    return row
-
-
-def mask_of_row(row: bytes | bytearray) -> tuple[bytes, np.ndarray]:
-    """Bytes of ``row`` that no other mask holds (a kept row copied; new bytes as they are)
-    and the read-only mask over them (Gymnasium's checker wants no memory shared between
-    the ``info`` of two steps)."""
-    made = bytes(row)
-    return made, _frombuffer(made, INT8)
 
 
 def info_of(
@@ -361,14 +310,7 @@ class PlaybenchEnv(Door, gymnasium.Env):
         #: whether this episode is played on the kernel
         self._on_kernel = False
         #: what the kernel's observation arrays need to be handed out (None: nothing)
-        self._finish = self._kernel_finish(self._observer)
-
-    @staticmethod
-    def _kernel_finish(observer: Any) -> Any:
-        """The observer's finish where the kernel's arrays need one (one-hot planes, the
-        mask in the observation), else None. (``__init__`` reads its keywords from
-        ``locals()``, so it keeps no other local.)"""
-        return observer.finish if observer.one_hot or observer.mask_in_observation else None
+        self._finish = self._observer.finisher()
 
     # -- the loop ---------------------------------------------------------------------------
     def reset(
@@ -376,14 +318,35 @@ class PlaybenchEnv(Door, gymnasium.Env):
     ) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         seed, chosen = self.seeds.game(self.np_random, seed, self.options)
+        kernel = self._kernel
         if options is not None:
             chosen = options
+        elif kernel is not None:
+            match = kernel.begin(seed, chosen)
+            if match is not None:
+                return self._begun(match, chosen)
         self._match = Match.start(self.game, seed, chosen)
-        self._on_kernel = self._kernel is not None and self._kernel.load(self._match)
+        self._on_kernel = kernel is not None and kernel.load(self._match)
+        if self._on_kernel and options is None:
+            kernel.taken(chosen)
         self._normalised = self._normalise(chosen)
         if self._gain_of is not None:
             self._gained = self._gain_of(self._match.state)
         return self._look(StepResult(ok=True))
+
+    def _begun(self, match: Match, chosen: Any) -> tuple[Any, dict[str, Any]]:
+        """:meth:`reset`'s end for an episode the kernel started (what the rules' start
+        would give: the tests play both)."""
+        self._match, self._on_kernel = match, True
+        self._normalised = self._normalise(chosen)
+        observation, self._row, score, progress, _ = self._kernel.look()
+        if self._gain_of is not None:
+            self._gained = progress
+        mask = mask_of(self._row)
+        info = info_of(mask, _STARTED, (), score, progress, self._normalised(score))
+        if self._finish is not None:
+            observation = self._finish(observation, mask)
+        return observation, info
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         match = self._match
@@ -431,7 +394,7 @@ class PlaybenchEnv(Door, gymnasium.Env):
         else:
             gain, self._gained = progress - self._gained, progress
         reward, ended = outcome(result, gain, self.illegal, self.illegal_penalty)
-        mask = _frombuffer(self._row, INT8)
+        mask = mask_of(self._row)
         info = info_of(mask, result, (), score, progress, self._normalised(score))
         if self._finish is not None:
             observation = self._finish(observation, mask)

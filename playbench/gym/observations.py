@@ -139,6 +139,11 @@ class Observer:
     def _finished(self, state: Any, mask: np.ndarray) -> dict[str, np.ndarray]:
         return self.finish(self.learning.encode(state, self.arrays), mask)
 
+    def finisher(self) -> Callable[[dict[str, np.ndarray], np.ndarray], dict] | None:
+        """:meth:`finish` where the game's own arrays need one to be handed out (one-hot
+        planes, the mask in the observation), else None."""
+        return self.finish if self.one_hot or self.mask_in_observation else None
+
     def finish(self, out: dict[str, np.ndarray], mask: np.ndarray) -> dict[str, np.ndarray]:
         """``out`` (the game's arrays, a batch in front or not) in the handed-out form."""
         for name, categories in self.one_hot.items():

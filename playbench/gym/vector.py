@@ -63,13 +63,11 @@ from playbench.gym.env import (
     _match_state,
     as_index,
     check_render_mode,
-    mask_of,
-    mask_of_row,
-    mask_row,
     out_of_space,
     outcome,
     step_info,
 )
+from playbench.gym.masks import mask_of, mask_of_row, mask_row
 from playbench.kernels.vector import kernel_loop
 
 #: SyncVectorEnv's own keywords, which ``vector_kwargs`` may hold

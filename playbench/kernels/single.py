@@ -6,12 +6,17 @@ kernel does not give: ``events=False`` (``info["events"]`` then holds an empty t
 either loop), ``json_info=False``, a ``dict`` observation (one-hot planes and the mask in
 it included), and options the kernel takes. Where the env leaves actions out of its
 mask (a game's quits and dominated actions, unless ``allow_quit`` and
-``allow_dominated``), the kernel's module names them (``left_out``), and they are left
-out of the kernel's mask too (and so refused unplayed, as on the rules). Every episode
-still starts on the rules (``Match.start``: the same checks
-of the seed and options, the same start) and is loaded into the batch; an episode whose
-start the batch cannot hold (options outside its level table) is played on the rules.
-What the env hands out is then what it hands out on the rules, step for step
+``allow_dominated``), the kernel's module names them (``left_out_of``), and they are left
+out of the kernel's mask too (and so refused unplayed, as on the rules).
+
+The first episode on a set of options starts on the rules (``Match.start``: the same
+checks of the seed and options, the same start) and is loaded into the batch. Once the
+rules have taken those options (the env's own, or one of its tasks: the same object), a
+later episode on them is started by the kernel itself from its seed (checked as the rules
+check it first), and its match's state is read back out of the batch only when it is
+asked for. An episode whose start the batch cannot hold (options outside its level
+table) or whose options were given to ``reset`` starts on the rules. What the env hands
+out is then what it hands out on the rules, step for step
 (``tests/gym/test_single_kernel.py`` plays both), and its :attr:`match` is the same
 match, its log included.
 """
@@ -23,9 +28,16 @@ from typing import Any
 import numpy as np
 
 from playbench.core.match import Match, StepResult
+from playbench.core.rng import check_seed
 from playbench.kernels import for_env
 
 _ACCEPTED = StepResult(ok=True, advanced=True)
+_NOTHING = object()
+#: the sets of options the rules took that one run keeps (more start the keeping again:
+#: ``games="test"`` makes new options for every reset)
+OPTIONS_KEPT = 64
+#: the accepted results kept by reward (a reward beyond them starts the keeping again)
+RESULTS_KEPT = 4096
 
 
 def _fits(env: Any) -> bool:
@@ -60,9 +72,16 @@ class KernelRun:
         module = runs.module
         #: one run's progress: the module's own where it has one, else its batch's
         self._progress = getattr(module, "progress_of", None) or _progress_of
+        #: the mask entries one run leaves out (the module's, for a run of the batch)
+        self._left_out = getattr(module, "left_out_of", None) or _left_out_of
         records = runs.records
         #: each observation array's name and copy, bound to its view of the run's record
         self._copies = [(name, records[name][0].copy) for name in records.dtype.names]
+        #: id -> options the rules took for an episode's start (kept, so the id stays theirs)
+        self._taken: dict[int, Any] = {}
+        #: the accepted results by reward (frozen, so one serves every step of its reward)
+        self._results: dict[int, StepResult] = {0: _ACCEPTED}
+        self._row = np.zeros(1, dtype=np.int64)
 
     def load(self, match: Match) -> bool:
         """Play ``match`` (a new episode, or a copy's) on the kernel from its state; False
@@ -77,6 +96,31 @@ class KernelRun:
         self.stale = False
         return True
 
+    def taken(self, options: Any) -> None:
+        """The rules started an episode on ``options`` (the env's own or a task's, not
+        ones given to ``reset``): the kernel may start later ones on them itself."""
+        if len(self._taken) >= OPTIONS_KEPT:
+            self._taken.clear()
+        self._taken[id(options)] = options
+
+    def begin(self, seed: int, options: Any) -> Match | None:
+        """A new episode on ``seed`` and ``options`` started by the kernel, when the rules
+        took these very options before and the kernel's table holds them (None: start it
+        on the rules). A bad seed raises what ``Match.start`` raises for it."""
+        if self._taken.get(id(options), _NOTHING) is not options:
+            return None
+        runs = self.runs
+        module = runs.module
+        start = module.start(runs.options, check_seed(seed), options)
+        if start is None:
+            return None
+        self._row[0] = start
+        runs.reset(self._row)
+        runs.origins[0] = module.origin(options)
+        self.match = Match(self.game, None, seed, options)
+        self.stale = True
+        return self.match
+
     def current(self) -> Match:
         """The match with its state as the kernel has it."""
         match = self.match
@@ -88,34 +132,35 @@ class KernelRun:
     def play(self, index: int) -> StepResult:
         """Play action ``index``, which the mask holds legal; the result as
         ``Match.play`` gives it but for its events (none) and its action."""
-        runs = self.runs
-        action = self._table[index]
         self._actions[0] = index
         self._step()
         if self._illegal.item(0):
             # the rules refused it: their reason, from the state left as it was
-            state = runs.get(0)
-            return StepResult(ok=False, reason=self.game.step(state, action).reason)
+            state = self.runs.get(0)
+            return StepResult(ok=False, reason=self.game.step(state, self._table[index]).reason)
         match = self.match
-        match.log.append(action)
+        match.log.append(self._table[index])
         match.moves += 1
         self.stale = True
         reward = int(self._rewards.item(0))
-        return _ACCEPTED if reward == 0 else StepResult(ok=True, reward=reward, advanced=True)
+        found = self._results.get(reward)
+        if found is None:
+            if len(self._results) >= RESULTS_KEPT:
+                self._results = {0: _ACCEPTED}
+            found = self._results[reward] = StepResult(ok=True, reward=reward, advanced=True)
+        return found
 
     def look(self) -> tuple[dict[str, np.ndarray], bytes, int, float, bool]:
         """What the kernel wrote, in new arrays and bytes: the observation, the mask's row,
         the score, the progress and whether the game is over."""
-        if self.hidden is None:
-            row = self._mask.tobytes()
-        else:
-            runs = self.runs
-            mask = runs.mask.copy()
-            mask[runs.module.left_out(runs, *self.hidden)] = 0
-            row = mask[0].tobytes()
+        if self.hidden is not None:
+            # the batch's mask is the kernel's output only, rewritten at every step
+            mask = self._mask
+            for index in self._left_out(self.runs, 0, *self.hidden):
+                mask[index] = 0
         return (
             {name: copy() for name, copy in self._copies},
-            row,
+            self._mask.tobytes(),
             self._scores.item(0),
             self._progress(self.runs, 0),
             self._ends.item(0),
@@ -125,3 +170,11 @@ class KernelRun:
 def _progress_of(runs: Any, i: int) -> float:
     """Run ``i``'s progress from its batch's (a kernel with no ``progress_of`` of its own)."""
     return float(runs.progress()[i])
+
+
+def _left_out_of(runs: Any, i: int, quits: bool, dominated: bool) -> list[int]:
+    """The mask entries run ``i`` leaves out, from the batch's (a kernel with no
+    ``left_out_of`` of its own)."""
+    out = np.zeros(runs.mask.shape, dtype=np.bool_)
+    out[runs.module.left_out(runs, quits, dominated)] = True
+    return np.flatnonzero(out[i]).tolist()

@@ -26,6 +26,23 @@ from playbench.core.match import Match
 from playbench.gym.baselines import figures
 from playbench.kernels import for_env
 
+#: the sets of options whose figures one loop keeps (more start the keeping again:
+#: ``games="test"`` makes new options for each episode)
+OPTIONS_KEPT = 64
+#: the flags of the keys of ``info``, in its order (Gymnasium's ``_key`` layout)
+INFO_FLAGS = tuple(
+    f"_{name}"
+    for name in (
+        "action_mask",
+        "illegal",
+        "reason",
+        "events",
+        "score",
+        "progress",
+        "normalised_score",
+    )
+)
+
 
 def _fits(env: Any) -> bool:
     return (
@@ -66,17 +83,23 @@ class KernelLoop:
         self.steps = np.zeros(count, dtype=np.int64)
         self.ended = np.zeros(count, dtype=np.bool_)
         #: each env's normalising figures: the random mean and the bot's minus it (0 and 0
-        #: where the game has none: normalised score 0)
+        #: where the game has none: normalised score 0), and whether the latter is not 0
         self.low = np.zeros(count, dtype=np.float64)
         self.span = np.zeros(count, dtype=np.float64)
+        self.spanned = np.zeros(count, dtype=np.bool_)
         self.blank = np.full(count, "", dtype=object)
         self.no_events = np.empty(count, dtype=object)
         self.no_events[:] = [()] * count
         #: id of a set of options an episode started on -> (those options, their
-        #: normalising figures); the options are kept, so their id stays theirs
-        self.known: dict[int, tuple[Any, float, float]] = {}
+        #: normalising figures, their origin and start in the kernel); the options are
+        #: kept, so their id stays theirs
+        self.known: dict[int, tuple[Any, float, float, int, int]] = {}
         #: the seed and options each env's episode started with
         self.begun: list[tuple[int, Any]] = [(0, None)] * count
+        #: whether a run's start in the kernel is its seed (else its options' own start)
+        self.on_seed = runs.module.STARTS_ON_SEED
+        #: what the kernel's observation arrays need to be handed out (None: nothing)
+        self.finish = env._observer.finisher()
 
     def started(self, i: int) -> None:
         """Env ``i``'s episode was just started by the env (its match holds it): load it."""
@@ -87,16 +110,37 @@ class KernelLoop:
         self.steps[i] = 0
         self.ended[i] = False
 
-    def _figures(self, i: int, options: Any) -> None:
-        """Set env ``i``'s normalising figures for ``options``."""
+    def _known(self, options: Any) -> tuple[Any, float, float, int, int]:
+        """What an episode on ``options`` needs, worked out once for those options."""
         found = self.known.get(id(options))
         if found is None or found[0] is not options:
+            if len(self.known) >= OPTIONS_KEPT:
+                self.known.clear()
             means = figures(self.env.game.slug, options)
             low, span = (0.0, 0.0) if means is None else (means["random"], 0.0)
             if means is not None:
                 span = means["bot"] - means["random"]
-            found = self.known[id(options)] = (options, low, span)
-        self.low[i], self.span[i] = found[1], found[2]
+            module = self.runs.module
+            begin = module.start(self.env.options, 0, options)
+            found = (options, low, span, module.origin(options), begin)
+            self.known[id(options)] = found
+        return found
+
+    def _figures(self, i: int, options: Any) -> None:
+        """Set env ``i``'s normalising figures for ``options``."""
+        _, low, span, _, _ = self._known(options)
+        self.low[i], self.span[i], self.spanned[i] = low, span, span != 0
+
+    def _restart(self, i: int) -> None:
+        """Start env ``i``'s next episode on the env's own draw (as its ``_start`` makes it)
+        at the next step: the kernel starts the run."""
+        env, runs = self.env, self.runs
+        seed, options = env.seeds.game(env._generators[i], None, env.options)
+        self.begun[i] = (seed, options)
+        _, low, span, origin, begin = self._known(options)
+        self.low[i], self.span[i], self.spanned[i] = low, span, span != 0
+        runs.restart(i, seed if self.on_seed and begin is not None else begin)
+        runs.origins[i] = origin
 
     def reset_all(self) -> None:
         """Load every env's match after the env's own reset started them."""
@@ -113,24 +157,20 @@ class KernelLoop:
     def step(self, indices: np.ndarray) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict]:
         """One step of every env on ``indices``, N action indices the env has checked."""
         env, runs = self.env, self.runs
-        count = env.num_envs
-        resets = self.ended.copy()
-        for i in np.flatnonzero(resets).tolist():
-            # the env's own draw (as its ``_start`` makes it); the kernel starts the run
-            seed, options = env.seeds.game(env._generators[i], None, env.options)
-            self.begun[i] = (seed, options)
-            self._figures(i, options)
-            runs.restart(i, runs.module.start(env.options, seed, options))
-            runs.origins[i] = runs.module.origin(options)
+        resets = self.ended
+        if resets.any():
+            for i in np.flatnonzero(resets).tolist():
+                self._restart(i)
         if self.hidden is None:
             runs.step(indices)
         else:  # -1: refused, the run left as it was (a run starting again ignores it)
             runs.step(np.where(env._mask[self.rows, indices] != 0, indices, -1))
-        self.steps += ~resets
-        terminated = runs.ends & ~resets
+        going = ~resets
+        self.steps += going
+        terminated = runs.ends & going
         # as Gymnasium's TimeLimit: the step at the cap is truncated, ended by the game or not
-        truncated = ~resets & (self.steps >= env.max_episode_steps)
-        self.steps[resets] = 0
+        truncated = going & (self.steps >= env.max_episode_steps)
+        self.steps *= going  # a run started again counts from 0
         self.ended = terminated | truncated
         mask = runs.mask.copy()
         if self.hidden is not None:
@@ -138,25 +178,32 @@ class KernelLoop:
         mask.flags.writeable = False
         env._mask = mask
         reason = self.blank.copy()
-        for i in np.flatnonzero(runs.illegal).tolist():
-            reason[i] = f"{env.game.command_text(env._actions[indices[i]])} is not legal now"
+        illegal = runs.illegal.copy()
+        if illegal.any():
+            for i in np.flatnonzero(illegal).tolist():
+                reason[i] = f"{env.game.command_text(env._actions[indices[i]])} is not legal now"
         scores = runs.scores.copy()
-        with np.errstate(divide="ignore", invalid="ignore"):
-            normalised = np.where(self.span != 0, (scores - self.low) / self.span, 0.0)
+        normalised = np.zeros(len(scores), dtype=np.float64)
+        np.divide(scores - self.low, self.span, out=normalised, where=self.spanned)
         info = {
             "action_mask": mask,
-            "illegal": runs.illegal.copy(),
+            "illegal": illegal,
             "reason": reason,
             "events": self.no_events.copy(),
             "score": scores,
             "progress": runs.progress(),
             "normalised_score": normalised,
         }
-        for name in list(info):
-            info[f"_{name}"] = np.ones(count, dtype=np.bool_)
+        # each key's flags: new arrays each step, as Gymnasium's sync env hands them out
+        flags = np.ones((len(INFO_FLAGS), len(scores)), np.bool_)
+        info.update(zip(INFO_FLAGS, flags, strict=True))
         arrays = runs.obs
-        handed = {name: array.copy() for name, array in arrays.items()} if env.copy else arrays
-        observations = env._observer.finish(dict(handed), mask)
+        if env.copy:
+            observations = {name: array.copy() for name, array in arrays.items()}
+        else:
+            observations = dict(arrays)
+        if self.finish is not None:
+            observations = self.finish(observations, mask)
         return observations, runs.rewards.copy(), terminated, truncated, info
 
     def matches(self) -> list[Match]:

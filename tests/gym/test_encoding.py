@@ -19,7 +19,7 @@ from playbench.core.registry import get_game
 from playbench.games.cogcrawl.learning import MAP_GLYPHS, OTHER
 from playbench.games.delvewick.levels import LEVELS
 from playbench.gym import env_ids
-from playbench.gym.env import mask_of_row, rows_of
+from playbench.gym.masks import mask_of_row, rows_of
 
 SLUGS = sorted(env_ids().values())
 DELVEWICK_GLYPHS = " #%.Oo*vGgXEM"

@@ -188,3 +188,54 @@ def test_what_the_kernel_does_not_give_runs_on_the_rules(keywords) -> None:
     legal = int(np.flatnonzero(info["action_mask"])[0])
     _, _, _, _, info = env.step(legal)
     assert info["events"], "a single env on its rules reports what a step did"
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_episodes_the_kernel_starts_itself_are_the_rules_starts(env_id) -> None:
+    """After the rules took the env's options (or a task) once, later resets on them start
+    on the kernel from the seed alone: each start, its match read back out, a pickle right after
+    it, and the first steps are the rules'; a bad seed is refused as the rules refuse it,
+    and options given to reset start on the rules again."""
+    draws = np.random.default_rng()
+    seed = int(draws.integers(2**62))
+    keywords = {"games": "any"}
+    if env_id == DELVEWICK:
+        levels = draws.choice(np.arange(1, len(LEVELS) + 1), size=3, replace=False)
+        keywords["tasks"] = [{"startLevel": int(level)} for level in levels]
+    fast, slow = _make(env_id, True, **keywords), _make(env_id, False, **keywords)
+    kernel = fast.unwrapped._kernel
+    rng = np.random.default_rng(seed)
+    taken: list = []
+    for episode in range(8):
+        asked = None if episode % 2 else seed + episode
+        out = fast.reset(seed=asked)
+        _same(out, slow.reset(seed=asked), f"seed {seed} episode {episode} reset")
+        assert fast.unwrapped._on_kernel
+        options = kernel.match.options
+        assert kernel.stale == any(options is one for one in taken), (episode, options)
+        taken.append(options)
+        if episode == 3:
+            fast = pickle.loads(pickle.dumps(fast))
+            kernel, taken = fast.unwrapped._kernel, []  # a new env: its rules take them again
+        _same_matches(fast, slow)
+        held = (copy.deepcopy(out[0]), copy.deepcopy(out[1]))
+        for step in range(40):
+            action = _pick(rng, out[-1]["action_mask"])
+            out = fast.step(action)
+            _same(out, slow.step(action), f"seed {seed} episode {episode} step {step}")
+            if out[2] or out[3]:
+                break
+        _same(held, (copy.deepcopy(held[0]), held[1]), "an earlier observation kept as it was")
+        _same_matches(fast, slow)
+    refusals = []
+    for env in (fast, slow):
+        with pytest.raises(ValueError) as refused:
+            env.reset(seed=2**63)
+        refusals.append(str(refused.value))
+    assert refusals[0] == refusals[1] and "seed" in refusals[0]
+    assert len(taken) > len({id(options) for options in taken}), "some starts on the kernel"
+    options = {"startLevel": 2} if env_id == DELVEWICK else {}
+    out = fast.reset(seed=seed, options=options)
+    _same(out, slow.reset(seed=seed, options=options), "reset with options")
+    assert fast.unwrapped._on_kernel and not kernel.stale
+    _same_matches(fast, slow)

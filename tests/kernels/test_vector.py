@@ -184,3 +184,46 @@ def test_gem_swaps_hint_goes_through_both_loops_alike(allow_dominated) -> None:
         refused += int(out[4]["illegal"][picks == hint].sum())
         mask = out[4]["action_mask"]
     assert (refused == 0) == allow_dominated
+
+
+def _arrays(out, observation: bool = True) -> list[np.ndarray]:
+    """The arrays a step handed out (rewards, ends, info's, and the observation's), but
+    the object arrays."""
+    rewards, terminated, truncated, info = out[1:]
+    found = [rewards, terminated, truncated, *info.values()]
+    if observation:
+        found += list(out[0].values())
+    return [array for array in found if array.dtype != object]
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+@pytest.mark.parametrize(
+    "shape", [{}, {"one_hot": True}, {"mask_in_observation": True}, {"copy": False}]
+)
+def test_what_a_step_hands_out_stays_as_it_was_after_the_next(env_id, shape) -> None:
+    """Each step's arrays are new (none shares memory with an earlier step's but, with
+    ``copy=False``, the observation's, which are the batch's own as Gymnasium's sync env
+    hands out its own), and a step's ``info`` and rewards are left as they were by the
+    steps after it; the observation shapes and the copy keyword hand out what the loop
+    over matches does."""
+    seed = int(np.random.default_rng().integers(2**32))
+    keywords = {"games": "any", "max_episode_steps": 25, **shape}
+    copied = shape.get("copy", True)
+    fast, slow = _make(env_id, True, **keywords), _make(env_id, False, **keywords)
+    out = fast.reset(seed=seed)
+    _same(out, slow.reset(seed=seed), "reset")
+    rng, mask = np.random.default_rng(seed), slow.action_masks()
+    kept: list[tuple[tuple, tuple]] = []
+    for step in range(60):
+        picks = _picks(rng, mask)
+        out = fast.step(picks)
+        _same(out, slow.step(picks), f"seed {seed} step {step}")
+        mask = out[4]["action_mask"]
+        mine = _arrays(out, copied)
+        for _, earlier in kept[-3:]:
+            olds = _arrays(earlier, copied)
+            assert not any(np.shares_memory(a, b) for a in mine for b in olds), step
+        held = out if copied else (None, *out[1:])
+        kept.append((copy.deepcopy(held), held))
+    for number, (was, held) in enumerate(kept):
+        _same(held, was, f"seed {seed} step {number} kept")

@@ -23,6 +23,9 @@ from playbench.games.chimestep.view import PROGRESS_STAGES, START_SHARE
 
 #: the kernel's name in the extension
 KERNEL = "chimestep"
+#: whether :func:`start` gives the seed itself for the options it takes (else what it
+#: gives them is the same whatever the seed)
+STARTS_ON_SEED = True
 ACTIONS = len(learning.ACTIONS.actions)
 #: the per-env integers, in the order of ``chimestep.h``'s CS_ enum (then the Hush)
 FIELDS = (
@@ -81,12 +84,17 @@ def progress_table(numbers: np.ndarray) -> None:
     return None
 
 
+_TILE_ONES = np.ones(TILE_COUNT, dtype=np.float64)
+
+
 def progress(batch: Any, origins: np.ndarray) -> np.ndarray:
     """Every run's progress as ``view.progress`` gives it: stages cleared plus the current
     stage's share of struck levels, less the start's share, over ``PROGRESS_STAGES`` less
     that share, kept between 0 and 1."""
     state = batch.state
-    struck = batch.cells[:, :TILE_COUNT].sum(axis=1) / (TILE_COUNT * state[:, TARGET])
+    # the tiles' sums as one product with ones (exact: small whole numbers in float64)
+    sums = batch.cells[:, :TILE_COUNT].astype(np.float64) @ _TILE_ONES
+    struck = sums / (TILE_COUNT * state[:, TARGET])
     done = (state[:, STAGE] - 1 + struck - START_SHARE) / (PROGRESS_STAGES - START_SHARE)
     return np.minimum(1.0, np.maximum(0.0, done))
 

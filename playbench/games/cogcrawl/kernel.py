@@ -32,6 +32,9 @@ from playbench.games.cogcrawl.state import RUN_STATES, WON, CogState, plan_copy
 
 #: the kernel's name in the extension
 KERNEL = "cogcrawl"
+#: whether :func:`start` gives the seed itself for the options it takes (else what it
+#: gives them is the same whatever the seed)
+STARTS_ON_SEED = True
 ACTIONS = len(learning.ACTIONS.actions)
 #: the per-env integers, in the order of ``cogcrawl.h``'s CC_ enum
 FIELDS = (
@@ -131,14 +134,18 @@ def progress_of(batch: Any, i: int) -> float:
     return (state[DEEPEST].item() - 1) / LEVELS
 
 
-def left_out(batch: Any, quits: bool, dominated: bool) -> np.ndarray:
-    """The mask entries a door leaves out (an index of the (N, actions) mask: a bool
-    array of its shape): with ``quits``, ``up`` on
-    the first level (it ends the run at once); Cogcrawl names no dominated action."""
-    out = np.zeros(batch.mask.shape, dtype=np.bool_)
-    if quits:
-        out[:, learning.UP] = batch.state[:, AT["dl"]] == 1
-    return out
+def left_out(batch: Any, quits: bool, dominated: bool) -> tuple[np.ndarray, int]:
+    """The mask entries a door leaves out (an index of the (N, actions) mask: the runs and
+    the action): with ``quits``, ``up`` on the first level (it ends the run at once);
+    Cogcrawl names no dominated action."""
+    runs = np.flatnonzero(batch.state[:, AT["dl"]] == 1) if quits else np.empty(0, np.intp)
+    return runs, learning.UP
+
+
+def left_out_of(batch: Any, i: int, quits: bool, dominated: bool) -> list[int]:
+    """Run ``i``'s entries of :func:`left_out`, as action indices (a single env's step
+    reads one run's, where NumPy's indexing would outweigh the work)."""
+    return [learning.UP] if quits and batch.state[i, AT["dl"]].item() == 1 else []
 
 
 def table(options: Mapping[str, Any] | None) -> tuple[np.ndarray, np.ndarray]:

@@ -28,6 +28,9 @@ from playbench.games.delvewick.state import (
 
 #: the kernel's name in the extension
 KERNEL = "delvewick"
+#: whether :func:`start` gives the seed itself for the options it takes (else what it
+#: gives them is the same whatever the seed)
+STARTS_ON_SEED = False
 ACTIONS = len(learning.ACTIONS.actions)
 #: the per-env integers, in the order of ``delvewick.h``'s DW_ enum
 FIELDS = ("level", "pos", "oil", "tick", "chain", "last_gem", "gems", "score", "status", "exit")
@@ -86,7 +89,7 @@ def progress(batch: Any, origins: np.ndarray) -> np.ndarray:
     level ``origins[i]`` plus the current level's share of its quota, over the levels from
     the start to the last (one for a custom level, table row 8); 1 once won."""
     state = batch.state
-    number, quota, last = batch.progress_table[state[:, LEVEL]].T
+    number, quota, last = batch.progress_table.take(state[:, LEVEL], axis=0).T
     share = np.minimum(state[:, GEMS], quota) / quota
     done = (number - origins + share) / (last - origins + 1)
     done[state[:, STATUS] == _WON] = 1.0

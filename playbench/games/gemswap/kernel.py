@@ -26,6 +26,9 @@ from playbench.games.gemswap.view import PROGRESS_SCORE
 
 #: the kernel's name in the extension
 KERNEL = "gemswap"
+#: whether :func:`start` gives the seed itself for the options it takes (else what it
+#: gives them is the same whatever the seed)
+STARTS_ON_SEED = True
 ACTIONS = len(learning.ACTIONS.actions)
 #: the indices ``learning.dominated`` names in every state (a door leaves them out unless
 #: asked)
@@ -69,10 +72,17 @@ def origin(options: Mapping[str, Any] | None) -> int:
     return 0
 
 
-def left_out(batch: Any, quits: bool, dominated: bool) -> tuple[slice, list[int]]:
+def left_out(batch: Any, quits: bool, dominated: bool) -> tuple[slice, Any]:
     """The mask entries a door leaves out, as an index of the (N, actions) mask: with
-    ``dominated``, the hint in every state; Gem Swap names no action that quits."""
-    return slice(None), DOMINATED if dominated else []
+    ``dominated``, the hint in every state (a column: a view, no fancy indexing); Gem Swap
+    names no action that quits."""
+    return slice(None), learning.HINT_INDEX if dominated else slice(0)
+
+
+def left_out_of(batch: Any, i: int, quits: bool, dominated: bool) -> list[int]:
+    """Run ``i``'s entries of :func:`left_out`, as action indices (a single env's step
+    reads one run's, where NumPy's indexing would outweigh the work)."""
+    return DOMINATED if dominated else []
 
 
 def progress_table(numbers: np.ndarray) -> None:
