@@ -14,12 +14,13 @@ when one ends; a game may name its own unit below.
 clock, and prints the units done: a fixed amount of work for an instruction counter
 (``valgrind --tool=callgrind``; subtract a run of ``--batches 0`` for the start-up).
 
-``--gym`` measures the Gymnasium door against the field instead, all in steps per CPU
-second, alternating in the same run: each env through ``gymnasium.make`` (the ``dict``
-observation, and again with ``obs_type="frame"`` and ``"planes"``), the engine playing the
+``--gym`` measures the Gymnasium door on the rules against the field instead, all in
+steps per CPU second, alternating in the same run: each env through ``gymnasium.make``
+with ``events=True`` (the ``dict`` observation, and again with ``obs_type="frame"`` and
+``"planes"``, which play on the rules whatever ``events`` says), the engine playing the
 very same actions (the :class:`Match` kernel the env plays through: ``legal_actions``, a
 random pick among them and ``Match.play``), the native vector env of 64 matches
-(``make_vec``'s default, per sub-step), FrozenLake-v1 and NLE's ``NetHackScore-v0``
+(``make_vec`` with ``events=True``, per sub-step), FrozenLake-v1 and NLE's ``NetHackScore-v0``
 through ``gymnasium.make`` (random actions from ``action_space.sample``; NLE only when
 ``pip install nle`` has put it in the environment: it is a benchmark-only dependency).
 The env side picks a uniformly random legal index from ``info["action_mask"]`` (the pick
@@ -392,9 +393,9 @@ def measure_gym(slug: str, seconds: float, rounds: int) -> None:
     """The env (dict, frame, planes), the engine on the dict env's actions, the native
     vector env of 64, NLE and FrozenLake-v1, alternating ``rounds`` times."""
     game = get_game(slug)
-    door = GymDoor(slug)
+    door = GymDoor(slug, events=True)
     pictures = {obs_type: GymDoor(slug, obs_type) for obs_type in ("frame", "planes")}
-    vector = VectorDoor(slug, VECTOR_ENVS)
+    vector = VectorDoor(slug, VECTOR_ENVS, events=True)
     sides = ("env", "engine", "vector", "frame", "planes", "nle", "frozenlake")
     totals = {side: [0, 0.0] for side in sides}
 

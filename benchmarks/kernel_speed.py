@@ -13,13 +13,13 @@ CPU-second of one core:
   Gymnasium's next-step autoreset).
 - ``rules``: the Python rules alone, one run, random legal actions (``engine_speed``'s
   workload).
-- ``env``: one env through ``gymnasium.make(..., events=False)``, the ``dict``
-  observation, a random legal index from ``info["action_mask"]``: on the kernel, a batch
-  of one (``playbench.kernels.single``); ``envpy``: the same env as ``gymnasium.make``
-  makes it by default (``events=True``), on the rules.
+- ``env``: one env as ``gymnasium.make`` makes it by default (``events=False``), the
+  ``dict`` observation, a random legal index from ``info["action_mask"]``: on the kernel,
+  a batch of one (``playbench.kernels.single``); ``envpy``: the same env with
+  ``events=True``, on the rules.
 - ``vec256``: the native vector env of 256 (``make_vec``), per sub-step, on the kernel's
-  loop (``events=False``); ``vec256py``: the same env on its loop over matches (the
-  default ``events=True``). Both pick for the 256 envs at once, as ``kernel256`` does (a
+  loop (the default ``events=False``); ``vec256py``: the same env on its loop over
+  matches (``events=True``). Both pick for the 256 envs at once, as ``kernel256`` does (a
   policy acts on a batch in one call); ``vec256loop`` is ``vec256`` with the picks drawn
   one env at a time in Python (``engine_speed``'s loop, about 1 us an env: at 256 envs
   most of a step), the column's meaning before.
@@ -77,10 +77,10 @@ def measure_kernels(slugs: list[str], seconds: float, rounds: int) -> None:
             "kernel": kernel_play(slug, ENVS),
             "rules": random_play(get_game(slug)),
         }
-        door, rules_door = GymDoor(slug, events=False), GymDoor(slug)
+        door, rules_door = GymDoor(slug), GymDoor(slug, events=True)
         assert door.env.unwrapped._kernel is not None and rules_door.env.unwrapped._kernel is None
         fast = VectorDoor(slug, ENVS, picks="array", events=False)
-        slow = VectorDoor(slug, ENVS, picks="array")
+        slow = VectorDoor(slug, ENVS, picks="array", events=True)
         looped = VectorDoor(slug, ENVS, events=False)
         assert fast.envs._kernel is not None and slow.envs._kernel is None
         assert looped.envs._kernel is not None

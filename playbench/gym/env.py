@@ -28,7 +28,8 @@ agent that reads the observation (Gem Swap's ``hint``, whose answer is in
 
 ``info`` after every reset and step has the same keys and types: ``action_mask`` (int8,
 one entry per action, read-only for good: a view of new bytes each step), ``illegal``,
-``reason``, ``events`` (what the step did, as the game reports it), ``score``,
+``reason``, ``events`` (with ``events=True`` what the step did, as the game reports it;
+else an empty tuple), ``score``,
 ``progress``: the game's own progress (``Game.progress``: 0 at the episode's start, 1 at
 the game's end of its scale), and ``normalised_score``: the score normalised between the
 random agent's mean (0) and the bot's (1) over the seeds of :mod:`playbench.gym.baselines`
@@ -36,10 +37,12 @@ random agent's mean (0) and the bot's (1) over the seeds of :mod:`playbench.gym.
 than the random agent ends with). With ``json_info=True`` also ``observation``, the game's
 JSON observation.
 
-With ``events=False`` ``info["events"]`` is an empty tuple after every reset and step,
-and the env plays on the game's compiled kernel where it has one and the env asks for
-nothing else the kernel does not give (:mod:`playbench.kernels.single` says when): the
-very same observations, rewards, ends, infos and match, a few times faster per step.
+By default (``events=False``) ``info["events"]`` is an empty tuple after every reset and
+step, and the env plays on the game's compiled kernel where it has one and the env asks
+for nothing else the kernel does not give (:mod:`playbench.kernels.single` says when): the
+very same observations, rewards, ends, infos and match as on the rules, a few times faster
+per step. ``events=True`` reports each step's events, which only the rules give, and so
+plays on them.
 
 Envs pickle and deep-copy: the copy holds the same match and generator and steps on
 exactly as the original.
@@ -153,7 +156,7 @@ def step_info(
     result: StepResult,
     normalise: Callable[[float], float],
     json_info: bool,
-    events: bool = True,
+    events: bool,
 ) -> dict[str, Any]:
     """One env's ``info`` after ``result``, at ``state`` whose read-only mask is ``mask``
     (``normalise`` turns its score into its normalised score; ``events=False`` leaves the
@@ -287,7 +290,7 @@ class PlaybenchEnv(Door, gymnasium.Env):
         num_seeds: int | None = None,
         tasks: Sequence[Mapping[str, Any]] | None = None,
         frame_size: int | tuple[int, int] | None = None,
-        events: bool = True,
+        events: bool = False,
     ) -> None:
         check_render_mode(render_mode)
         keywords = dict(locals())

@@ -34,9 +34,10 @@ masks, as ``np.stack(envs.call("action_masks"))`` gives them from a sync env
 An action outside the single action space raises
 :class:`~playbench.gym.env.ActionOutOfSpace` before any env moves.
 
-With ``events=False`` each ``events`` entry is an empty tuple, and the env steps all N
-matches in one call of the game's compiled kernel where it has one
-(:mod:`playbench.kernels.vector` says when), handing out the very same.
+By default (``events=False``) each ``events`` entry is an empty tuple, and the env steps
+all N matches in one call of the game's compiled kernel where it has one
+(:mod:`playbench.kernels.vector` says when), handing out the very same as its loop over
+matches; ``events=True`` reports each step's events and steps the matches one by one.
 """
 
 from __future__ import annotations
@@ -164,7 +165,7 @@ class PlaybenchVectorEnv(Door, VectorEnv):
         num_seeds: int | None = None,
         tasks: Sequence[Mapping[str, Any]] | None = None,
         frame_size: int | tuple[int, int] | None = None,
-        events: bool = True,
+        events: bool = False,
     ) -> None:
         check_render_mode(render_mode)
         self._spec: EnvSpec | None = None
@@ -397,7 +398,9 @@ class PlaybenchVectorEnv(Door, VectorEnv):
         """Env ``i``'s own info, as a single env hands it out."""
         state = self._matches[i].state
         mask = mask_of_row(self._row_list[i])[1]
-        return step_info(self.game, mask, state, result, self._normalised[i], self.json_info)
+        return step_info(
+            self.game, mask, state, result, self._normalised[i], self.json_info, self.events
+        )
 
     def _add_finals(
         self, info: dict[str, Any], finals: list[tuple[int, Match, StepResult]]
@@ -409,7 +412,7 @@ class PlaybenchVectorEnv(Door, VectorEnv):
             state = match.state
             mask = mask_of_row(self._rows(state))[1]
             normalise = self._normalise(match.options)
-            one = step_info(self.game, mask, state, result, normalise, self.json_info)
+            one = step_info(self.game, mask, state, result, normalise, self.json_info, self.events)
             final = {"final_obs": self._observer.observe(state, mask), "final_info": one}
             gathered = self._add_info(gathered, final, i)
         info.update(gathered)

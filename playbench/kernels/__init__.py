@@ -10,9 +10,9 @@ every step.
 
 Which doors step on them: the native vector env (:mod:`playbench.kernels.vector`) and the
 single Gymnasium env (:mod:`playbench.kernels.single`), each when it is made with
-``events=False``. ``playbench run`` and the server's stateless route stay on the rules:
-their agents and answers read the game's JSON view and the step's events, which only the
-rules give (``benchmarks/RESULTS.md`` has the figures).
+``events=False`` (the default). ``playbench run`` and the server's stateless route stay on
+the rules: their agents and answers read the game's JSON view and the step's events, which
+only the rules give (``benchmarks/RESULTS.md`` has the figures).
 
 Which games have one: a game has a kernel when its package has a module ``kernel`` (the
 kernel's Python side: the level table, the observation record, the state in and out; its

@@ -163,7 +163,7 @@ def test_same_seed_same_episode(env_id: str) -> None:
 
 
 def test_delvewick_level_one_solution_through_the_env() -> None:
-    env = gymnasium.make("playbench/Delvewick-v0", games="any")
+    env = gymnasium.make("playbench/Delvewick-v0", games="any", events=True)
     observation, info = env.reset(seed=0)
     rewards = []
     for letter in LEVELS[0].solution:
@@ -238,7 +238,7 @@ def test_an_action_outside_the_space_is_an_error_that_changes_nothing(action: ob
 
 
 def test_gem_swap_hint_costs_its_points_as_a_negative_reward() -> None:
-    env = gymnasium.make("playbench/GemSwap-v0", allow_dominated=True)
+    env = gymnasium.make("playbench/GemSwap-v0", allow_dominated=True, events=True)
     _, info = env.reset(seed=2)
     swap = int(np.flatnonzero(info["action_mask"])[0])
     _, gained, _, _, info = env.step(swap)
@@ -255,7 +255,11 @@ def test_a_hint_asked_for_at_the_gym_door_answers_in_the_json_observation() -> N
     alone."""
     seed = int(np.random.default_rng().integers(2**31))
     env = gymnasium.make(
-        "playbench/GemSwap-v0", allow_dominated=True, json_info=True, render_mode="ansi"
+        "playbench/GemSwap-v0",
+        allow_dominated=True,
+        json_info=True,
+        render_mode="ansi",
+        events=True,
     )
     _, info = env.reset(seed=seed)
     assert info["observation"]["hint"] is None

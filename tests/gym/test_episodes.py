@@ -49,7 +49,7 @@ def test_gem_swaps_hint_is_out_of_the_mask_unless_asked_for() -> None:
     assert info["action_mask"][HINT_INDEX] == 0 and info["action_mask"].sum() > 0
     _, reward, _, _, info = env.step(HINT_INDEX)
     assert (reward, info["illegal"], info["score"]) == (0.0, True, 0)
-    asked = gymnasium.make("playbench/GemSwap-v0", allow_dominated=True)
+    asked = gymnasium.make("playbench/GemSwap-v0", allow_dominated=True, events=True)
     _, info = asked.reset(seed=5)
     assert info["action_mask"][HINT_INDEX] == 1
     _, reward, _, _, info = asked.step(HINT_INDEX)

@@ -178,7 +178,7 @@ def test_an_action_out_of_the_space_is_refused_alike_and_changes_nothing(env_id)
 
 @pytest.mark.parametrize(
     "keywords",
-    [{}, {"events": True}, {"json_info": True}, {"obs_type": "frame"}, {"obs_type": "text"}],
+    [{"events": True}, {"json_info": True}, {"obs_type": "frame"}, {"obs_type": "text"}],
 )
 def test_what_the_kernel_does_not_give_runs_on_the_rules(keywords) -> None:
     """Events, the JSON view and the pictures come from the rules' state only."""
@@ -187,7 +187,24 @@ def test_what_the_kernel_does_not_give_runs_on_the_rules(keywords) -> None:
     _, info = env.reset(seed=int(np.random.default_rng().integers(2**32)))
     legal = int(np.flatnonzero(info["action_mask"])[0])
     _, _, _, _, info = env.step(legal)
-    assert info["events"], "a single env on its rules reports what a step did"
+    assert bool(info["events"]) == keywords.get("events", False), "events when asked for"
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_the_envs_made_by_default_step_on_the_kernel(env_id) -> None:
+    """``gymnasium.make`` and ``make_vec`` with no keywords give the envs on the kernel,
+    whose events are empty tuples; ``events=True`` gives them on the rules."""
+    seed = int(np.random.default_rng().integers(2**32))
+    env, envs = gymnasium.make(env_id), gymnasium.make_vec(env_id, num_envs=2)
+    assert env.unwrapped._kernel is not None and envs._kernel is not None
+    _, info = env.reset(seed=seed)
+    _, vector_info = envs.reset(seed=seed)
+    _, _, _, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    picks = [int(np.flatnonzero(row)[0]) for row in vector_info["action_mask"]]
+    _, _, _, _, vector_info = envs.step(np.array(picks))
+    assert info["events"] == () and list(vector_info["events"]) == [(), ()], seed
+    assert gymnasium.make(env_id, events=True).unwrapped._kernel is None
+    assert gymnasium.make_vec(env_id, num_envs=2, events=True)._kernel is None
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)

@@ -154,12 +154,10 @@ def test_an_action_out_of_the_space_moves_no_env_on_either_loop(env_id) -> None:
 def test_the_kernel_loop_is_only_taken_where_it_gives_the_same(monkeypatch) -> None:
     with monkeypatch.context() as patched:
         patched.setenv(KERNELS_ENV, "1")
-        assert gymnasium.make_vec(ENV_ID, num_envs=2)._kernel is None
-        assert gymnasium.make_vec(ENV_ID, num_envs=2, events=False, json_info=True)._kernel is None
-        assert (
-            gymnasium.make_vec(ENV_ID, num_envs=2, events=False, obs_type="frame")._kernel is None
-        )
-        assert gymnasium.make_vec(ENV_ID, num_envs=2, events=False)._kernel is not None
+        assert gymnasium.make_vec(ENV_ID, num_envs=2, events=True)._kernel is None
+        assert gymnasium.make_vec(ENV_ID, num_envs=2, json_info=True)._kernel is None
+        assert gymnasium.make_vec(ENV_ID, num_envs=2, obs_type="frame")._kernel is None
+        assert gymnasium.make_vec(ENV_ID, num_envs=2)._kernel is not None
 
 
 @pytest.mark.parametrize("allow_dominated", [False, True])
