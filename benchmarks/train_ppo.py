@@ -187,12 +187,29 @@ def plot(result: dict, out: Path) -> Path:
         axes.axhspan(band["low"], band["high"], color=colour, alpha=0.3, label=label)
     # the rare far episodes would squeeze the bands and the mean into a thin strip
     axes.set_ylim(top=max(float(np.percentile(scores, 99)), trained["high"]) * 1.1)
-    axes.set_xlabel("environment steps")
     axes.set_ylabel("training episode score (train games)")
     axes.set_title(f"MaskablePPO on {result['game']} (the bot: {result['bot']:,.0f})")
     axes.legend(loc="upper left", ncol=2, fontsize="small")
+    return save(figure, out / f"train_ppo_{result['game']}.png")
+
+
+def against(result: dict) -> str:
+    """The trained agent's mean test score with its 95% interval, normalised too, beside
+    the random agent's and the bot's."""
+    trained, random = result["trained"], result["random"]
+    shown = result["trained_normalised"]
+    return (
+        f"trained {trained['mean']:>8,.1f} ({trained['low']:,.1f}-{trained['high']:,.1f}) "
+        f"normalised {shown['mean']:.3f} ({shown['low']:.3f}-{shown['high']:.3f})  "
+        f"random {random['mean']:>8,.1f} ({random['low']:,.1f}-{random['high']:,.1f})  "
+        f"bot {result['bot']:,.1f}"
+    )
+
+
+def save(figure, path: Path) -> Path:
+    """Write a learning curve's figure (its x axis the environment steps) and close it."""
+    figure.axes[0].set_xlabel("environment steps")
     figure.tight_layout()
-    path = out / f"train_ppo_{result['game']}.png"
     figure.savefig(path, dpi=100)
     pyplot.close(figure)
     return path
@@ -214,14 +231,10 @@ def main() -> None:
         result = train(slug, args.steps, args.minutes, args.test_games)
         picture = plot(result, args.out)
         results.append(result)
-        trained, random = result["trained"], result["random"]
-        shown = result["trained_normalised"]
+        apart = result["trained"]["low"] > result["random"]["high"]
         print(
             f"{slug:<10} {result['steps']:>7,} steps in {result['train_seconds']:>5,.0f} s  "
-            f"trained {trained['mean']:>8,.1f} ({trained['low']:,.1f}-{trained['high']:,.1f}) "
-            f"normalised {shown['mean']:.3f} ({shown['low']:.3f}-{shown['high']:.3f})  "
-            f"random {random['mean']:>8,.1f} ({random['low']:,.1f}-{random['high']:,.1f})  "
-            f"bot {result['bot']:,.1f}  apart: {trained['low'] > random['high']}  {picture.name}",
+            f"{against(result)}  apart: {apart}  {picture.name}",
             flush=True,
         )
     # the games run replace their own entries; the others' stay

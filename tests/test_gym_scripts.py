@@ -5,12 +5,14 @@ measured by hand, never in a test)."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import gymnasium
+import numpy as np
 import pytest
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
@@ -89,3 +91,77 @@ def test_the_training_keywords_make_envs_that_draw_training_games(train_ppo: Any
         env.reset()
         seeds.add(env.unwrapped.match.seed)
     assert min(seeds) >= train_ppo.protocol.TRAIN_START_SEED
+
+
+@pytest.fixture(scope="module")
+def train_fast() -> Any:
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        spec = importlib.util.spec_from_file_location("train_fast", BENCHMARKS / "train_fast.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["train_fast"] = module  # its dataclasses look their module up
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    return module
+
+
+@pytest.mark.parametrize("slug", ["delvewick", "cogcrawl"])
+def test_train_fast_evaluates_on_the_protocols_test_games(
+    train_fast: Any, monkeypatch: pytest.MonkeyPatch, slug: str
+) -> None:
+    """The held-out evaluation's vector env plays the protocol's first test games, each
+    (seed, options) in its own row, to their ends, and hands back each one's final score."""
+    made: list[Any] = []
+    make_vec = gymnasium.make_vec
+
+    def keep(*args: Any, **kwargs: Any) -> Any:
+        made.append(make_vec(*args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(train_fast.gymnasium, "make_vec", keep)
+    started: list[list[tuple[int, Any]]] = []
+    count = 4
+    rng = np.random.default_rng()
+
+    def choose(observation: Any, mask: Any) -> np.ndarray:
+        if not started:
+            started.append([(match.seed, match.options) for match in made[0].unwrapped.matches])
+        legal = mask.numpy()
+        return np.array([int(rng.choice(np.flatnonzero(row))) for row in legal])
+
+    scores, normalised = train_fast.play_tests(slug, count, choose)
+    games = train_fast.protocol.test_games(slug, count)
+    assert [seed for seed, _ in started[0]] == [seed for seed, _ in games]
+    for (_, options), (_, wanted) in zip(started[0], games, strict=True):
+        assert {key: options[key] for key in wanted or {}} == (wanted or {})
+    for score, value, (_, options) in zip(scores, normalised, games, strict=True):
+        figure = train_fast.figures(slug, options)
+        assert value == pytest.approx(
+            (score - figure["random"]) / (figure["bot"] - figure["random"])
+        )
+
+
+def test_train_fast_runs_small_and_writes_its_figures(tmp_path: Path) -> None:
+    slug = str(np.random.default_rng().choice(["delvewick", "chimestep", "gem-swap", "cogcrawl"]))
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(BENCHMARKS / "train_fast.py"),
+            *("--games", slug, "--steps", "2000", "--envs", "32", "--horizon", "16"),
+            *("--test-games", "4", "--out", str(tmp_path)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    (result,) = json.loads((tmp_path / "train_fast.json").read_text())
+    assert result["game"] == slug and result["steps"] >= 2000 and result["test_games"] == 4
+    assert 0 < result["env_share_of_cpu"] < 1 and result["updates"] >= 1
+    for name in ("trained", "random", "trained_normalised", "random_normalised"):
+        band = result[name]
+        assert band["low"] <= band["mean"] <= band["high"], name
+    assert (tmp_path / f"train_fast_{slug}.png").stat().st_size > 0
+    assert slug in done.stdout
