@@ -205,11 +205,6 @@ def env_id_of(slug: str) -> str:
     return {game: name for name, game in env_ids().items()}[slug]
 
 
-def span_of(slug: str) -> float:
-    figure = figures(slug, None)
-    return max(figure["bot"] - figure["random"], 1.0)
-
-
 def train(slug: str, steps: int, count: int, horizon: int, seed: int) -> tuple[Agent, dict]:
     envs = gymnasium.make_vec(
         env_id_of(slug), num_envs=count, events=False, **protocol.train_keywords(slug)
@@ -222,8 +217,10 @@ def train(slug: str, steps: int, count: int, horizon: int, seed: int) -> tuple[A
     )
     optimiser = torch.optim.Adam(agent.parameters(), lr=LEARNING_RATE, eps=1e-5)
     generator = torch.Generator().manual_seed(seed)
-    scale = 1.0 / span_of(slug)
+    # rewards and the curve on the span from the random agent to the bot
     figure = figures(slug, None)
+    low, span = figure["random"], max(figure["bot"] - figure["random"], 1.0)
+    scale = 1.0 / span
     clock = Clock()
     observation, info = envs.reset(seed=protocol.TRAIN_START_SEED + seed)
     mask = playable(info["action_mask"])
@@ -260,10 +257,10 @@ def train(slug: str, steps: int, count: int, horizon: int, seed: int) -> tuple[A
             clock.env_wall += time.monotonic() - wall
             rewards[t] = torch.from_numpy(np.asarray(reward, dtype=np.float32)) * scale
             terminated[t] = torch.from_numpy(term)
-            now_ended = torch.from_numpy(term | trunc)
+            over = term | trunc
+            now_ended = torch.from_numpy(over)
             ended[t] = now_ended
-            for i in np.flatnonzero(term | trunc):
-                low, span = figure["random"], figure["bot"] - figure["random"]
+            for i in np.flatnonzero(over):
                 curve.append((done_steps + t * count, (float(info["score"][i]) - low) / span))
             after_end = now_ended
             mask = playable(info["action_mask"])
