@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from playbench.games.delvewick.levels import LEVELS
 from playbench.gym.env import ActionOutOfSpace
 from playbench.kernels import KERNELS_ENV, wanted
+from playbench.runner.replay import dump_lines, header, replay_name, verify_replay
 
 pytestmark = pytest.mark.skipif(not wanted(), reason=f"{KERNELS_ENV} turns the kernels off")
 
@@ -256,3 +257,39 @@ def test_episodes_the_kernel_starts_itself_are_the_rules_starts(env_id) -> None:
     _same(out, slow.reset(seed=seed, options=options), "reset with options")
     assert fast.unwrapped._on_kernel and not kernel.stale
     _same_matches(fast, slow)
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_an_episode_of_the_default_env_is_a_replay_playbench_verify_accepts(
+    env_id, tmp_path
+) -> None:
+    """The env made by default steps on the kernel; the match it keeps and the rewards and
+    scores it hands out, written as a replay, re-simulate on the rules step for step, and
+    a score edited by one point is refused."""
+    seed = int(np.random.default_rng().integers(2**31))
+    rng = np.random.default_rng(seed)
+    env = gymnasium.make(env_id, games="any", max_episode_steps=300)
+    assert env.unwrapped._kernel is not None
+    _, info = env.reset(seed=seed)
+    lines = []
+    while True:
+        pick = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        _, reward, terminated, truncated, info = env.step(pick)
+        action = env.unwrapped.match.log[-1]
+        step = {"step": len(lines) + 1, "action": action, "reward": int(reward)}
+        lines.append({**step, "score": int(info["score"])})
+        if terminated or truncated:
+            break
+    match = env.unwrapped.match
+    assert match.log == [line["action"] for line in lines], seed
+    slug = match.game.slug
+    end = {"score": int(info["score"]), "fingerprint": match.fingerprint(), "steps": len(lines)}
+    first = header(slug, match.seed, match.options, "gym", None)
+    path = tmp_path / replay_name(slug, match.seed)
+    path.write_bytes(dump_lines([first, *lines, {"end": end}]))
+    verdict = verify_replay(path)
+    assert verdict.ok and verdict.score == info["score"], (seed, verdict.problem)
+    lines[-1]["score"] += 1
+    edited = tmp_path / "edited.jsonl"
+    edited.write_bytes(dump_lines([first, *lines, {"end": {**end, "score": end["score"] + 1}}]))
+    assert not verify_replay(edited).ok, seed
