@@ -236,6 +236,9 @@ static const uint8_t CC_MONSTER_CODES[15] = {17, 18, 19, 20, 21, 22, 23, 24,
 #define COG_CODE 16
 #define OTHER_CODE 31
 static uint8_t CC_CATEGORY[256];
+/* eight cells of unseen rock, whose category is 0 (the first of cc_init's glyphs) */
+#define ROCK_WORD (0x0101010101010101ULL * (uint8_t)G_ROCK)
+_Static_assert(CC_SIZE % 8 == 0, "the map is read eight cells at a time");
 
 static void cc_init(void) {
     static const char glyphs[] = " .#|-+'<>}$%!)[\"@rjFkgsoahGZdYT";
@@ -1387,7 +1390,15 @@ static void cc_observe(const int64_t *s, const uint8_t *cells, const int64_t *ta
     Lvl l = cc_level((int64_t *)s, (uint8_t *)cells, s[CC_DL]);
     int cog = cc_cog(s);
     uint8_t *map = record + params[CCP_MAP_AT];
-    for (int c = 0; c < CC_SIZE; c++) map[c] = CC_CATEGORY[l.memory[c]];
+    /* eight cells at a time: a word of unseen rock (most of a map) is category 0 */
+    for (int c = 0; c < CC_SIZE; c += 8) {
+        uint64_t word;
+        memcpy(&word, l.memory + c, 8);
+        if (word == ROCK_WORD)
+            memset(map + c, 0, 8);
+        else
+            for (int k = c; k < c + 8; k++) map[k] = CC_CATEGORY[l.memory[k]];
+    }
     const int64_t *m = l.v + LV_MON;
     for (int64_t k = 0; k < l.v[LV_MCOUNT]; k++, m += M_FIELDS)
         if (cc_can_see(&l, cog, (int)m[M_X], (int)m[M_Y]))
@@ -1435,12 +1446,17 @@ static void cc_observe(const int64_t *s, const uint8_t *cells, const int64_t *ta
     mask[A_PICKUP] = l.icat[cog] != 0;
     mask[A_DOWN] = l.terrain[cog] == G_DOWN;
     mask[A_UP] = l.terrain[cog] == G_UP;
-    static const int uses[4] = {C_FOOD, C_POTION, C_WEAPON, C_ARMOUR};
-    for (int use = 0; use < 4; use++)
-        for (int k = 0; k < CC_PACK; k++)
-            if (s[CC_PACKS + 2 * k] == uses[use] &&
-                !(use == 2 && s[CC_WIELDED] == k) && !(use == 3 && s[CC_WORN] == k))
-                mask[A_EAT + use * CC_PACK + k] = 1;
+    /* eat, quaff, wield, wear: each letter holding what that use takes (not the weapon
+     * wielded, not the armour worn) */
+    for (int k = 0; k < CC_PACK; k++) {
+        int64_t category = s[CC_PACKS + 2 * k];
+        int use = category == C_FOOD     ? 0
+                  : category == C_POTION ? 1
+                  : category == C_WEAPON ? (s[CC_WIELDED] == k ? -1 : 2)
+                  : category == C_ARMOUR ? (s[CC_WORN] == k ? -1 : 3)
+                                         : -1;
+        if (use >= 0) mask[A_EAT + use * CC_PACK + k] = 1;
+    }
 }
 
 static int cc_over(const int64_t *s) { return s[CC_RUN] != R_PLAYING; }
