@@ -118,10 +118,12 @@ def _indices(picks: Any, count: int, size: int) -> np.ndarray:
     """The N actions of one step as an int64 array, or ActionOutOfSpace naming the first
     wrong one (an int array of the right shape is checked without a Python loop)."""
     if isinstance(picks, np.ndarray) and picks.dtype.kind in "iu" and picks.shape == (count,):
-        if count and (picks.min() < 0 or picks.max() >= size):
-            i = int(np.flatnonzero((picks < 0) | (picks >= size))[0])
+        indices = picks.astype(np.int64, copy=False)
+        # one pass: a negative index read as unsigned is above any size
+        if count and indices.view(np.uint64).max() >= size:
+            i = int(np.flatnonzero((indices < 0) | (indices >= size))[0])
             raise ActionOutOfSpace(f"env {i}: {out_of_space(picks[i].item(), size)}")
-        return picks.astype(np.int64, copy=False)
+        return indices
     if isinstance(picks, np.ndarray) and picks.shape != (count,):
         raise ActionOutOfSpace(f"step needs {count} actions, shape ({count},), got {picks.shape}")
     picks = list(picks) if isinstance(picks, Sequence | np.ndarray) else [picks]

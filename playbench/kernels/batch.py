@@ -61,6 +61,9 @@ class Batch:
         self.starts = np.full(num_envs, self.start, dtype=np.int64)
         #: what each run's progress counts from (set with the run's start or its state)
         self.origins = np.full(num_envs, module.origin(options), dtype=np.int64)
+        #: whether a step refuses, unplayed, an action whose ``mask`` entry is 0 (a door that
+        #: leaves entries out of the kernel's mask zeroes them there: see :meth:`masked`)
+        self.refuses_unmasked = False
         self._stepped = self.stepper()
         self.reset()
 
@@ -91,6 +94,13 @@ class Batch:
         self.actions[:] = actions
         return self._stepped()
 
+    def masked(self) -> None:
+        """From now on a step refuses, unplayed, every action outside ``mask`` as it stands
+        (the kernel's own mask refuses what the rules refuse; a door that leaves more out
+        zeroes those entries of ``mask`` after each step and has them refused too)."""
+        self.refuses_unmasked = True
+        self._stepped = self.stepper()
+
     def stepper(self) -> Any:
         """:meth:`step` as one call with its arrays bound, for a caller that writes the
         actions into ``actions`` itself (a loop of one run, where each call's cost counts)."""
@@ -110,6 +120,7 @@ class Batch:
             self.ends,
             self.scores,
             self.illegal,
+            self.refuses_unmasked,
         )
 
     def progress(self) -> np.ndarray:

@@ -4,7 +4,7 @@
  * through the buffer protocol) and loops over them in C with the GIL released:
  *
  *   step(kernel, actions, starts, state, cells, table, layouts, params,
- *        obs, mask, rewards, ends, scores, illegal) -> envs ended by this step
+ *        obs, mask, rewards, ends, scores, illegal[, masked]) -> envs ended by this step
  *   reset(kernel, levels, state, cells, table, layouts)
  *   observe(kernel, state, cells, table, params, obs, mask, ends, scores)
  *
@@ -16,7 +16,9 @@
  * seed (Chimestep, Gem Swap, Cogcrawl). A refused action leaves the env as it
  * was, reward 0 and ``illegal[i]`` 1 (a kernel's step returns less than its ``lowest``
  * reward, 0 unless its row names one). Rewards are float64, scores int64, ends and illegal
- * one byte each. The layouts must be framed in bedrock (the Python side builds them from
+ * one byte each. With ``masked`` true, an action whose entry in the mask row as it stands
+ * (the last observation's, with whatever entries a door left out since) is 0 is refused
+ * so, unplayed. The layouts must be framed in bedrock (the Python side builds them from
  * parsed levels only); every size is checked here before any env is touched.
  */
 #define PY_SSIZE_T_CLEAN
@@ -130,11 +132,12 @@ static int check_record(const Shape *s, const int64_t *params) {
 
 static PyObject *step(PyObject *self, PyObject *args) {
     Py_ssize_t index;
+    int masked = 0;
     Py_buffer actions, starts, state, cells, table, layouts, params, obs, mask, rewards, ends,
         scores, illegal;
-    if (!PyArg_ParseTuple(args, "ny*y*w*w*y*y*y*w*w*w*w*w*w*", &index, &actions, &starts,
+    if (!PyArg_ParseTuple(args, "ny*y*w*w*y*y*y*w*w*w*w*w*w*|p", &index, &actions, &starts,
                           &state, &cells, &table, &layouts, &params, &obs, &mask, &rewards,
-                          &ends, &scores, &illegal))
+                          &ends, &scores, &illegal, &masked))
         return NULL;
     Shape s;
     Py_ssize_t ended = -1;
@@ -172,6 +175,8 @@ static PyObject *step(PyObject *self, PyObject *args) {
         bad[i] = 0;
         if (k->over(row)) {
             k->reset(row, board, t, lay, s.cells, go[i]);
+        } else if (masked && (a[i] < 0 || a[i] >= k->actions || !m[i * k->actions + a[i]])) {
+            bad[i] = 1; /* outside the mask row as it stands: refused unplayed */
         } else {
             gained = k->step(row, board, t, lay, s.cells, a[i]);
             if (gained < k->lowest) {

@@ -8,7 +8,10 @@ next-step autoreset, and options (and tasks) whose levels the kernel's table hol
 the env leaves actions out of its mask (Cogcrawl's ``up`` from the first level, unless
 ``allow_quit``; Gem Swap's dominated ``hint``, unless ``allow_dominated``), the kernel's
 module names them (``left_out``) and the loop refuses an action outside the mask without
-playing it, as the env's own loop does.
+playing it, as the env's own loop does: the loop zeroes those entries of the batch's
+mask after every step, and the kernel refuses every action its mask row leaves out
+(:meth:`~playbench.kernels.batch.Batch.masked`), as the env's own loop refuses every
+action off the mask, some of which the rules would play.
 Everything handed out is then what the env's own loop over matches hands out, step for
 step (``tests/kernels/test_vector.py`` plays both). Each episode's seed and options are
 the env's own draws from its generators, so the loop keeps no Python per env but at the
@@ -78,7 +81,9 @@ class KernelLoop:
         #: (quits, dominated) the env leaves out of its mask, or None: the kernel's module
         #: names them (``left_out``) and an action outside the mask is refused unplayed
         self.hidden = hidden
-        self.rows = np.arange(env.num_envs)
+        # the env refuses, unplayed, every action off its mask (some of which the rules
+        # would play: Cogcrawl's wield of an empty letter passes a turn)
+        runs.masked()
         count = env.num_envs
         self.steps = np.zeros(count, dtype=np.int64)
         self.ended = np.zeros(count, dtype=np.bool_)
@@ -147,6 +152,12 @@ class KernelLoop:
         for i in range(self.env.num_envs):
             self.started(i)
         self.runs.observe()
+        self._hide()
+
+    def _hide(self) -> None:
+        """Zero the batch's mask entries the env leaves out, which its kernel then refuses."""
+        if self.hidden is not None:
+            self.runs.mask[self.runs.module.left_out(self.runs, *self.hidden)] = 0
 
     def restore(self, steps: list[int], ended: list[bool]) -> None:
         """Load the matches, step counts and ends of a copy of the env."""
@@ -161,10 +172,8 @@ class KernelLoop:
         if resets.any():
             for i in np.flatnonzero(resets).tolist():
                 self._restart(i)
-        if self.hidden is None:
-            runs.step(indices)
-        else:  # -1: refused, the run left as it was (a run starting again ignores it)
-            runs.step(np.where(env._mask[self.rows, indices] != 0, indices, -1))
+        runs.step(indices)
+        self._hide()
         going = ~resets
         self.steps += going
         terminated = runs.ends & going
@@ -173,8 +182,6 @@ class KernelLoop:
         self.steps *= going  # a run started again counts from 0
         self.ended = terminated | truncated
         mask = runs.mask.copy()
-        if self.hidden is not None:
-            mask[runs.module.left_out(runs, *self.hidden)] = 0
         mask.flags.writeable = False
         env._mask = mask
         reason = self.blank.copy()

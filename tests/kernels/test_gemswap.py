@@ -159,6 +159,29 @@ def test_a_selection_and_a_bought_hint_go_through_the_kernel_as_the_rules_keep_t
     assert state.selected is None and not state.hinted
 
 
+def test_a_masked_batch_refuses_unplayed_what_its_mask_leaves_out() -> None:
+    """``Batch.masked``: an entry a door zeroed in the batch's mask (the hint here, which
+    the rules would sell) is refused, the run left as it was; the other runs and the batch
+    before ``masked`` play it."""
+    kernel = batched(GAME, 3)
+    kernel.starts[:] = np.random.default_rng().integers(2**63 - 1, size=3)
+    kernel.reset()
+    before = kernel.state.copy(), kernel.cells.copy()
+    kernel.mask[0, HINT_INDEX] = 0
+    kernel.step([HINT_INDEX] * 3)
+    assert kernel.illegal.tolist() == [False] * 3 and kernel.scores.tolist() == [-50] * 3
+    kernel.state[:], kernel.cells[:] = before
+    kernel.observe()
+    kernel.mask[0, HINT_INDEX] = 0
+    kernel.masked()
+    kernel.step([HINT_INDEX, HINT_INDEX, 2**40])
+    assert kernel.illegal.tolist() == [True, False, True]
+    assert kernel.rewards.tolist() == [0.0, -50.0, 0.0]
+    np.testing.assert_array_equal(kernel.state[[0, 2]], before[0][[0, 2]])
+    np.testing.assert_array_equal(kernel.cells[[0, 2]], before[1][[0, 2]])
+    assert kernel.mask[0, HINT_INDEX] == 1  # the step observed the run afresh
+
+
 def test_the_batch_starts_only_on_its_own_board() -> None:
     """A batch that deals its boards takes no ``board`` option, nor one on another board,
     and the rules' bad options are none it takes."""

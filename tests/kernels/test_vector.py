@@ -184,6 +184,39 @@ def test_gem_swaps_hint_goes_through_both_loops_alike(allow_dominated) -> None:
     assert (refused == 0) == allow_dominated
 
 
+@pytest.mark.parametrize("allow_quit", [False, True])
+def test_cogcrawls_up_from_the_first_level_goes_through_both_loops_alike(allow_quit) -> None:
+    """Cogcrawl's ``up`` on the first level quits the run: left out of the masks and refused
+    unplayed unless ``allow_quit=True``, when it ends the run; picked often here (and other
+    actions off the mask, some of which the rules would play), either way the kernel's loop
+    hands out what the loop over matches does."""
+    from playbench.games.cogcrawl.learning import UP
+
+    seed = int(np.random.default_rng().integers(2**32))
+    keywords = {"allow_quit": allow_quit, "max_episode_steps": 80}
+    fast = _make("playbench/Cogcrawl-v0", True, **keywords)
+    slow = _make("playbench/Cogcrawl-v0", False, **keywords)
+    out = fast.reset(seed=seed)
+    _same(out, slow.reset(seed=seed), "reset")
+    rng, mask = np.random.default_rng(seed), slow.action_masks()
+    observation, going, tried = out[0], np.ones(ENVS, dtype=np.bool_), 0
+    for step in range(120):
+        picks = _picks(rng, mask)
+        picks[rng.random(ENVS) < 0.2] = UP
+        out = fast.step(picks)
+        _same(out, slow.step(picks), f"seed {seed} step {step}")
+        # up from the first level (its stats[0] is 1/10) in a run still going: it quits
+        # where the mask shows it (on the stair, and only with allow_quit), else is refused
+        ups = going & (picks == UP) & (observation["stats"][:, 0] < 0.15)
+        climbs = ups & (mask[:, UP] == 1)
+        assert out[2][climbs].all() and out[4]["illegal"][ups & ~climbs].all(), f"seed {seed}"
+        assert not climbs.any() or allow_quit, f"seed {seed} step {step}"
+        tried += int(climbs.sum() if allow_quit else ups.sum())
+        observation, mask = out[0], out[4]["action_mask"]
+        going = ~(out[2] | out[3])
+    assert tried > 0, f"seed {seed}: no env picked up where the test looks"
+
+
 def _arrays(out, observation: bool = True) -> list[np.ndarray]:
     """The arrays a step handed out (rewards, ends, info's, and the observation's), but
     the object arrays."""

@@ -135,11 +135,12 @@ def progress_of(batch: Any, i: int) -> float:
 
 
 def left_out(batch: Any, quits: bool, dominated: bool) -> tuple[np.ndarray, int]:
-    """The mask entries a door leaves out (an index of the (N, actions) mask: the runs and
-    the action): with ``quits``, ``up`` on the first level (it ends the run at once);
-    Cogcrawl names no dominated action."""
-    runs = np.flatnonzero(batch.state[:, AT["dl"]] == 1) if quits else np.empty(0, np.intp)
-    return runs, learning.UP
+    """The mask entries a door leaves out (an index of the (N, actions) mask: which runs,
+    as N booleans, and the action): with ``quits``, ``up`` on the first level (it ends the
+    run at once); Cogcrawl names no dominated action."""
+    if not quits:
+        return np.zeros(len(batch.state), dtype=np.bool_), learning.UP
+    return batch.state[:, AT["dl"]] == 1, learning.UP
 
 
 def left_out_of(batch: Any, i: int, quits: bool, dominated: bool) -> list[int]:
