@@ -295,8 +295,7 @@ class VectorDoor:
     """The native vector env of N matches (``make_vec``'s vector entry point), a random legal
     index for each env from its mask row each call (the picks are in the measured loop):
     drawn one env at a time in Python (``picks="loop"``), or for all N at once in NumPy as
-    ``kernel_speed``'s batch draws them (``picks="array"``: a uniform number for each entry
-    times the mask, each row's largest; a row of zeros picks 0)."""
+    ``kernel_speed``'s batch draws them (``picks="array"``: :func:`batch_picks`)."""
 
     def __init__(self, slug: str, num_envs: int, picks: str = "loop", **keywords: object) -> None:
         import gymnasium as gym
@@ -341,16 +340,33 @@ class VectorDoor:
 
     def _array_batch(self, draw: Callable[..., Any]) -> Callable[[], int]:
         step, count = self.envs.step, self.num_envs
+        pick = batch_picks(draw, self.info["action_mask"].shape)
 
         def batch() -> int:
             info = self.info
             for _ in range(10):
-                mask = info["action_mask"]
-                _, _, _, _, info = step((draw(mask.shape) * mask).argmax(axis=1))
+                _, _, _, _, info = step(pick(info["action_mask"]))
             self.info = info
             return 10 * count
 
         return batch
+
+
+def batch_picks(
+    draw: Callable[..., Any], shape: tuple[int, ...]
+) -> Callable[[np.ndarray], np.ndarray]:
+    """A uniformly random legal index for each row of a mask of ``shape``, all rows at once:
+    ``draw`` (a NumPy generator's ``random``) fills one preallocated buffer with a uniform
+    number for each entry, the mask zeroes the illegal ones, and each row's largest is its
+    pick (a row of zeros picks 0). The buffer is the batch's own, so no call allocates."""
+    numbers = np.empty(shape, dtype=np.float64)
+
+    def pick(mask: np.ndarray) -> np.ndarray:
+        draw(out=numbers)
+        np.multiply(numbers, mask, out=numbers)
+        return numbers.argmax(axis=1)
+
+    return pick
 
 
 VECTOR_ENVS = 64

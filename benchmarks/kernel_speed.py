@@ -7,10 +7,10 @@ process, every side for the same CPU time (``time.process_time``), all in steps 
 CPU-second of one core:
 
 - ``kernel256``: a batch of 256 runs in its kernel; each call picks a uniformly random
-  legal action per run from the batch's mask (one NumPy draw over the batch, inside the
-  measured loop), steps all 256 and so writes their observations, masks, rewards, ends and
-  scores. A run that ended starts again at its next step, which counts as a step (as in
-  Gymnasium's next-step autoreset).
+  legal action per run from the batch's mask (``batch_picks``: one NumPy draw over the
+  batch into a buffer of its own, inside the measured loop), steps all 256 and so writes
+  their observations, masks, rewards, ends and scores. A run that ended starts again at
+  its next step, which counts as a step (as in Gymnasium's next-step autoreset).
 - ``rules``: the Python rules alone, one run, random legal actions (``engine_speed``'s
   workload).
 - ``env``: one env as ``gymnasium.make`` makes it by default (``events=False``), the
@@ -35,7 +35,15 @@ env (``vec/env`` against the env on the kernel, ``vec/envpy`` against the defaul
 from __future__ import annotations
 
 import numpy as np
-from engine_speed import GymDoor, VectorDoor, frozenlake, nethack, random_play, timed
+from engine_speed import (
+    GymDoor,
+    VectorDoor,
+    batch_picks,
+    frozenlake,
+    nethack,
+    random_play,
+    timed,
+)
 
 from playbench.core import get_game
 from playbench.kernels import batched, native
@@ -53,12 +61,12 @@ HEADER = (
 def kernel_play(slug: str, num_envs: int):
     """A batch of ``num_envs`` runs, random legal actions from its mask."""
     runs = batched(get_game(slug), num_envs)
-    draw = np.random.default_rng(0).random
-    shape, step, mask = runs.mask.shape, runs.step, runs.mask
+    pick = batch_picks(np.random.default_rng(0).random, runs.mask.shape)
+    step, mask = runs.step, runs.mask
 
     def play() -> int:
         for _ in range(20):
-            step((draw(shape) * mask).argmax(axis=1))
+            step(pick(mask))
         return 20 * num_envs
 
     return play

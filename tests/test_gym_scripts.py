@@ -36,6 +36,50 @@ def test_engine_speed_gym_prints_a_row_of_positive_rates_for_a_game() -> None:
     assert engine_row[2] == "steps/s" and engine_row[-2] == "ratio"
 
 
+def _engine_speed() -> Any:
+    spec = importlib.util.spec_from_file_location("engine_speed", BENCHMARKS / "engine_speed.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_batch_picks_are_legal_and_uniform_among_a_rows_legal_actions() -> None:
+    """``batch_picks`` (the vector sides' agent): every pick is legal in its row, a row of
+    zeros picks 0, and each legal index of a row comes up about equally often."""
+    rng = np.random.default_rng()
+    mask = (rng.random((2000, 9)) < 0.4).astype(np.int8)
+    mask[np.arange(2000), rng.integers(0, 9, 2000)] = 1
+    mask[:1000] = [0, 1, 0, 1, 1, 0, 0, 1, 0]
+    mask[-5:] = 0
+    pick = _engine_speed().batch_picks(rng.random, mask.shape)
+    picks = pick(mask)
+    assert picks.shape == (2000,) and mask[np.arange(1995), picks[:1995]].all()
+    assert picks[-5:].tolist() == [0] * 5
+    counts = np.bincount(picks[:1000], minlength=9)
+    # 250 expected each, sd 13.7: a band of 5 sd
+    assert counts[[0, 2, 5, 6, 8]].sum() == 0 and all(180 < counts[i] < 320 for i in (1, 3, 4, 7))
+
+
+def test_engine_speed_kernels_prints_a_row_of_positive_rates_for_a_game() -> None:
+    from playbench.kernels import native
+
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "engine_speed.py"), "--kernels", *SMALL[1:]],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    if native() is None:
+        assert "not built or are turned off" in done.stdout
+        return
+    row = next(line.split() for line in done.stdout.splitlines() if line.startswith("delvewick"))
+    assert len(row) == 18
+    cells = [cell for cell in row[1:] if cell != "-"]
+    assert all(float(cell.replace(",", "")) > 0 for cell in cells)
+
+
 @pytest.fixture(scope="module")
 def train_ppo() -> Any:
     spec = importlib.util.spec_from_file_location("train_ppo", BENCHMARKS / "train_ppo.py")
