@@ -211,6 +211,14 @@ static int64_t gs_play_swap(uint8_t *colors, uint8_t *kinds, uint64_t *rng, int 
 }
 
 /* -- the kernel's calls ----------------------------------------------------------------- */
+/* the legal swaps of the board a step ended on, for the observation the binding writes
+ * next, of the same board (taken once, by the board's address; a thread's own) */
+typedef struct {
+    const uint8_t *board;
+    uint64_t across, down;
+} Flags;
+static _Thread_local Flags gs_flags_kept;
+
 /* a fresh run on game seed ``seed``: the table's board (reshuffled when it has no legal
  * swap) when its row says so, else a dealt one (rules.new) */
 static void gs_reset(int64_t *s, uint8_t *cells, const int64_t *table, const uint8_t *layouts,
@@ -246,8 +254,15 @@ static int64_t gs_step(int64_t *s, uint8_t *cells, const int64_t *table, const u
     s[GS_SCORE] += points;
     s[GS_SELECTED] = -1;
     s[GS_HINTED] = 0;
-    if (s[GS_MOVES] < GS_MOVES_PER_GAME && !gs_has_legal_swap(cells))
-        gs_reshuffle(cells, cells + GS_CELLS, &rng);
+    if (s[GS_MOVES] < GS_MOVES_PER_GAME) {
+        uint64_t across, down;
+        gs_swap_flags(cells, &across, &down);
+        if (!(across | down)) {
+            gs_reshuffle(cells, cells + GS_CELLS, &rng);
+            gs_swap_flags(cells, &across, &down);
+        }
+        gs_flags_kept = (Flags){cells, across, down};
+    }
     s[GS_RNG] = (int64_t)rng;
     return points;
 }
@@ -270,8 +285,19 @@ static void gs_observe(const int64_t *s, const uint8_t *cells, const int64_t *ta
         return;
     }
     uint64_t across, down;
-    gs_swap_flags(cells, &across, &down);
-    for (int k = 0; k < GS_SWAPS; k++) mask[k] = (int8_t)((GS_DOWN[k] ? down : across) >> GS_A[k] & 1);
+    if (gs_flags_kept.board == cells) {
+        across = gs_flags_kept.across;
+        down = gs_flags_kept.down;
+    } else {
+        gs_swap_flags(cells, &across, &down);
+    }
+    gs_flags_kept.board = NULL;
+    /* the swaps in gs_init's order: each cell's across swap, then its down swap */
+    int k = 0;
+    for (int cell = 0; cell < GS_CELLS; cell++) {
+        if (cell % GS_SIDE < GS_SIDE - 1) mask[k++] = (int8_t)(across >> cell & 1);
+        if (cell < GS_CELLS - GS_SIDE) mask[k++] = (int8_t)(down >> cell & 1);
+    }
     mask[GS_HINT] = 1;
 }
 

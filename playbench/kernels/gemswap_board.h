@@ -131,12 +131,30 @@ static void gs_swap_flags(const uint8_t *colors, uint64_t *across, uint64_t *dow
     *down = below | ((bombs | bombs >> 8) & GS_UPPER);
 }
 
-/* the swap of ``a`` and ``b`` (swap ``k``) is legal on a still board: it lines up 3+, or a
- * colour bomb is in it */
+/* a line of 3+ of one colour runs through ``cell`` */
+static int gs_line_at(const uint8_t *colors, int cell) {
+    int color = colors[cell], row = cell / GS_SIDE, col = cell % GS_SIDE, run = 1;
+    if (color >= GS_COLORS) return 0;
+    for (int c = col - 1; c >= 0 && colors[row * GS_SIDE + c] == color; c--) run++;
+    for (int c = col + 1; c < GS_SIDE && colors[row * GS_SIDE + c] == color; c++) run++;
+    if (run >= GS_MIN_LINE) return 1;
+    run = 1;
+    for (int r = row - 1; r >= 0 && colors[r * GS_SIDE + col] == color; r--) run++;
+    for (int r = row + 1; r < GS_SIDE && colors[r * GS_SIDE + col] == color; r++) run++;
+    return run >= GS_MIN_LINE;
+}
+
+/* the swap of ``a`` and ``b`` (swap ``k``) is legal on a still board: a colour bomb is in
+ * it, or it lines up 3+, which on a still board runs through ``a`` or ``b`` (the swap's own
+ * bit of gs_swap_flags, read off its two cells alone) */
 static int gs_legal_swap(const uint8_t *colors, int k) {
-    uint64_t across, down;
-    gs_swap_flags(colors, &across, &down);
-    return (int)((GS_DOWN[k] ? down : across) >> GS_A[k] & 1);
+    int a = GS_A[k], b = GS_B[k];
+    if (colors[a] == GS_NO_COLOR || colors[b] == GS_NO_COLOR) return 1;
+    uint8_t swapped[GS_CELLS];
+    memcpy(swapped, colors, GS_CELLS);
+    swapped[a] = colors[b];
+    swapped[b] = colors[a];
+    return gs_line_at(swapped, a) || gs_line_at(swapped, b);
 }
 
 static int gs_has_legal_swap(const uint8_t *colors) {
