@@ -128,9 +128,9 @@ class Batch:
         (a run ended by :meth:`restart` is counted as it was until its next step)."""
         return self.module.progress(self, self.origins)
 
-    def restart(self, i: int, start: int) -> None:
+    def restart(self, i: Any, start: Any) -> None:
         """Have run ``i`` start again on ``start`` at the next step, whatever its action
-        (as a run that ended does)."""
+        (as a run that ended does); or the runs of a list ``i``, each on its ``start``."""
         self.starts[i] = start
         self.state[i, self.module.STATUS] = self.module.ENDED
 

@@ -136,16 +136,24 @@ class KernelLoop:
         _, low, span, _, _ = self._known(options)
         self.low[i], self.span[i], self.spanned[i] = low, span, span != 0
 
-    def _restart(self, i: int) -> None:
-        """Start env ``i``'s next episode on the env's own draw (as its ``_start`` makes it)
-        at the next step: the kernel starts the run."""
-        env, runs = self.env, self.runs
-        seed, options = env.seeds.game(env._generators[i], None, env.options)
-        self.begun[i] = (seed, options)
-        _, low, span, origin, begin = self._known(options)
-        self.low[i], self.span[i], self.spanned[i] = low, span, span != 0
-        runs.restart(i, seed if self.on_seed and begin is not None else begin)
-        runs.origins[i] = origin
+    def _restart(self, ended: list[int]) -> None:
+        """Start the next episode of each env in ``ended`` on the env's own draw (as its
+        ``_start`` makes it) at the next step: the kernel starts the runs."""
+        env, runs, on_seed = self.env, self.runs, self.on_seed
+        draw, generators, options = env.seeds.game, env._generators, env.options
+        starts, lows, spans, origins = [], [], [], []
+        for i in ended:
+            seed, chosen = draw(generators[i], None, options)
+            self.begun[i] = (seed, chosen)
+            _, low, span, origin, begin = self._known(chosen)
+            starts.append(seed if on_seed and begin is not None else begin)
+            lows.append(low)
+            spans.append(span)
+            origins.append(origin)
+        self.low[ended], self.span[ended] = lows, spans
+        self.spanned[ended] = [span != 0 for span in spans]
+        runs.restart(ended, starts)
+        runs.origins[ended] = origins
 
     def reset_all(self) -> None:
         """Load every env's match after the env's own reset started them."""
@@ -170,8 +178,7 @@ class KernelLoop:
         env, runs = self.env, self.runs
         resets = self.ended
         if resets.any():
-            for i in np.flatnonzero(resets).tolist():
-                self._restart(i)
+            self._restart(np.flatnonzero(resets).tolist())
         runs.step(indices)
         self._hide()
         going = ~resets

@@ -195,3 +195,36 @@ def test_progress_rewards_sum_to_the_episodes_progress(env_id: str) -> None:
 def test_an_unknown_reward_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match=r"reward must be one of \['score', 'progress'\]"):
         gymnasium.make("playbench/GemSwap-v0", reward="points")
+
+
+@pytest.mark.parametrize("bits", ["PCG64", "PCG64DXSM", "SFC64", "Philox", "MT19937"])
+def test_below_draws_what_numpys_integers_draws_from_the_same_generator(bits) -> None:
+    """``protocol.below`` is ``int(generator.integers(n))``: the same numbers from the same
+    draws (the generators' states stay equal) on drawn seeds and ranges, the ranges where
+    Lemire's method rejects a quarter of its draws and the narrow ones it leaves to NumPy
+    included; MT19937 (whose raw outputs are 32 bits) is left to NumPy too."""
+    rng = np.random.default_rng()
+    ranges = [
+        2**63 - 1,
+        2**63 - 1 - protocol.TRAIN_START_SEED,
+        2**62 + 1,
+        2**32 + 1,
+        2**32,
+        protocol.TRAIN_NUM_SEEDS,
+        1,
+        *rng.integers(2**33, 2**63, size=6).tolist(),
+        *rng.integers(1, 2**32, size=3).tolist(),
+    ]
+    for _ in range(4):
+        seed = int(rng.integers(2**63))
+        mine = np.random.Generator(getattr(np.random, bits)(seed))
+        numpys = np.random.Generator(getattr(np.random, bits)(seed))
+        for n in ranges:
+            drawn_here = [protocol.below(mine, n) for _ in range(40)]
+            assert drawn_here == [int(numpys.integers(n)) for _ in range(40)], (bits, seed, n)
+            assert all(type(value) is int and 0 <= value < n for value in drawn_here)
+        # the same state: the same draws from here on, raw and bounded
+        assert (
+            mine.bit_generator.random_raw(8).tolist() == numpys.bit_generator.random_raw(8).tolist()
+        )
+        assert mine.integers(1000, size=8).tolist() == numpys.integers(1000, size=8).tolist()
