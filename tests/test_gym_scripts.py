@@ -36,8 +36,9 @@ def test_engine_speed_gym_prints_a_row_of_positive_rates_for_a_game() -> None:
     assert engine_row[2] == "steps/s" and engine_row[-2] == "ratio"
 
 
-def _engine_speed() -> Any:
-    spec = importlib.util.spec_from_file_location("engine_speed", BENCHMARKS / "engine_speed.py")
+def _script(name: str) -> Any:
+    """The benchmark script ``benchmarks/<name>.py`` as a module."""
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -52,7 +53,7 @@ def test_the_batch_picks_are_legal_and_uniform_among_a_rows_legal_actions() -> N
     mask[np.arange(2000), rng.integers(0, 9, 2000)] = 1
     mask[:1000] = [0, 1, 0, 1, 1, 0, 0, 1, 0]
     mask[-5:] = 0
-    pick = _engine_speed().batch_picks(rng.random, mask.shape)
+    pick = _script("engine_speed").batch_picks(rng.random, mask.shape)
     picks = pick(mask)
     assert picks.shape == (2000,) and mask[np.arange(1995), picks[:1995]].all()
     assert picks[-5:].tolist() == [0] * 5
@@ -82,11 +83,7 @@ def test_engine_speed_kernels_prints_a_row_of_positive_rates_for_a_game() -> Non
 
 @pytest.fixture(scope="module")
 def train_ppo() -> Any:
-    spec = importlib.util.spec_from_file_location("train_ppo", BENCHMARKS / "train_ppo.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return _script("train_ppo")
 
 
 class Played(gymnasium.Wrapper):
