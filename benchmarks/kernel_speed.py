@@ -112,13 +112,15 @@ def measure_kernels(slugs: list[str], seconds: float, rounds: int) -> None:
         rate = {side: steps / elapsed for side, (steps, elapsed) in totals.items()}
         nle = rate.get("nle")
 
+        nle_cell = f"{nle:>7,.0f}" if nle else f"{'-':>7}"
+
         def ratio(value: float, nle: float | None = nle) -> str:
             return f"{value / nle:>6.1f}" if nle else f"{'-':>6}"
 
         print(
             f"{slug:<10} {rate['kernel']:>10,.0f} {rate['rules']:>8,.0f} {rate['env']:>8,.0f} "
             f"{rate['envpy']:>8,.0f} {rate['vec']:>9,.0f} {rate['vecpy']:>9,.0f} "
-            f"{rate['vecloop']:>10,.0f} {rate['lake']:>10,.0f} {nle or 0:>7,.0f} "
+            f"{rate['vecloop']:>10,.0f} {rate['lake']:>10,.0f} {nle_cell} "
             f"{ratio(rate['kernel'])} {rate['kernel'] / rate['lake']:>6.1f} "
             f"{ratio(rate['env']):>7} {ratio(rate['envpy']):>9} "
             f"{rate['env'] / rate['lake']:>6.2f} {rate['vec'] / rate['env']:>7.1f} "
