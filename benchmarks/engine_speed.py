@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
@@ -311,13 +310,13 @@ class VectorDoor:
         )
         self.num_envs = num_envs
         self.picks = picks
-        self.draw = np.random.default_rng(0).random
+        self.generator = np.random.default_rng(0)
         self.chooser = Rng.from_seed(0)
         _, self.info = self.envs.reset(seed=0)
 
     def play(self, seconds: float) -> tuple[int, float]:
         if self.picks == "array":
-            return timed(seconds, self._array_batch(self.draw))
+            return timed(seconds, self._array_batch(self.generator))
         step, below = self.envs.step, self.chooser.below
         count = self.num_envs
 
@@ -338,9 +337,9 @@ class VectorDoor:
 
         return timed(seconds, batch)
 
-    def _array_batch(self, draw: Callable[..., Any]) -> Callable[[], int]:
+    def _array_batch(self, generator: np.random.Generator) -> Callable[[], int]:
         step, count = self.envs.step, self.num_envs
-        pick = batch_picks(draw, self.info["action_mask"].shape)
+        pick = batch_picks(generator, self.info["action_mask"].shape)
 
         def batch() -> int:
             info = self.info
@@ -353,18 +352,28 @@ class VectorDoor:
 
 
 def batch_picks(
-    draw: Callable[..., Any], shape: tuple[int, ...]
+    generator: np.random.Generator, shape: tuple[int, ...]
 ) -> Callable[[np.ndarray], np.ndarray]:
-    """A uniformly random legal index for each row of a mask of ``shape``, all rows at once:
-    ``draw`` (a NumPy generator's ``random``) fills one preallocated buffer with a uniform
-    number for each entry, the mask zeroes the illegal ones, and each row's largest is its
-    pick (a row of zeros picks 0). The buffer is the batch's own, so no call allocates."""
-    numbers = np.empty(shape, dtype=np.float64)
+    """A uniformly random legal index for each row of a mask of ``shape``, all rows at once,
+    as the one env's agent picks from its row (the row's legal indices, one of them uniformly
+    at random): one ``flatnonzero`` of the whole mask lists every row's legal indices in
+    turn, a ``searchsorted`` finds where each row's run of them ends, and ``generator``
+    draws one index below each row's count (``integers``, exact). A row of zeros picks 0."""
+    rows, width = shape
+    ends_at = np.arange(1, rows + 1, dtype=np.intp) * width
+    row_starts = ends_at - width
+    starts = np.zeros(rows, dtype=np.intp)
 
     def pick(mask: np.ndarray) -> np.ndarray:
-        draw(out=numbers)
-        np.multiply(numbers, mask, out=numbers)
-        return numbers.argmax(axis=1)
+        legal = np.flatnonzero(mask.view(np.bool_))
+        if not len(legal):
+            return np.zeros(rows, dtype=np.intp)
+        ends = legal.searchsorted(ends_at)
+        starts[1:] = ends[:-1]
+        counts = ends - starts
+        drawn = generator.integers(np.maximum(counts, 1))
+        at = np.minimum(starts + drawn, len(legal) - 1)
+        return np.where(counts > 0, legal[at] - row_starts, 0)
 
     return pick
 

@@ -7,8 +7,9 @@ process, every side for the same CPU time (``time.process_time``), all in steps 
 CPU-second of one core:
 
 - ``kernel256``: a batch of 256 runs in its kernel; each call picks a uniformly random
-  legal action per run from the batch's mask (``batch_picks``: one NumPy draw over the
-  batch into a buffer of its own, inside the measured loop), steps all 256 and so writes
+  legal action per run from the batch's mask (``batch_picks``: the rows' legal indices
+  from one ``flatnonzero`` and one exact draw below each row's count, inside the measured
+  loop), steps all 256 and so writes
   their observations, masks, rewards, ends and scores. A run that ended starts again at
   its next step, which counts as a step (as in Gymnasium's next-step autoreset).
 - ``rules``: the Python rules alone, one run, random legal actions (``engine_speed``'s
@@ -61,7 +62,7 @@ HEADER = (
 def kernel_play(slug: str, num_envs: int):
     """A batch of ``num_envs`` runs, random legal actions from its mask."""
     runs = batched(get_game(slug), num_envs)
-    pick = batch_picks(np.random.default_rng(0).random, runs.mask.shape)
+    pick = batch_picks(np.random.default_rng(0), runs.mask.shape)
     step, mask = runs.step, runs.mask
 
     def play() -> int:

@@ -54,7 +54,7 @@ def test_the_batch_picks_are_legal_and_uniform_among_a_rows_legal_actions() -> N
     mask[np.arange(2000), rng.integers(0, 9, 2000)] = 1
     mask[:1000] = [0, 1, 0, 1, 1, 0, 0, 1, 0]
     mask[-5:] = 0
-    pick = _script("engine_speed").batch_picks(rng.random, mask.shape)
+    pick = _script("engine_speed").batch_picks(rng, mask.shape)
     picks = pick(mask)
     assert picks.shape == (2000,) and mask[np.arange(1995), picks[:1995]].all()
     assert picks[-5:].tolist() == [0] * 5
