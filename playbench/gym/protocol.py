@@ -171,10 +171,22 @@ class Seeds:
             return game_seed, options if chosen is None else {**(options or {}), **chosen}
         if seed is not None and self.games == "any":
             return seed, options
-        if self.num_seeds:
-            drawn = self.start_seed + below(generator, self.num_seeds)
-        else:
-            drawn = self.start_seed + below(generator, SEED_BOUND - self.start_seed)
+        drawn = self.start_seed + below(generator, self._span())
         if self.tasks is not None:
             options = self.tasks[int(generator.integers(len(self.tasks)))]
         return drawn, options
+
+    def _span(self) -> int:
+        """How many seeds a training or ``any`` draw picks among."""
+        return self.num_seeds or SEED_BOUND - self.start_seed
+
+    def draws(
+        self, generators: Sequence[np.random.Generator], options: Mapping[str, Any] | None
+    ) -> list[tuple[int, Mapping[str, Any] | None]]:
+        """:meth:`game` of a reset asked with no seed for each of ``generators`` in turn (a
+        vector env's envs that start again at once): the very same draws, with the choices
+        of the mode made once where every env draws only its seed."""
+        if self.games == "test" or self.tasks is not None:
+            return [self.game(generator, None, options) for generator in generators]
+        start, span = self.start_seed, self._span()
+        return [(start + below(generator, span), options) for generator in generators]

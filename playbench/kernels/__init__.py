@@ -118,18 +118,18 @@ def batched(game: Any, num_envs: int, options: Any = None) -> Any:
     return Batch(module, num_envs, options)
 
 
-def for_env(env: Any, num_envs: int) -> tuple[Any, tuple[bool, bool] | None] | None:
-    """A batch of ``num_envs`` runs for a Gym env of its game and options, with what the
-    env leaves out of its masks: ``(batch, hidden)``, ``hidden`` None where nothing is or
-    ``(quits, dominated)`` (the batch's module then names them, ``left_out``); None where
+def for_env(env: Any, num_envs: int) -> Any:
+    """A batch of ``num_envs`` runs for a Gym env of its game and options, its masks leaving
+    out what the env's leave out (:meth:`~playbench.kernels.batch.Batch.hide`); None where
     the game has no kernel here, or one that cannot leave out what the env does."""
     runs = batched(env.game, num_envs, env.options)
     if runs is None:
         return None
-    hidden = _hidden_actions(env)
-    if any(hidden) and not hasattr(runs.module, "left_out"):
+    try:
+        runs.hide(*_hidden_actions(env))
+    except ValueError:
         return None
-    return runs, hidden if any(hidden) else None
+    return runs
 
 
 def _hidden_actions(env: Any) -> tuple[bool, bool]:

@@ -94,6 +94,20 @@ class Batch:
         self.actions[:] = actions
         return self._stepped()
 
+    def hide(self, quits: bool, dominated: bool) -> None:
+        """Have the kernel leave out of every mask row, from now on, the game's actions that
+        quit (``quits``) and its dominated ones (``dominated``), as a Gym env leaves them
+        out unless asked not to (the module's ``HIDE_AT`` names the ``params`` entry of
+        each kind it can leave out); ValueError when asked for a kind it cannot. The
+        masks are written again at once."""
+        hides = getattr(self.module, "HIDE_AT", {})
+        for kind, wanted in (("quits", quits), ("dominated", dominated)):
+            if kind in hides:
+                self.params[hides[kind]] = int(wanted)
+            elif wanted:
+                raise ValueError(f"the {self.module.KERNEL} kernel cannot leave out {kind}")
+        self.observe()
+
     def masked(self) -> None:
         """From now on a step refuses, unplayed, every action outside ``mask`` as it stands
         (the kernel's own mask refuses what the rules refuse; a door that leaves more out

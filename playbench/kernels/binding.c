@@ -294,10 +294,62 @@ done:
     Py_RETURN_NONE;
 }
 
+/* the vector env's count of a step (playbench.kernels.vector): each env's steps since its
+ * episode began, whether the step ended it (by the game, or at ``cap`` steps as
+ * Gymnasium's TimeLimit cuts it) and its normalised score; an env that had ended was
+ * started again by this step and counts 0. Returns (refused, ended): the envs whose
+ * action was refused, and those the step ended. */
+static PyObject *tally(PyObject *self, PyObject *args) {
+    long long cap;
+    Py_buffer over, refused, scores, low, span, steps, ended, terminated, truncated, normalised;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*Lw*w*w*w*w*", &over, &refused, &scores, &low, &span,
+                          &cap, &steps, &ended, &terminated, &truncated, &normalised))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = over.len, bad = 0, ending = 0;
+    if (refused.len != n || ended.len != n || terminated.len != n || truncated.len != n ||
+        scores.len != 8 * n || low.len != 8 * n || span.len != 8 * n || steps.len != 8 * n ||
+        normalised.len != 8 * n) {
+        fail("the tally's buffers do not hold one entry of each env");
+        goto done;
+    }
+    const uint8_t *o = (const uint8_t *)over.buf, *r = (const uint8_t *)refused.buf;
+    const int64_t *sc = (const int64_t *)scores.buf;
+    const double *lo = (const double *)low.buf, *sp = (const double *)span.buf;
+    int64_t *count = (int64_t *)steps.buf;
+    uint8_t *e = (uint8_t *)ended.buf, *te = (uint8_t *)terminated.buf;
+    uint8_t *tr = (uint8_t *)truncated.buf;
+    double *norm = (double *)normalised.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int going = !e[i];
+        count[i] = going ? count[i] + 1 : 0;
+        te[i] = (uint8_t)(going && o[i]);
+        tr[i] = (uint8_t)(going && count[i] >= cap);
+        e[i] = te[i] | tr[i];
+        ending += e[i];
+        bad += r[i] != 0;
+        norm[i] = sp[i] != 0.0 ? ((double)sc[i] - lo[i]) / sp[i] : 0.0;
+    }
+    result = Py_BuildValue("nn", bad, ending);
+done:
+    PyBuffer_Release(&over);
+    PyBuffer_Release(&refused);
+    PyBuffer_Release(&scores);
+    PyBuffer_Release(&low);
+    PyBuffer_Release(&span);
+    PyBuffer_Release(&steps);
+    PyBuffer_Release(&ended);
+    PyBuffer_Release(&terminated);
+    PyBuffer_Release(&truncated);
+    PyBuffer_Release(&normalised);
+    return result;
+}
+
 static PyMethodDef METHODS[] = {
     {"step", step, METH_VARARGS, "Step N envs of one kernel (see the module docstring)."},
     {"reset", reset, METH_VARARGS, "Start the envs given a level row on it."},
     {"observe", observe, METH_VARARGS, "Write every env's observation, mask, end, score."},
+    {"tally", tally, METH_VARARGS, "Count a vector env's step: steps, ends, normalised scores."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -9,7 +9,8 @@
  * codes, the last plan, then per dungeon level (LV_WIDTH each, ten of them) whether it has
  * been entered, its rooms, stairs and monsters. Its cells: per level CC_LAYERS planes of
  * the 48 x 18 map (terrain, memory, room owner, item category, item index, hidden glyph,
- * search count and lock), a level after the other. playbench/games/cogcrawl/kernel.py
+ * search count and lock, and the memory's map codes: what the observation shows of it,
+ * kept beside each glyph remembered), a level after the other. playbench/games/cogcrawl/kernel.py
  * reads both back into the rules' state, messages written out in words.
  */
 #ifndef PLAYBENCH_COGCRAWL_H
@@ -29,7 +30,7 @@
 #define CC_MESSAGES 8
 
 /* the planes of a level's cells */
-enum { P_TERRAIN, P_MEMORY, P_OWNER, P_ICAT, P_IIDX, P_HIDDEN, P_META, CC_LAYERS };
+enum { P_TERRAIN, P_MEMORY, P_OWNER, P_ICAT, P_IIDX, P_HIDDEN, P_META, P_CODES, CC_LAYERS };
 #define CC_LEVEL_BYTES (CC_LAYERS * CC_SIZE)
 #define CC_CELLS (CC_LEVELS * CC_LEVEL_BYTES)
 #define META_SEARCHES 3
@@ -236,9 +237,6 @@ static const uint8_t CC_MONSTER_CODES[15] = {17, 18, 19, 20, 21, 22, 23, 24,
 #define COG_CODE 16
 #define OTHER_CODE 31
 static uint8_t CC_CATEGORY[256];
-/* eight cells of unseen rock, whose category is 0 (the first of cc_init's glyphs) */
-#define ROCK_WORD (0x0101010101010101ULL * (uint8_t)G_ROCK)
-_Static_assert(CC_SIZE % 8 == 0, "the map is read eight cells at a time");
 
 static void cc_init(void) {
     static const char glyphs[] = " .#|-+'<>}$%!)[\"@rjFkgsoahGZdYT";
@@ -296,7 +294,7 @@ static int64_t cc_roll(int64_t *s, int dice, int sides) {
 /* -- a level: its integers and its planes ---------------------------------------------- */
 typedef struct {
     int64_t *v;     /* the level's integers (LV_) */
-    uint8_t *terrain, *memory, *owner, *icat, *iidx, *hidden, *meta;
+    uint8_t *terrain, *memory, *owner, *icat, *iidx, *hidden, *meta, *codes;
 } Lvl;
 
 static Lvl cc_level(int64_t *s, uint8_t *cells, int64_t depth) {
@@ -310,7 +308,15 @@ static Lvl cc_level(int64_t *s, uint8_t *cells, int64_t depth) {
     l.iidx = base + P_IIDX * CC_SIZE;
     l.hidden = base + P_HIDDEN * CC_SIZE;
     l.meta = base + P_META * CC_SIZE;
+    l.codes = base + P_CODES * CC_SIZE;
     return l;
+}
+
+/* the cog remembers ``glyph`` at ``cell``: its memory, and the map code the observation
+ * shows of it */
+static inline void cc_remember(const Lvl *l, int cell, uint8_t glyph) {
+    l->memory[cell] = glyph;
+    l->codes[cell] = CC_CATEGORY[glyph];
 }
 
 static int64_t *cc_monster_at(const Lvl *l, int cell) {
@@ -650,7 +656,7 @@ static void cc_generate(int64_t *s, uint8_t *cells, int64_t depth) {
     memset(l->v, 0, sizeof(int64_t) * LV_WIDTH);
     memset(cells + (depth - 1) * CC_LEVEL_BYTES, 0, CC_LEVEL_BYTES);
     memset(l->terrain, G_ROCK, CC_SIZE);
-    memset(l->memory, G_ROCK, CC_SIZE);
+    memset(l->memory, G_ROCK, CC_SIZE); /* its codes stay 0, rock's */
     l->v[LV_PRESENT] = 1;
     int nrooms = cc_place_rooms(&rng, l->v + LV_ROOM);
     l->v[LV_ROOMS] = nrooms;
@@ -796,14 +802,14 @@ static void cc_see(int64_t *s, uint8_t *cells) {
         for (int64_t y = r[1]; y <= r[3]; y++)
             for (int64_t x = r[0]; x <= r[2]; x++) {
                 int c = (int)(y * CC_W + x);
-                l.memory[c] = l.icat[c] ? CC_ITEM_GLYPH[l.icat[c]] : l.terrain[c];
+                cc_remember(&l, c, l.icat[c] ? CC_ITEM_GLYPH[l.icat[c]] : l.terrain[c]);
             }
     }
     int near[8], n = cc_neighbours(cog, near, NULL);
-    l.memory[cog] = l.icat[cog] ? CC_ITEM_GLYPH[l.icat[cog]] : l.terrain[cog];
+    cc_remember(&l, cog, l.icat[cog] ? CC_ITEM_GLYPH[l.icat[cog]] : l.terrain[cog]);
     for (int k = 0; k < n; k++) {
         int c = near[k];
-        l.memory[c] = l.icat[c] ? CC_ITEM_GLYPH[l.icat[c]] : l.terrain[c];
+        cc_remember(&l, c, l.icat[c] ? CC_ITEM_GLYPH[l.icat[c]] : l.terrain[c]);
     }
 }
 
@@ -1168,11 +1174,11 @@ static int cc_use(Turn *t, Lvl *l, int use, int letter, int64_t *a, int64_t *b) 
             cc_say(s, MS_CONFUSED, 0, 0);
         } else if (index == 4) {
             for (int c = 0; c < CC_SIZE; c++)
-                if (l->icat[c]) l->memory[c] = CC_ITEM_GLYPH[l->icat[c]];
+                if (l->icat[c]) cc_remember(l, c, CC_ITEM_GLYPH[l->icat[c]]);
             cc_say(s, MS_OBJECTS, 0, 0);
         } else {
             for (int c = 0; c < CC_SIZE; c++)
-                if (l->memory[c] == G_ROCK) l->memory[c] = l->terrain[c];
+                if (l->memory[c] == G_ROCK) cc_remember(l, c, l->terrain[c]);
             cc_say(s, MS_MAP, 0, 0);
         }
         cc_pass_time(t, 1 + extra);
@@ -1379,7 +1385,9 @@ static int64_t cc_step(int64_t *s, uint8_t *cells, const int64_t *table, const u
 
 /* the observation record (the drawn map's category ids, the cog's x and y, the 11 stats,
  * the pack) and the mask row */
-enum { CCP_MAP_AT, CCP_POSITION_AT, CCP_STATS_AT, CCP_PACK_AT, CCP_PARAMS };
+/* the record's offsets, and 1 to leave ``up`` out of the mask on the first level, where it
+ * ends the run (0 to keep it) */
+enum { CCP_MAP_AT, CCP_POSITION_AT, CCP_STATS_AT, CCP_PACK_AT, CCP_HIDE_UP, CCP_PARAMS };
 
 static inline float cc_unit(double value) {
     return (float)(value < 0.0 ? 0.0 : value > 1.0 ? 1.0 : value);
@@ -1390,15 +1398,7 @@ static void cc_observe(const int64_t *s, const uint8_t *cells, const int64_t *ta
     Lvl l = cc_level((int64_t *)s, (uint8_t *)cells, s[CC_DL]);
     int cog = cc_cog(s);
     uint8_t *map = record + params[CCP_MAP_AT];
-    /* eight cells at a time: a word of unseen rock (most of a map) is category 0 */
-    for (int c = 0; c < CC_SIZE; c += 8) {
-        uint64_t word;
-        memcpy(&word, l.memory + c, 8);
-        if (word == ROCK_WORD)
-            memset(map + c, 0, 8);
-        else
-            for (int k = c; k < c + 8; k++) map[k] = CC_CATEGORY[l.memory[k]];
-    }
+    memcpy(map, l.codes, CC_SIZE);
     const int64_t *m = l.v + LV_MON;
     for (int64_t k = 0; k < l.v[LV_MCOUNT]; k++, m += M_FIELDS)
         if (cc_can_see(&l, cog, (int)m[M_X], (int)m[M_Y]))
@@ -1445,7 +1445,7 @@ static void cc_observe(const int64_t *s, const uint8_t *cells, const int64_t *ta
     mask[A_SEARCH] = mask[A_WAIT] = 1;
     mask[A_PICKUP] = l.icat[cog] != 0;
     mask[A_DOWN] = l.terrain[cog] == G_DOWN;
-    mask[A_UP] = l.terrain[cog] == G_UP;
+    mask[A_UP] = l.terrain[cog] == G_UP && !(params[CCP_HIDE_UP] && s[CC_DL] == 1);
     /* eat, quaff, wield, wear: each letter holding what that use takes (not the weapon
      * wielded, not the armour worn) */
     for (int k = 0; k < CC_PACK; k++) {
@@ -1490,7 +1490,11 @@ static const char *cc_env_error(const int64_t *s, const int64_t *t, Py_ssize_t l
     for (int k = 0; k < CC_POTIONS; k++)
         if (s[CC_APPEAR + k] < 0 || s[CC_APPEAR + k] >= APPEARANCES)
             return "an env's potion looks are unknown";
-    for (int d = 0; d < CC_LEVELS; d++) {
+    /* the levels a call reads: the current one and the two its stairs lead to (a step
+     * enters no other; the call that reaches one of them checks the next) */
+    int64_t first = s[CC_DL] - 2 < 0 ? 0 : s[CC_DL] - 2;
+    int64_t last = s[CC_DL] < CC_LEVELS ? s[CC_DL] : CC_LEVELS - 1;
+    for (int64_t d = first; d <= last; d++) {
         const int64_t *v = s + CC_LEVEL + d * LV_WIDTH;
         if (!v[LV_PRESENT]) {
             if (d + 1 == s[CC_DL]) return "an env's current level is not there";
@@ -1527,6 +1531,7 @@ static const char *cc_record_error(const int64_t *p, Py_ssize_t record) {
     if (p[CCP_MAP_AT] + CC_SIZE > record || p[CCP_POSITION_AT] + 4 > record ||
         p[CCP_STATS_AT] + 44 > record || p[CCP_PACK_AT] + CC_PACK > record)
         return "the observation record does not fit its parameters";
+    if (p[CCP_HIDE_UP] > 1) return "whether to hide the first level's up is neither 0 nor 1";
     return NULL;
 }
 

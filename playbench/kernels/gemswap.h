@@ -24,7 +24,8 @@ enum {
     GS_STATE
 };
 /* the observation record's byte offsets */
-enum { GP_COLORS_AT, GP_KINDS_AT, GP_STATS_AT, GP_PARAMS };
+/* the record's offsets, and 1 to leave the dominated hint out of the mask (0 to keep it) */
+enum { GP_COLORS_AT, GP_KINDS_AT, GP_STATS_AT, GP_HIDE_HINT, GP_PARAMS };
 
 #define GS_BLASTER_LINE 4
 #define GS_BOMB_LINE 5
@@ -298,7 +299,7 @@ static void gs_observe(const int64_t *s, const uint8_t *cells, const int64_t *ta
         if (cell % GS_SIDE < GS_SIDE - 1) mask[k++] = (int8_t)(across >> cell & 1);
         if (cell < GS_CELLS - GS_SIDE) mask[k++] = (int8_t)(down >> cell & 1);
     }
-    mask[GS_HINT] = 1;
+    mask[GS_HINT] = params[GP_HIDE_HINT] == 0;
 }
 
 static int gs_over(const int64_t *s) { return s[GS_MOVES] >= GS_MOVES_PER_GAME; }
@@ -331,6 +332,7 @@ static const char *gs_record_error(const int64_t *p, Py_ssize_t record) {
     if (p[GP_COLORS_AT] + GS_CELLS > record || p[GP_KINDS_AT] + GS_CELLS > record ||
         p[GP_STATS_AT] + 8 > record)
         return "the observation record does not fit its parameters";
+    if (p[GP_HIDE_HINT] > 1) return "whether to hide the hint is neither 0 nor 1";
     return NULL;
 }
 

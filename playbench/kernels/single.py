@@ -6,8 +6,9 @@ kernel does not give: ``events=False`` (``info["events"]`` then holds an empty t
 either loop), ``json_info=False``, a ``dict`` observation (one-hot planes and the mask in
 it included), and options the kernel takes. Where the env leaves actions out of its
 mask (a game's quits and dominated actions, unless ``allow_quit`` and
-``allow_dominated``), the kernel's module names them (``left_out_of``), and they are left
-out of the kernel's mask too (and so refused unplayed, as on the rules).
+``allow_dominated``), the kernel leaves them out of its own too
+(:meth:`~playbench.kernels.batch.Batch.hide`), and so refuses them unplayed, as on the
+rules.
 
 The first episode on a set of options starts on the rules (``Match.start``: the same
 checks of the seed and options, the same start) and is loaded into the batch. Once the
@@ -48,19 +49,17 @@ def kernel_run(env: Any) -> KernelRun | None:
     """The kernel's loop for the single env ``env``, or None when its rules must run."""
     if not _fits(env):
         return None
-    found = for_env(env, 1)
-    return None if found is None else KernelRun(env, *found)
+    runs = for_env(env, 1)
+    return None if runs is None else KernelRun(env, runs)
 
 
 class KernelRun:
     """Plays ``env``'s episodes in ``runs``, a :class:`~playbench.kernels.batch.Batch` of
     one, keeping the env's :class:`Match` (its seed, options and log) beside it."""
 
-    def __init__(self, env: Any, runs: Any, hidden: tuple[bool, bool] | None = None) -> None:
+    def __init__(self, env: Any, runs: Any) -> None:
         self.game = env.game
         self.runs = runs
-        #: (quits, dominated) the env leaves out of its mask, or None (see the module)
-        self.hidden = hidden
         self.match: Match | None = None
         #: whether the match's state is behind the batch's (refreshed when it is read)
         self.stale = False
@@ -72,8 +71,6 @@ class KernelRun:
         module = runs.module
         #: one run's progress: the module's own where it has one, else its batch's
         self._progress = getattr(module, "progress_of", None) or _progress_of
-        #: the mask entries one run leaves out (the module's, for a run of the batch)
-        self._left_out = getattr(module, "left_out_of", None) or _left_out_of
         records = runs.records
         #: each observation array's name and copy, bound to its view of the run's record
         self._copies = [(name, records[name][0].copy) for name in records.dtype.names]
@@ -153,11 +150,6 @@ class KernelRun:
     def look(self) -> tuple[dict[str, np.ndarray], bytes, int, float, bool]:
         """What the kernel wrote, in new arrays and bytes: the observation, the mask's row,
         the score, the progress and whether the game is over."""
-        if self.hidden is not None:
-            # the batch's mask is the kernel's output only, rewritten at every step
-            mask = self._mask
-            for index in self._left_out(self.runs, 0, *self.hidden):
-                mask[index] = 0
         return (
             {name: copy() for name, copy in self._copies},
             self._mask.tobytes(),
@@ -170,11 +162,3 @@ class KernelRun:
 def _progress_of(runs: Any, i: int) -> float:
     """Run ``i``'s progress from its batch's (a kernel with no ``progress_of`` of its own)."""
     return float(runs.progress()[i])
-
-
-def _left_out_of(runs: Any, i: int, quits: bool, dominated: bool) -> list[int]:
-    """The mask entries run ``i`` leaves out, from the batch's (a kernel with no
-    ``left_out_of`` of its own)."""
-    out = np.zeros(runs.mask.shape, dtype=np.bool_)
-    out[runs.module.left_out(runs, quits, dominated)] = True
-    return np.flatnonzero(out[i]).tolist()

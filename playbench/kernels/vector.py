@@ -6,10 +6,9 @@ give: the ``dict`` observation, ``events=False`` (``info["events"]`` then holds 
 tuples on either loop), ``json_info=False``, ``illegal="noop"``, ``reward="score"``,
 next-step autoreset, and options (and tasks) whose levels the kernel's table holds. Where
 the env leaves actions out of its mask (Cogcrawl's ``up`` from the first level, unless
-``allow_quit``; Gem Swap's dominated ``hint``, unless ``allow_dominated``), the kernel's
-module names them (``left_out``) and the loop refuses an action outside the mask without
-playing it, as the env's own loop does: the loop zeroes those entries of the batch's
-mask after every step, and the kernel refuses every action its mask row leaves out
+``allow_quit``; Gem Swap's dominated ``hint``, unless ``allow_dominated``), the kernel
+leaves them out of its own (:meth:`~playbench.kernels.batch.Batch.hide`), and it refuses
+every action its mask row leaves out without playing it
 (:meth:`~playbench.kernels.batch.Batch.masked`), as the env's own loop refuses every
 action off the mask, some of which the rules would play.
 Everything handed out is then what the env's own loop over matches hands out, step for
@@ -27,7 +26,7 @@ from gymnasium.vector import AutoresetMode
 
 from playbench.core.match import Match
 from playbench.gym.baselines import figures
-from playbench.kernels import for_env
+from playbench.kernels import for_env, native
 
 #: the sets of options whose figures one loop keeps (more start the keeping again:
 #: ``games="test"`` makes new options for each episode)
@@ -62,36 +61,38 @@ def kernel_loop(env: Any) -> KernelLoop | None:
     """The kernel's loop for ``env``, or None when its own loop over matches must run."""
     if not _fits(env):
         return None
-    found = for_env(env, env.num_envs)
-    if found is None:
+    runs = for_env(env, env.num_envs)
+    if runs is None:
         return None
-    runs, hidden = found
     every = [env.options, *(env.seeds.tasks or ())]
     if any(runs.module.start(env.options, 0, options) is None for options in every):
         return None
-    return KernelLoop(env, runs, hidden)
+    return KernelLoop(env, runs)
 
 
 class KernelLoop:
     """Steps ``env``'s N episodes in ``runs`` (a :class:`~playbench.kernels.batch.Batch`)."""
 
-    def __init__(self, env: Any, runs: Any, hidden: tuple[bool, bool] | None = None) -> None:
+    def __init__(self, env: Any, runs: Any) -> None:
         self.env = env
         self.runs = runs
-        #: (quits, dominated) the env leaves out of its mask, or None: the kernel's module
-        #: names them (``left_out``) and an action outside the mask is refused unplayed
-        self.hidden = hidden
         # the env refuses, unplayed, every action off its mask (some of which the rules
         # would play: Cogcrawl's wield of an empty letter passes a turn)
         runs.masked()
         count = env.num_envs
+        #: each env's steps since its episode began, and whether the last step ended it
+        #: (the kernel's ``tally`` counts both at every step)
         self.steps = np.zeros(count, dtype=np.int64)
         self.ended = np.zeros(count, dtype=np.bool_)
+        #: how many envs the last step ended, or None when not counted since a reset
+        self.ending: int | None = None
+        self._tally = native().tally
         #: each env's normalising figures: the random mean and the bot's minus it (0 and 0
-        #: where the game has none: normalised score 0), and whether the latter is not 0
+        #: where the game has none: normalised score 0)
         self.low = np.zeros(count, dtype=np.float64)
         self.span = np.zeros(count, dtype=np.float64)
-        self.spanned = np.zeros(count, dtype=np.bool_)
+        #: the flags of every key of ``info`` (one row a key), copied for each step
+        self.flags = np.ones((len(INFO_FLAGS), count), np.bool_)
         self.blank = np.full(count, "", dtype=object)
         self.no_events = np.empty(count, dtype=object)
         self.no_events[:] = [()] * count
@@ -114,6 +115,7 @@ class KernelLoop:
         self._figures(i, match.options)
         self.steps[i] = 0
         self.ended[i] = False
+        self.ending = None
 
     def _known(self, options: Any) -> tuple[Any, float, float, int, int]:
         """What an episode on ``options`` needs, worked out once for those options."""
@@ -134,24 +136,33 @@ class KernelLoop:
     def _figures(self, i: int, options: Any) -> None:
         """Set env ``i``'s normalising figures for ``options``."""
         _, low, span, _, _ = self._known(options)
-        self.low[i], self.span[i], self.spanned[i] = low, span, span != 0
+        self.low[i], self.span[i] = low, span
 
     def _restart(self, ended: list[int]) -> None:
         """Start the next episode of each env in ``ended`` on the env's own draw (as its
         ``_start`` makes it) at the next step: the kernel starts the runs."""
-        env, runs, on_seed = self.env, self.runs, self.on_seed
-        draw, generators, options = env.seeds.game, env._generators, env.options
-        starts, lows, spans, origins = [], [], [], []
-        for i in ended:
-            seed, chosen = draw(generators[i], None, options)
-            self.begun[i] = (seed, chosen)
+        env, runs, generators = self.env, self.runs, self.env._generators
+        drawn = env.seeds.draws([generators[i] for i in ended], env.options)
+        begun = self.begun
+        for i, game in zip(ended, drawn, strict=True):
+            begun[i] = game
+        chosen = drawn[0][1]
+        if all(options is chosen for _, options in drawn):
+            # the usual case: every env on the env's options (one set of figures)
             _, low, span, origin, begin = self._known(chosen)
-            starts.append(seed if on_seed and begin is not None else begin)
+            use_seed = self.on_seed and begin is not None
+            self.low[ended], self.span[ended] = low, span
+            runs.restart(ended, [seed for seed, _ in drawn] if use_seed else begin)
+            runs.origins[ended] = origin
+            return
+        starts, lows, spans, origins = [], [], [], []
+        for seed, options in drawn:
+            _, low, span, origin, begin = self._known(options)
+            starts.append(seed if self.on_seed and begin is not None else begin)
             lows.append(low)
             spans.append(span)
             origins.append(origin)
         self.low[ended], self.span[ended] = lows, spans
-        self.spanned[ended] = [span != 0 for span in spans]
         runs.restart(ended, starts)
         runs.origins[ended] = origins
 
@@ -160,57 +171,59 @@ class KernelLoop:
         for i in range(self.env.num_envs):
             self.started(i)
         self.runs.observe()
-        self._hide()
-
-    def _hide(self) -> None:
-        """Zero the batch's mask entries the env leaves out, which its kernel then refuses."""
-        if self.hidden is not None:
-            self.runs.mask[self.runs.module.left_out(self.runs, *self.hidden)] = 0
 
     def restore(self, steps: list[int], ended: list[bool]) -> None:
         """Load the matches, step counts and ends of a copy of the env."""
         self.reset_all()
         self.steps[:] = steps
         self.ended[:] = ended
+        self.ending = None
 
     def step(self, indices: np.ndarray) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict]:
         """One step of every env on ``indices``, N action indices the env has checked."""
         env, runs = self.env, self.runs
-        resets = self.ended
-        if resets.any():
-            self._restart(np.flatnonzero(resets).tolist())
+        if self.ending != 0:
+            ended = np.flatnonzero(self.ended).tolist()
+            if ended:
+                self._restart(ended)
         runs.step(indices)
-        self._hide()
-        going = ~resets
-        self.steps += going
-        terminated = runs.ends & going
-        # as Gymnasium's TimeLimit: the step at the cap is truncated, ended by the game or not
-        truncated = going & (self.steps >= env.max_episode_steps)
-        self.steps *= going  # a run started again counts from 0
-        self.ended = terminated | truncated
+        count = len(indices)
+        terminated, truncated = np.empty(count, np.bool_), np.empty(count, np.bool_)
+        normalised = np.empty(count, np.float64)
+        # the steps, ends (as Gymnasium's TimeLimit: the step at the cap is truncated, ended
+        # by the game or not; a run started again counts from 0) and normalised scores
+        refused, self.ending = self._tally(
+            runs.ends,
+            runs.illegal,
+            runs.scores,
+            self.low,
+            self.span,
+            env.max_episode_steps,
+            self.steps,
+            self.ended,
+            terminated,
+            truncated,
+            normalised,
+        )
         mask = runs.mask.copy()
         mask.flags.writeable = False
         env._mask = mask
         reason = self.blank.copy()
         illegal = runs.illegal.copy()
-        if illegal.any():
+        if refused:
             for i in np.flatnonzero(illegal).tolist():
                 reason[i] = f"{env.game.command_text(env._actions[indices[i]])} is not legal now"
-        scores = runs.scores.copy()
-        normalised = np.zeros(len(scores), dtype=np.float64)
-        np.divide(scores - self.low, self.span, out=normalised, where=self.spanned)
         info = {
             "action_mask": mask,
             "illegal": illegal,
             "reason": reason,
             "events": self.no_events.copy(),
-            "score": scores,
+            "score": runs.scores.copy(),
             "progress": runs.progress(),
             "normalised_score": normalised,
         }
         # each key's flags: new arrays each step, as Gymnasium's sync env hands them out
-        flags = np.ones((len(INFO_FLAGS), len(scores)), np.bool_)
-        info.update(zip(INFO_FLAGS, flags, strict=True))
+        info.update(zip(INFO_FLAGS, self.flags.copy(), strict=True))
         arrays = runs.obs
         if env.copy:
             observations = {name: array.copy() for name, array in arrays.items()}

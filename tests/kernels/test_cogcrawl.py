@@ -331,6 +331,27 @@ def test_the_oracle_is_paid_as_the_rules_have_it(seed, steps, gold, down) -> Non
     play_on(state, 30, rng, chatty(state, rng), chatty)
 
 
+def test_a_batch_told_to_hide_quits_leaves_up_out_on_the_first_level_only() -> None:
+    """``Batch.hide``: ``up`` on the first level's stairs (it ends the run) leaves the
+    kernel's mask, as the Gym env leaves it out unless ``allow_quit``; deeper, it stays;
+    once masked the kernel refuses it unplayed. Cogcrawl has no dominated action."""
+    seed = int(np.random.default_rng().integers(2**63 - 1))
+    kernel = batched(GAME, 2)
+    kernel.set(0, on_stairs(seed, 1, False))
+    kernel.set(1, on_stairs(seed, 2, False))
+    kernel.observe()
+    assert kernel.mask[:, UP].tolist() == [1, 1]
+    kernel.hide(quits=True, dominated=False)
+    kernel.masked()
+    assert kernel.mask[:, UP].tolist() == [0, 1]
+    before = kernel.state[0].copy()
+    kernel.step([UP, UP])
+    assert kernel.illegal.tolist() == [True, False] and kernel.state[1, layout.AT["dl"]] == 1
+    np.testing.assert_array_equal(kernel.state[0], before)
+    with pytest.raises(ValueError, match="cannot leave out dominated"):
+        kernel.hide(quits=False, dominated=True)
+
+
 @pytest.mark.parametrize(
     ("field", "value", "said"),
     [

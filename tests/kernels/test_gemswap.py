@@ -182,6 +182,29 @@ def test_a_masked_batch_refuses_unplayed_what_its_mask_leaves_out() -> None:
     assert kernel.mask[0, HINT_INDEX] == 1  # the step observed the run afresh
 
 
+def test_a_batch_told_to_hide_the_hint_leaves_it_out_of_every_mask_and_refuses_it() -> None:
+    """``Batch.hide``: the kernel leaves the dominated hint out of its masks (as the Gym env
+    does unless ``allow_dominated``), refuses it unplayed once masked, and shows it again
+    when told; a kind Gem Swap has none of, or a hiding entry neither 0 nor 1, is refused."""
+    kernel = batched(GAME, 4)
+    kernel.starts[:] = np.random.default_rng().integers(2**63 - 1, size=4)
+    kernel.reset()
+    assert kernel.mask[:, HINT_INDEX].tolist() == [1] * 4
+    kernel.hide(quits=False, dominated=True)
+    kernel.masked()
+    assert kernel.mask[:, HINT_INDEX].tolist() == [0] * 4
+    kernel.step([HINT_INDEX] * 4)
+    assert kernel.illegal.all() and kernel.scores.tolist() == [0] * 4
+    assert kernel.mask[:, HINT_INDEX].tolist() == [0] * 4  # each step writes it so
+    kernel.hide(quits=False, dominated=False)
+    assert kernel.mask[:, HINT_INDEX].tolist() == [1] * 4
+    with pytest.raises(ValueError, match="cannot leave out quits"):
+        kernel.hide(quits=True, dominated=False)
+    kernel.params[3] = 2
+    with pytest.raises(ValueError, match="hide the hint is neither 0 nor 1"):
+        kernel.step([0] * 4)
+
+
 def test_the_batch_starts_only_on_its_own_board() -> None:
     """A batch that deals its boards takes no ``board`` option, nor one on another board,
     and the rules' bad options are none it takes."""

@@ -258,3 +258,41 @@ def test_what_a_step_hands_out_stays_as_it_was_after_the_next(env_id, shape) -> 
         kept.append((copy.deepcopy(held), held))
     for number, (was, held) in enumerate(kept):
         _same(held, was, f"seed {seed} step {number} kept")
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), count=st.integers(0, 40), cap=st.integers(1, 12))
+def test_the_tally_counts_as_the_numpy_form_of_its_rules(seed, count, cap) -> None:
+    """The binding's ``tally`` (each env's steps, ends and normalised score after a step)
+    against the same rules in NumPy, on drawn steps, ends, scores and figures (a span of 0:
+    no figures, normalised 0)."""
+    from playbench.kernels import native
+
+    rng = np.random.default_rng(seed)
+    over, refused, ended = (rng.random((3, count)) < 0.3).astype(np.bool_)
+    scores = rng.integers(-(2**40), 2**40, count)
+    low = rng.normal(0, 500, count)
+    span = np.where(rng.random(count) < 0.3, 0.0, rng.normal(0, 5000, count))
+    steps = rng.integers(0, cap + 1, count)
+    going = ~ended
+    counted = (steps + going) * going
+    terminated, truncated = over & going, going & (steps + going >= cap)
+    normalised = np.zeros(count)
+    np.divide(scores - low, span, out=normalised, where=span != 0)
+    outs = np.empty(count, np.bool_), np.empty(count, np.bool_), np.empty(count)
+    counts = native().tally(over, refused, scores, low, span, cap, steps, ended, *outs)
+    assert counts == (int(refused.sum()), int((terminated | truncated).sum()))
+    assert steps.tolist() == counted.tolist()
+    assert ended.tolist() == (terminated | truncated).tolist()
+    assert outs[0].tolist() == terminated.tolist() and outs[1].tolist() == truncated.tolist()
+    assert outs[2].tobytes() == normalised.tobytes()
+
+
+def test_the_tally_refuses_buffers_of_other_lengths() -> None:
+    from playbench.kernels import native
+
+    ones, eights = np.zeros(3, np.bool_), np.zeros(3, np.int64)
+    with pytest.raises(ValueError, match="one entry of each env"):
+        native().tally(
+            ones, ones, eights, np.zeros(3), np.zeros(2), 5, eights, ones, ones, ones, np.zeros(3)
+        )

@@ -7,9 +7,10 @@ dungeon), so a batch's ``starts`` hold seeds and its table is one empty row. An 
 codes (``told``), the potion looks, the pack, then :data:`LEVEL_WIDTH` integers for each
 of the ten levels (entered or not, its rooms, stairs and monsters); its ``cells`` are
 :data:`LAYERS` planes of the 48 x 18 map per level (terrain, memory, room owner, item
-category and index, hidden glyph, search count and lock). The observation record is the
-Gym door's ``dict`` observation (``playbench.games.cogcrawl.learning``): ``map``,
-``position``, ``stats`` and ``pack``.
+category and index, hidden glyph, search count and lock, and the memory's map codes:
+the observation's categories of it, kept by the kernel beside each glyph it remembers).
+The observation record is the Gym door's ``dict`` observation
+(``playbench.games.cogcrawl.learning``): ``map``, ``position``, ``stats`` and ``pack``.
 
 A state put in with :func:`from_state` keeps its messages, ``last_plan``, notes and
 ``say`` as it had them (in the batch, by env) until the env's next step writes its own.
@@ -82,8 +83,8 @@ MONSTER_AT = MONSTERS_AT + 1
 LEVEL_WIDTH = MONSTER_AT + MONSTER_FIELDS * MAX_MONSTERS
 STATE_WIDTH = LEVELS_AT + LEVELS * LEVEL_WIDTH
 #: a level's planes in its cells
-TERRAIN, MEMORY, OWNER, ICAT, IIDX, HIDDEN, META = range(7)
-LAYERS = 7
+TERRAIN, MEMORY, OWNER, ICAT, IIDX, HIDDEN, META, CODES = range(8)
+LAYERS = 8
 CELLS = LEVELS * LAYERS * SIZE
 SEARCHES, LOCKED = 3, 4
 STATUS = AT["run"]
@@ -95,6 +96,10 @@ KEPT = -1
 MASK64 = (1 << 64) - 1
 MAP_AT, POSITION_AT, STATS_AT, PACK_OBS_AT, SIZE_OF_RECORD = 0, SIZE, SIZE + 4, SIZE + 48, 944
 MAX_INDEX = 255
+#: the ``params`` entry that, set to 1, has the kernel leave ``up`` out of its mask on the
+#: first level (the action ``learning.quits`` names: it ends the run at once), as a door
+#: does unless asked
+HIDE_AT = {"quits": 4}
 
 
 def takes(options: Mapping[str, Any] | None) -> bool:
@@ -134,21 +139,6 @@ def progress_of(batch: Any, i: int) -> float:
     return (state[DEEPEST].item() - 1) / LEVELS
 
 
-def left_out(batch: Any, quits: bool, dominated: bool) -> tuple[np.ndarray, int]:
-    """The mask entries a door leaves out (an index of the (N, actions) mask: which runs,
-    as N booleans, and the action): with ``quits``, ``up`` on the first level (it ends the
-    run at once); Cogcrawl names no dominated action."""
-    if not quits:
-        return np.zeros(len(batch.state), dtype=np.bool_), learning.UP
-    return batch.state[:, AT["dl"]] == 1, learning.UP
-
-
-def left_out_of(batch: Any, i: int, quits: bool, dominated: bool) -> list[int]:
-    """Run ``i``'s entries of :func:`left_out`, as action indices (a single env's step
-    reads one run's, where NumPy's indexing would outweigh the work)."""
-    return [learning.UP] if quits and batch.state[i, AT["dl"]].item() == 1 else []
-
-
 def table(options: Mapping[str, Any] | None) -> tuple[np.ndarray, np.ndarray]:
     """No levels to choose: one empty row, and one row of cells for the dungeon's planes."""
     return np.zeros((1, 1), dtype=np.int64), np.zeros((1, CELLS), dtype=np.uint8)
@@ -171,7 +161,7 @@ def record(options: Mapping[str, Any] | None) -> np.dtype:
 
 
 def params(options: Mapping[str, Any] | None) -> np.ndarray:
-    return np.array([MAP_AT, POSITION_AT, STATS_AT, PACK_OBS_AT], dtype=np.int64)
+    return np.array([MAP_AT, POSITION_AT, STATS_AT, PACK_OBS_AT, 0], dtype=np.int64)
 
 
 def _kept(batch: Any) -> dict[int, tuple[Any, ...]]:
@@ -303,6 +293,7 @@ def _put_level(level: Level, numbers: np.ndarray, planes: np.ndarray) -> None:
         numbers[at : at + MONSTER_FIELDS] = monster.to_json()
     planes[TERRAIN] = np.frombuffer(bytes(level.terrain), dtype=np.uint8)
     planes[MEMORY] = np.frombuffer(bytes(level.memory), dtype=np.uint8)
+    planes[CODES] = learning.CATEGORY_OF[planes[MEMORY]]
     planes[OWNER] = np.frombuffer(level.owner, dtype=np.uint8)
     for cell, stack in level.items.items():
         if len(stack) != 1 or not 0 <= stack[0][1] <= MAX_INDEX:

@@ -30,9 +30,9 @@ KERNEL = "gemswap"
 #: gives them is the same whatever the seed)
 STARTS_ON_SEED = True
 ACTIONS = len(learning.ACTIONS.actions)
-#: the indices ``learning.dominated`` names in every state (a door leaves them out unless
-#: asked)
-DOMINATED = [learning.HINT_INDEX]
+#: the ``params`` entry that, set to 1, has the kernel leave the hint (which
+#: ``learning.dominated`` names in every state) out of its mask, as a door does unless asked
+HIDE_AT = {"dominated": 3}
 #: the per-env integers, in the order of ``gemswap.h``'s GS_ enum
 FIELDS = ("moves_made", "score", "rng", "selected", "hinted")
 STATE_WIDTH = len(FIELDS)
@@ -72,19 +72,6 @@ def origin(options: Mapping[str, Any] | None) -> int:
     return 0
 
 
-def left_out(batch: Any, quits: bool, dominated: bool) -> tuple[slice, Any]:
-    """The mask entries a door leaves out, as an index of the (N, actions) mask: with
-    ``dominated``, the hint in every state (a column: a view, no fancy indexing); Gem Swap
-    names no action that quits."""
-    return slice(None), learning.HINT_INDEX if dominated else slice(0)
-
-
-def left_out_of(batch: Any, i: int, quits: bool, dominated: bool) -> list[int]:
-    """Run ``i``'s entries of :func:`left_out`, as action indices (a single env's step
-    reads one run's, where NumPy's indexing would outweigh the work)."""
-    return DOMINATED if dominated else []
-
-
 def progress_table(numbers: np.ndarray) -> None:
     """Nothing of the level table: progress reads the runs' scores alone."""
     return None
@@ -122,7 +109,7 @@ def record(options: Mapping[str, Any] | None) -> np.dtype:
 
 
 def params(options: Mapping[str, Any] | None) -> np.ndarray:
-    return np.array([COLORS_AT, KINDS_AT, STATS_AT], dtype=np.int64)
+    return np.array([COLORS_AT, KINDS_AT, STATS_AT, 0], dtype=np.int64)
 
 
 def to_state(batch: Any, i: int) -> GemState:
