@@ -355,14 +355,16 @@ def batch_picks(
     generator: np.random.Generator, shape: tuple[int, ...]
 ) -> Callable[[np.ndarray], np.ndarray]:
     """A uniformly random legal index for each row of a mask of ``shape``, all rows at once,
-    as the one env's agent picks from its row (the row's legal indices, one of them uniformly
-    at random): one ``flatnonzero`` of the whole mask lists every row's legal indices in
-    turn, a ``searchsorted`` finds where each row's run of them ends, and ``generator``
-    draws one index below each row's count (``integers``, exact). A row of zeros picks 0."""
+    as the one env's agent picks from its row (the row's legal indices, one of them at
+    random): one ``flatnonzero`` of the whole mask lists every row's legal indices in turn,
+    a ``searchsorted`` finds where each row's run of them ends, and one uniform double a row
+    from ``generator``, scaled by the row's count, picks among them (each index's chance is
+    within 2**-53 of an exact share). A row of zeros picks 0."""
     rows, width = shape
     ends_at = np.arange(1, rows + 1, dtype=np.intp) * width
     row_starts = ends_at - width
     starts = np.zeros(rows, dtype=np.intp)
+    numbers = np.empty(rows, dtype=np.float64)
 
     def pick(mask: np.ndarray) -> np.ndarray:
         legal = np.flatnonzero(mask.view(np.bool_))
@@ -371,7 +373,9 @@ def batch_picks(
         ends = legal.searchsorted(ends_at)
         starts[1:] = ends[:-1]
         counts = ends - starts
-        drawn = generator.integers(np.maximum(counts, 1))
+        generator.random(out=numbers)
+        # a product that rounds up to the count itself takes the row's last index
+        drawn = np.minimum((numbers * counts).astype(np.intp), counts - 1)
         at = np.minimum(starts + drawn, len(legal) - 1)
         return np.where(counts > 0, legal[at] - row_starts, 0)
 

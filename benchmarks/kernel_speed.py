@@ -8,8 +8,8 @@ CPU-second of one core:
 
 - ``kernel256``: a batch of 256 runs in its kernel; each call picks a uniformly random
   legal action per run from the batch's mask (``batch_picks``: the rows' legal indices
-  from one ``flatnonzero`` and one exact draw below each row's count, inside the measured
-  loop), steps all 256 and so writes
+  from one ``flatnonzero`` and one uniform double a row, inside the measured loop), steps
+  all 256 and so writes
   their observations, masks, rewards, ends and scores. A run that ended starts again at
   its next step, which counts as a step (as in Gymnasium's next-step autoreset).
 - ``rules``: the Python rules alone, one run, random legal actions (``engine_speed``'s

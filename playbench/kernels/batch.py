@@ -3,10 +3,10 @@
 The arrays are the kernel's whole state and output: ``state`` (N, k) int64 and ``cells``
 (N, c) uint8 hold the runs; every :meth:`Batch.step` writes ``obs`` (the game's
 observation arrays, views of one record per env), ``mask`` (N, actions) int8,
-``rewards`` (N,) float64, ``ends`` (N,) bool, ``scores`` (N,) int64 and ``illegal`` (N,)
-bool in place; ``origins`` (N,) int64 holds what each run's progress counts from (the
-game's :func:`origin` of the options its episode started on: Delvewick's start level),
-which :meth:`Batch.progress` reads. A run that has ended is started again by the next
+``rewards`` (N,) float64, ``ends`` (N,) bool, ``scores`` (N,) int64, ``illegal`` (N,)
+bool and ``progresses`` (N,) float64 in place; ``origins`` (N,) int64 holds what each run's
+progress counts from (the game's :func:`origin` of the options its episode started on:
+Delvewick's start level), which the kernel reads. A run that has ended is started again by the next
 step (on ``starts[i]``, a row of the level table) whatever its action: Gymnasium's
 next-step autoreset.
 """
@@ -41,8 +41,6 @@ class Batch:
         self.kernel = extension.KERNELS.index(module.KERNEL)
         self.num_envs = num_envs
         self.table, self.layouts = module.table(options)
-        #: what the game's progress reads of the table, made once
-        self.progress_table = module.progress_table(self.table)
         self.params = module.params(options)
         #: what a run starts from when nothing else is given (seed 0 on these options)
         self.start = module.start(options, 0, options)
@@ -56,13 +54,15 @@ class Batch:
         self.ends = np.zeros(num_envs, dtype=np.bool_)
         self.scores = np.zeros(num_envs, dtype=np.int64)
         self.illegal = np.zeros(num_envs, dtype=np.bool_)
+        #: each run's progress (``view.progress``), written with its observation
+        self.progresses = np.zeros(num_envs, dtype=np.float64)
         self.actions = np.zeros(num_envs, dtype=np.int64)
         #: what each ended run starts again on: a level row, or a seed (see the module)
         self.starts = np.full(num_envs, self.start, dtype=np.int64)
         #: what each run's progress counts from (set with the run's start or its state)
         self.origins = np.full(num_envs, module.origin(options), dtype=np.int64)
-        #: whether a step refuses, unplayed, an action whose ``mask`` entry is 0 (a door that
-        #: leaves entries out of the kernel's mask zeroes them there: see :meth:`masked`)
+        #: whether a step refuses, unplayed, an action whose ``mask`` entry is 0 (see
+        #: :meth:`masked`)
         self.refuses_unmasked = False
         self._stepped = self.stepper()
         self.reset()
@@ -86,6 +86,8 @@ class Batch:
             self.mask,
             self.ends,
             self.scores,
+            self.origins,
+            self.progresses,
         )
 
     def step(self, actions: Any) -> int:
@@ -110,8 +112,8 @@ class Batch:
 
     def masked(self) -> None:
         """From now on a step refuses, unplayed, every action outside ``mask`` as it stands
-        (the kernel's own mask refuses what the rules refuse; a door that leaves more out
-        zeroes those entries of ``mask`` after each step and has them refused too)."""
+        (the kernel's own mask leaves out what the rules refuse and what :meth:`hide` leaves
+        out; an entry a caller zeroes in ``mask`` before a step is refused too)."""
         self.refuses_unmasked = True
         self._stepped = self.stepper()
 
@@ -134,13 +136,16 @@ class Batch:
             self.ends,
             self.scores,
             self.illegal,
+            self.origins,
+            self.progresses,
             self.refuses_unmasked,
         )
 
     def progress(self) -> np.ndarray:
-        """Every run's progress, (N,) float64: the game's ``progress`` of each run's state
-        (a run ended by :meth:`restart` is counted as it was until its next step)."""
-        return self.module.progress(self, self.origins)
+        """Every run's progress, (N,) float64, as the last step or observation wrote it: the
+        game's ``progress`` of each run's state (a run ended by :meth:`restart` is counted as
+        it was until its next step), in a new array."""
+        return self.progresses.copy()
 
     def restart(self, i: Any, start: Any) -> None:
         """Have run ``i`` start again on ``start`` at the next step, whatever its action

@@ -4,9 +4,11 @@
  * through the buffer protocol) and loops over them in C with the GIL released:
  *
  *   step(kernel, actions, starts, state, cells, table, layouts, params,
- *        obs, mask, rewards, ends, scores, illegal[, masked]) -> envs ended by this step
+ *        obs, mask, rewards, ends, scores, illegal, origins, progress[, masked])
+ *        -> envs ended by this step
  *   reset(kernel, levels, state, cells, table, layouts)
- *   observe(kernel, state, cells, table, params, obs, mask, ends, scores)
+ *   observe(kernel, state, cells, table, params, obs, mask, ends, scores, origins, progress)
+ *   tally(...): the native vector env's count of a step (below)
  *
  * ``state`` is N rows of int64 (the kernel's integers), ``cells`` N rows of bytes (its
  * board), ``table`` and ``layouts`` the levels an env can be on, ``params`` the game's
@@ -16,7 +18,8 @@
  * seed (Chimestep, Gem Swap, Cogcrawl). A refused action leaves the env as it
  * was, reward 0 and ``illegal[i]`` 1 (a kernel's step returns less than its ``lowest``
  * reward, 0 unless its row names one). Rewards are float64, scores int64, ends and illegal
- * one byte each. With ``masked`` true, an action whose entry in the mask row as it stands
+ * one byte each; ``progress`` (float64) gets each run's progress, counted from its entry of
+ * ``origins`` (int64: Delvewick's start level). With ``masked`` true, an action whose entry in the mask row as it stands
  * (the last observation's, with whatever entries a door left out since) is 0 is refused
  * so, unplayed. The layouts must be framed in bedrock (the Python side builds them from
  * parsed levels only); every size is checked here before any env is touched.
@@ -37,6 +40,9 @@ typedef struct {
     void (*reset)(int64_t *, uint8_t *, const int64_t *, const uint8_t *, int64_t, int64_t);
     void (*observe)(const int64_t *, const uint8_t *, const int64_t *, const int64_t *,
                     uint8_t *, int8_t *);
+    /* the run's progress (view.progress), from the state, the table and its origin */
+    double (*progress)(const int64_t *, const uint8_t *, const int64_t *, const int64_t *,
+                       int64_t);
     Py_ssize_t score_at, table_width;
     int (*over)(const int64_t *); /* the run has ended */
     /* what is wrong with the level table, an env's row, a start, or the record: NULL when
@@ -50,16 +56,16 @@ typedef struct {
 
 static const Kernel KERNELS[] = {
     {"delvewick", DW_STATE, DW_ACTIONS, DP_PARAMS, dw_init, dw_step, dw_reset, dw_observe,
-     DW_SCORE, DL_FIELDS, dw_over, dw_table_error, dw_env_error, dw_start_error,
+     dw_progress,      DW_SCORE, DL_FIELDS, dw_over, dw_table_error, dw_env_error, dw_start_error,
      dw_record_error},
     {"chimestep", CS_STATE, CS_ACTIONS, CP_PARAMS, cs_init, cs_step, cs_reset, cs_observe,
-     CS_SCORE, 1, cs_over, cs_table_error, cs_env_error, cs_start_error,
+     cs_progress,      CS_SCORE, 1, cs_over, cs_table_error, cs_env_error, cs_start_error,
      cs_record_error},
     {"gemswap", GS_STATE, GS_ACTIONS, GP_PARAMS, gs_init, gs_step, gs_reset, gs_observe,
-     GS_SCORE, 1, gs_over, gs_table_error, gs_env_error, gs_start_error, gs_record_error,
+     gs_progress,      GS_SCORE, 1, gs_over, gs_table_error, gs_env_error, gs_start_error, gs_record_error,
      -GS_HINT_COST},
     {"cogcrawl", CC_STATE, CC_ACTIONS, CCP_PARAMS, cc_init, cc_step, cc_reset, cc_observe,
-     CC_SCORE, 1, cc_over, cc_table_error, cc_env_error, cc_start_error, cc_record_error, 0},
+     cc_progress,      CC_SCORE, 1, cc_over, cc_table_error, cc_env_error, cc_start_error, cc_record_error, 0},
 };
 #define KERNEL_COUNT ((Py_ssize_t)(sizeof KERNELS / sizeof KERNELS[0]))
 
@@ -134,10 +140,10 @@ static PyObject *step(PyObject *self, PyObject *args) {
     Py_ssize_t index;
     int masked = 0;
     Py_buffer actions, starts, state, cells, table, layouts, params, obs, mask, rewards, ends,
-        scores, illegal;
-    if (!PyArg_ParseTuple(args, "ny*y*w*w*y*y*y*w*w*w*w*w*w*|p", &index, &actions, &starts,
+        scores, illegal, origins, progress;
+    if (!PyArg_ParseTuple(args, "ny*y*w*w*y*y*y*w*w*w*w*w*w*y*w*|p", &index, &actions, &starts,
                           &state, &cells, &table, &layouts, &params, &obs, &mask, &rewards,
-                          &ends, &scores, &illegal, &masked))
+                          &ends, &scores, &illegal, &origins, &progress, &masked))
         return NULL;
     Shape s;
     Py_ssize_t ended = -1;
@@ -154,7 +160,8 @@ static PyObject *step(PyObject *self, PyObject *args) {
         rows_of(&params, 1, 8 * s.k->params, "params") ||
         rows_of(&mask, s.n, s.k->actions, "mask") || rows_of(&rewards, s.n, 8, "rewards") ||
         rows_of(&ends, s.n, 1, "ends") || rows_of(&scores, s.n, 8, "scores") ||
-        rows_of(&illegal, s.n, 1, "illegal") || check_table(&s, &table, &layouts))
+        rows_of(&illegal, s.n, 1, "illegal") || rows_of(&origins, s.n, 8, "origins") ||
+        rows_of(&progress, s.n, 8, "progress") || check_table(&s, &table, &layouts))
         goto done;
     const int64_t *t = (const int64_t *)table.buf, *p = (const int64_t *)params.buf;
     const int64_t *a = (const int64_t *)actions.buf, *go = (const int64_t *)starts.buf;
@@ -168,6 +175,8 @@ static PyObject *step(PyObject *self, PyObject *args) {
     int8_t *m = (int8_t *)mask.buf;
     double *r = (double *)rewards.buf;
     int64_t *sc = (int64_t *)scores.buf;
+    const int64_t *og = (const int64_t *)origins.buf;
+    double *pr = (double *)progress.buf;
     for (Py_ssize_t i = 0; i < s.n; i++) {
         int64_t *row = st + i * k->state_width;
         uint8_t *board = c + i * s.cells;
@@ -189,6 +198,7 @@ static PyObject *step(PyObject *self, PyObject *args) {
         ended += e[i];
         sc[i] = row[k->score_at];
         k->observe(row, board, t, p, o + i * s.record, m + i * k->actions);
+        pr[i] = k->progress(row, board, t, p, og[i]);
     }
     Py_END_ALLOW_THREADS;
 done:
@@ -205,6 +215,8 @@ done:
     PyBuffer_Release(&ends);
     PyBuffer_Release(&scores);
     PyBuffer_Release(&illegal);
+    PyBuffer_Release(&origins);
+    PyBuffer_Release(&progress);
     if (ended < 0) return NULL;
     return PyLong_FromSsize_t(ended);
 }
@@ -246,9 +258,9 @@ done:
 
 static PyObject *observe(PyObject *self, PyObject *args) {
     Py_ssize_t index;
-    Py_buffer state, cells, table, params, obs, mask, ends, scores;
-    if (!PyArg_ParseTuple(args, "ny*y*y*y*w*w*w*w*", &index, &state, &cells, &table, &params,
-                          &obs, &mask, &ends, &scores))
+    Py_buffer state, cells, table, params, obs, mask, ends, scores, origins, progress;
+    if (!PyArg_ParseTuple(args, "ny*y*y*y*w*w*w*w*y*w*", &index, &state, &cells, &table,
+                          &params, &obs, &mask, &ends, &scores, &origins, &progress))
         return NULL;
     Shape s;
     int ok = 0;
@@ -262,7 +274,8 @@ static PyObject *observe(PyObject *self, PyObject *args) {
     if (rows_of(&state, s.n, 8 * s.k->state_width, "state") ||
         rows_of(&cells, s.n, s.cells, "cells") || rows_of(&obs, s.n, s.record, "obs") ||
         rows_of(&params, 1, 8 * s.k->params, "params") ||
-        rows_of(&mask, s.n, s.k->actions, "mask") || rows_of(&scores, s.n, 8, "scores"))
+        rows_of(&mask, s.n, s.k->actions, "mask") || rows_of(&scores, s.n, 8, "scores") ||
+        rows_of(&origins, s.n, 8, "origins") || rows_of(&progress, s.n, 8, "progress"))
         goto done;
     Py_ssize_t width = 8 * s.k->table_width;
     if (table.len == 0 || table.len % width) {
@@ -277,8 +290,10 @@ static PyObject *observe(PyObject *self, PyObject *args) {
         const int64_t *row = st + i * s.k->state_width;
         ((uint8_t *)ends.buf)[i] = (uint8_t)s.k->over(row);
         ((int64_t *)scores.buf)[i] = row[s.k->score_at];
-        s.k->observe(row, (const uint8_t *)cells.buf + i * s.cells, t, p,
-                     (uint8_t *)obs.buf + i * s.record, (int8_t *)mask.buf + i * s.k->actions);
+        const uint8_t *board = (const uint8_t *)cells.buf + i * s.cells;
+        s.k->observe(row, board, t, p, (uint8_t *)obs.buf + i * s.record,
+                     (int8_t *)mask.buf + i * s.k->actions);
+        ((double *)progress.buf)[i] = s.k->progress(row, board, t, p, ((int64_t *)origins.buf)[i]);
     }
     ok = 1;
 done:
@@ -290,6 +305,8 @@ done:
     PyBuffer_Release(&mask);
     PyBuffer_Release(&ends);
     PyBuffer_Release(&scores);
+    PyBuffer_Release(&origins);
+    PyBuffer_Release(&progress);
     if (!ok) return NULL;
     Py_RETURN_NONE;
 }

@@ -548,6 +548,21 @@ static void cs_observe(const int64_t *s, const uint8_t *tiles, const int64_t *ta
 
 static int cs_over(const int64_t *s) { return s[CS_STATUS_AT] == CS_DONE; }
 
+/* the run's progress as view.progress gives it: stages cleared plus the current stage's
+ * share of struck levels, less the share the apex's arrival strikes, over the progress
+ * stages less that share, between 0 and 1 */
+#define CS_PROGRESS_STAGES 30
+#define CS_APEX_START_LEVEL 1
+static double cs_progress(const int64_t *s, const uint8_t *cells, const int64_t *table,
+                          const int64_t *params, int64_t origin) {
+    int64_t sum = 0;
+    for (int t = 0; t < CS_TILES; t++) sum += cells[t];
+    const double start = (double)CS_APEX_START_LEVEL / CS_TILES;
+    double struck = (double)sum / (double)(CS_TILES * s[CS_TARGET]);
+    double done = ((double)(s[CS_STAGE] - 1) + struck - start) / (CS_PROGRESS_STAGES - start);
+    return done > 1.0 ? 1.0 : done < 0.0 ? 0.0 : done;
+}
+
 /* -- the binding's checks: what is wrong, or NULL -------------------------------------- */
 static const char *cs_table_error(const int64_t *t, Py_ssize_t levels, Py_ssize_t cells) {
     return cells < CS_TILES ? "the cells are too few for the pyramid" : NULL;

@@ -1461,6 +1461,13 @@ static void cc_observe(const int64_t *s, const uint8_t *cells, const int64_t *ta
 
 static int cc_over(const int64_t *s) { return s[CC_RUN] != R_PLAYING; }
 
+/* the run's progress as view.progress gives it: 1 once won, else the deepest level
+ * reached less one, over ten */
+static double cc_progress(const int64_t *s, const uint8_t *cells, const int64_t *table,
+                          const int64_t *params, int64_t origin) {
+    return s[CC_RUN] == R_WON ? 1.0 : (double)(s[CC_DEEPEST] - 1) / CC_LEVELS;
+}
+
 /* -- the binding's checks: what is wrong, or NULL -------------------------------------- */
 static const char *cc_table_error(const int64_t *t, Py_ssize_t levels, Py_ssize_t cells) {
     return cells < CC_CELLS ? "the cells are too few for the dungeon's levels" : NULL;

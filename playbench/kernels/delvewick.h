@@ -301,6 +301,22 @@ static void dw_observe(const int64_t *s, const uint8_t *board, const int64_t *ta
 
 static int dw_over(const int64_t *s) { return s[DW_STATUS] != DW_PLAYING; }
 
+/* the run's progress as view.progress gives it: 1 once won, else the levels cleared since
+ * the start level ``origin`` plus the current level's share of its quota, over the levels
+ * from the start to the last (a custom level, the table's row after the shipped levels, is
+ * a run of one level) */
+static double dw_progress(const int64_t *s, const uint8_t *cells, const int64_t *table,
+                          const int64_t *params, int64_t origin) {
+    if (s[DW_STATUS] == DW_WON) return 1.0;
+    const int64_t *l = table + s[DW_LEVEL] * DL_FIELDS;
+    int custom = s[DW_LEVEL] == params[DP_LEVELS];
+    int64_t levels = custom ? 1 : params[DP_LEVELS] - origin + 1;
+    int64_t cleared = custom ? 0 : l[DL_NUMBER] - origin;
+    int64_t quota = l[DL_QUOTA], gems = s[DW_GEMS] < quota ? s[DW_GEMS] : quota;
+    double share = quota ? (double)gems / (double)quota : 0.0;
+    return ((double)cleared + share) / (double)levels;
+}
+
 /* -- the binding's checks: what is wrong, or NULL -------------------------------------- */
 static const char *dw_table_error(const int64_t *t, Py_ssize_t levels, Py_ssize_t cells) {
     for (Py_ssize_t i = 0; i < levels; i++) {

@@ -304,6 +304,14 @@ static void gs_observe(const int64_t *s, const uint8_t *cells, const int64_t *ta
 
 static int gs_over(const int64_t *s) { return s[GS_MOVES] >= GS_MOVES_PER_GAME; }
 
+/* the run's progress as view.progress gives it: the score over 10,000, between 0 and 1 */
+#define GS_PROGRESS_SCORE 10000
+static double gs_progress(const int64_t *s, const uint8_t *cells, const int64_t *table,
+                          const int64_t *params, int64_t origin) {
+    double done = (double)(s[GS_SCORE] > 0 ? s[GS_SCORE] : 0) / GS_PROGRESS_SCORE;
+    return done < 1.0 ? done : 1.0;
+}
+
 /* -- the binding's checks: what is wrong, or NULL --------------------------------------- */
 static const char *gs_table_error(const int64_t *t, Py_ssize_t levels, Py_ssize_t cells) {
     if (cells < GS_BOARD) return "the cells are too few for the board";

@@ -68,9 +68,7 @@ class KernelRun:
         #: the batch's arrays each step writes or reads, as the run's own views
         self._actions, self._illegal, self._rewards = runs.actions, runs.illegal, runs.rewards
         self._mask, self._scores, self._ends = runs.mask[0], runs.scores, runs.ends
-        module = runs.module
-        #: one run's progress: the module's own where it has one, else its batch's
-        self._progress = getattr(module, "progress_of", None) or _progress_of
+        self._progresses = runs.progresses
         records = runs.records
         #: each observation array's name and copy, bound to its view of the run's record
         self._copies = [(name, records[name][0].copy) for name in records.dtype.names]
@@ -112,8 +110,9 @@ class KernelRun:
         if start is None:
             return None
         self._row[0] = start
-        runs.reset(self._row)
+        # the origin first: the reset's observation writes the progress counted from it
         runs.origins[0] = module.origin(options)
+        runs.reset(self._row)
         self.match = Match(self.game, None, seed, options)
         self.stale = True
         return self.match
@@ -154,11 +153,6 @@ class KernelRun:
             {name: copy() for name, copy in self._copies},
             self._mask.tobytes(),
             self._scores.item(0),
-            self._progress(self.runs, 0),
+            self._progresses.item(0),
             self._ends.item(0),
         )
-
-
-def _progress_of(runs: Any, i: int) -> float:
-    """Run ``i``'s progress from its batch's (a kernel with no ``progress_of`` of its own)."""
-    return float(runs.progress()[i])

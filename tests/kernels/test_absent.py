@@ -91,6 +91,8 @@ def test_the_binding_refuses_buffers_of_the_wrong_sizes() -> None:
         kernel.ends,
         kernel.scores,
         kernel.illegal,
+        kernel.origins,
+        kernel.progresses,
     ]
     before = (kernel.state.copy(), kernel.cells.copy())
     wrong = {
@@ -98,6 +100,8 @@ def test_the_binding_refuses_buffers_of_the_wrong_sizes() -> None:
         3: np.zeros((4, 3), dtype=np.int64),
         9: np.zeros((4, 4), dtype=np.int8),
         10: np.zeros(5, dtype=np.float64),
+        14: np.zeros(3, dtype=np.int64),
+        15: np.zeros(5, dtype=np.float64),
     }
     for at, replacement in wrong.items():
         broken = list(arguments)

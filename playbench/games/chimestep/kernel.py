@@ -19,7 +19,6 @@ from playbench.core.fields import takes_no_options
 from playbench.games.chimestep import learning
 from playbench.games.chimestep.board import TILE_COUNT
 from playbench.games.chimestep.state import DONE, HUSH_FIELDS, STATUSES, State
-from playbench.games.chimestep.view import PROGRESS_STAGES, START_SHARE
 
 #: the kernel's name in the extension
 KERNEL = "chimestep"
@@ -77,36 +76,6 @@ def origin(options: Mapping[str, Any] | None) -> int:
     """What a run's progress counts from: nothing beside its state (every run starts at
     stage 1 with the apex struck)."""
     return 0
-
-
-def progress_table(numbers: np.ndarray) -> None:
-    """Nothing of the (empty) level table: progress reads the runs alone."""
-    return None
-
-
-_TILE_ONES = np.ones(TILE_COUNT, dtype=np.float64)
-
-
-def progress(batch: Any, origins: np.ndarray) -> np.ndarray:
-    """Every run's progress as ``view.progress`` gives it: stages cleared plus the current
-    stage's share of struck levels, less the start's share, over ``PROGRESS_STAGES`` less
-    that share, kept between 0 and 1."""
-    state = batch.state
-    # the tiles' sums as one product with ones (exact: small whole numbers in float64)
-    sums = batch.cells[:, :TILE_COUNT].astype(np.float64) @ _TILE_ONES
-    struck = sums / (TILE_COUNT * state[:, TARGET])
-    done = (state[:, STAGE] - 1 + struck - START_SHARE) / (PROGRESS_STAGES - START_SHARE)
-    return np.minimum(1.0, np.maximum(0.0, done))
-
-
-def progress_of(batch: Any, i: int) -> float:
-    """Run ``i``'s progress, :func:`progress` of one run in Python numbers (a single env's
-    step reads one, where NumPy's per-call cost would outweigh the work)."""
-    row = batch.state[i].tolist()
-    stage, target = row[STAGE], row[TARGET]
-    struck = sum(batch.cells[i, :TILE_COUNT].tobytes()) / (TILE_COUNT * target)
-    done = (stage - 1 + struck - START_SHARE) / (PROGRESS_STAGES - START_SHARE)
-    return min(1.0, max(0.0, done))
 
 
 def table(options: Mapping[str, Any] | None) -> tuple[np.ndarray, np.ndarray]:

@@ -29,7 +29,7 @@ from playbench.games.cogcrawl import learning, told
 from playbench.games.cogcrawl.dungeon import LEVELS, SIZE, WIDTH, Level, oracle_level
 from playbench.games.cogcrawl.items import CATEGORIES, POTIONS
 from playbench.games.cogcrawl.monsters import Monster
-from playbench.games.cogcrawl.state import RUN_STATES, WON, CogState, plan_copy
+from playbench.games.cogcrawl.state import RUN_STATES, CogState, plan_copy
 
 #: the kernel's name in the extension
 KERNEL = "cogcrawl"
@@ -115,28 +115,6 @@ def start(table_options: Any, seed: int, options: Mapping[str, Any] | None) -> i
 def origin(options: Mapping[str, Any] | None) -> int:
     """What a run's progress counts from: nothing beside its state."""
     return 0
-
-
-def progress_table(numbers: np.ndarray) -> None:
-    """Nothing of the (empty) level table: progress reads the runs alone."""
-    return None
-
-
-def progress(batch: Any, origins: np.ndarray) -> np.ndarray:
-    """Every run's progress as ``view.progress`` gives it: 1 for a won run, else the
-    deepest level reached less one, over ten."""
-    state = batch.state
-    deepest = (state[:, DEEPEST] - 1) / LEVELS
-    return np.where(state[:, STATUS] == RUN_STATES.index(WON), 1.0, deepest)
-
-
-def progress_of(batch: Any, i: int) -> float:
-    """Run ``i``'s progress, :func:`progress` of one run in Python numbers (a single env's
-    step reads one, where NumPy's per-call cost would outweigh the work)."""
-    state = batch.state[i]
-    if state[STATUS].item() == RUN_STATES.index(WON):
-        return 1.0
-    return (state[DEEPEST].item() - 1) / LEVELS
 
 
 def table(options: Mapping[str, Any] | None) -> tuple[np.ndarray, np.ndarray]:

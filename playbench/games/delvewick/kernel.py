@@ -20,7 +20,6 @@ from playbench.games.delvewick.levels import LEVELS, Level
 from playbench.games.delvewick.rules import FINALE_POINTS
 from playbench.games.delvewick.state import (
     STATUSES,
-    WON,
     State,
     all_movables,
     level_from_options,
@@ -82,41 +81,6 @@ def origin(options: Mapping[str, Any] | None) -> int:
     """What a run's progress counts from: the number of the level it starts on (1 for a
     custom level), the state's ``start``."""
     return level_from_options(options).number
-
-
-def progress(batch: Any, origins: np.ndarray) -> np.ndarray:
-    """Every run's progress as ``view.progress`` gives it: levels cleared since the start
-    level ``origins[i]`` plus the current level's share of its quota, over the levels from
-    the start to the last (one for a custom level, table row 8); 1 once won."""
-    state = batch.state
-    number, quota, last = batch.progress_table.take(state[:, LEVEL], axis=0).T
-    share = np.minimum(state[:, GEMS], quota) / quota
-    done = (number - origins + share) / (last - origins + 1)
-    done[state[:, STATUS] == _WON] = 1.0
-    return done
-
-
-_WON = STATUSES.index(WON)
-
-
-def progress_of(batch: Any, i: int) -> float:
-    """Run ``i``'s progress, :func:`progress` of one run in Python numbers (a single env's
-    step reads one, where NumPy's per-call cost would outweigh the work)."""
-    row = batch.state[i].tolist()
-    if row[STATUS] == _WON:
-        return 1.0
-    gems = row[GEMS]
-    number, quota, last = batch.progress_table[row[LEVEL]].tolist()
-    origin = int(batch.origins[i])
-    share = min(gems, quota) / quota if quota else 0.0
-    return (number - origin + share) / (last - origin + 1)
-
-
-def progress_table(numbers: np.ndarray) -> np.ndarray:
-    """What :func:`progress` reads of each level-table row: its level's number, its quota
-    and the number of the run's last level (a custom level is a run of its own: 1)."""
-    last = np.where(np.arange(len(numbers)) == len(LEVELS), 1, len(LEVELS))
-    return np.ascontiguousarray(np.stack([numbers[:, 0], numbers[:, 7], last], axis=1))
 
 
 def table(options: Mapping[str, Any] | None) -> tuple[np.ndarray, np.ndarray]:

@@ -22,7 +22,6 @@ from playbench.games.gemswap import learning
 from playbench.games.gemswap.board import CELLS, SIZE
 from playbench.games.gemswap.rules import board_option
 from playbench.games.gemswap.state import MOVES_PER_GAME, GemState
-from playbench.games.gemswap.view import PROGRESS_SCORE
 
 #: the kernel's name in the extension
 KERNEL = "gemswap"
@@ -70,23 +69,6 @@ def start(
 def origin(options: Mapping[str, Any] | None) -> int:
     """What a run's progress counts from: nothing beside its score."""
     return 0
-
-
-def progress_table(numbers: np.ndarray) -> None:
-    """Nothing of the level table: progress reads the runs' scores alone."""
-    return None
-
-
-def progress(batch: Any, origins: np.ndarray) -> np.ndarray:
-    """Every run's progress as ``view.progress`` gives it: the score over 10,000, between 0
-    and 1."""
-    return np.minimum(1.0, np.maximum(0, batch.state[:, SCORE]) / PROGRESS_SCORE)
-
-
-def progress_of(batch: Any, i: int) -> float:
-    """Run ``i``'s progress, :func:`progress` of one run in Python numbers (a single env's
-    step reads one, where NumPy's per-call cost would outweigh the work)."""
-    return min(1.0, max(0, batch.state[i, SCORE].item()) / PROGRESS_SCORE)
 
 
 def table(options: Mapping[str, Any] | None) -> tuple[np.ndarray, np.ndarray]:
