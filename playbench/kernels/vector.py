@@ -31,19 +31,18 @@ from playbench.kernels import for_env, native
 #: the sets of options whose figures one loop keeps (more start the keeping again:
 #: ``games="test"`` makes new options for each episode)
 OPTIONS_KEPT = 64
-#: the flags of the keys of ``info``, in its order (Gymnasium's ``_key`` layout)
-INFO_FLAGS = tuple(
-    f"_{name}"
-    for name in (
-        "action_mask",
-        "illegal",
-        "reason",
-        "events",
-        "score",
-        "progress",
-        "normalised_score",
-    )
+#: the keys of ``info``, in its order
+INFO_KEYS = (
+    "action_mask",
+    "illegal",
+    "reason",
+    "events",
+    "score",
+    "progress",
+    "normalised_score",
 )
+#: the flags of the keys of ``info`` (Gymnasium's ``_key`` layout), after them
+INFO_FLAGS = tuple(f"_{name}" for name in INFO_KEYS)
 
 
 def _fits(env: Any) -> bool:
@@ -213,17 +212,11 @@ class KernelLoop:
         if refused:
             for i in np.flatnonzero(illegal).tolist():
                 reason[i] = f"{env.game.command_text(env._actions[indices[i]])} is not legal now"
-        info = {
-            "action_mask": mask,
-            "illegal": illegal,
-            "reason": reason,
-            "events": self.no_events.copy(),
-            "score": runs.scores.copy(),
-            "progress": runs.progress(),
-            "normalised_score": normalised,
-        }
+        found = (mask, illegal, reason, self.no_events.copy(), runs.scores.copy())
         # each key's flags: new arrays each step, as Gymnasium's sync env hands them out
-        info.update(zip(INFO_FLAGS, self.flags.copy(), strict=True))
+        flags = list(self.flags.copy())
+        values = (*found, runs.progress(), normalised, *flags)
+        info = dict(zip(INFO_KEYS + INFO_FLAGS, values, strict=True))
         arrays = runs.obs
         if env.copy:
             observations = {name: array.copy() for name, array in arrays.items()}
