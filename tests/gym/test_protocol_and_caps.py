@@ -228,3 +228,27 @@ def test_below_draws_what_numpys_integers_draws_from_the_same_generator(bits) ->
             mine.bit_generator.random_raw(8).tolist() == numpys.bit_generator.random_raw(8).tolist()
         )
         assert mine.integers(1000, size=8).tolist() == numpys.integers(1000, size=8).tolist()
+
+
+@pytest.mark.parametrize(
+    ("slug", "keywords"),
+    [
+        ("gem-swap", {}),
+        ("gem-swap", {"games": "any"}),
+        ("gem-swap", {"games": "test"}),
+        ("cogcrawl", {"start_seed": 5000, "num_seeds": 7}),
+        ("delvewick", {}),
+        ("delvewick", {"games": "any", "tasks": [{"startLevel": 2}, {"startLevel": 5}]}),
+    ],
+)
+def test_many_draws_at_once_are_each_generators_own_draw(slug: str, keywords: dict) -> None:
+    """``Seeds.draws`` (a vector env's envs starting again at once) gives what ``game``
+    gives each generator in turn with no seed asked, and leaves every generator where
+    ``game`` leaves it, in every mode."""
+    seeds = protocol.Seeds(slug, **keywords)
+    first = np.random.default_rng().integers(2**63, size=5).tolist()
+    mine = [np.random.default_rng(seed) for seed in first]
+    theirs = [np.random.default_rng(seed) for seed in first]
+    options = {"startLevel": 3} if slug == "delvewick" else None
+    assert seeds.draws(mine, options) == [seeds.game(g, None, options) for g in theirs]
+    assert [g.integers(2**40) for g in mine] == [g.integers(2**40) for g in theirs]
