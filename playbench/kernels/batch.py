@@ -4,11 +4,11 @@ The arrays are the kernel's whole state and output: ``state`` (N, k) int64 and `
 (N, c) uint8 hold the runs; every :meth:`Batch.step` writes ``obs`` (the game's
 observation arrays, views of one record per env), ``mask`` (N, actions) int8,
 ``rewards`` (N,) float64, ``ends`` (N,) bool, ``scores`` (N,) int64, ``illegal`` (N,)
-bool and ``progresses`` (N,) float64 in place; ``origins`` (N,) int64 holds what each run's
-progress counts from (the game's :func:`origin` of the options its episode started on:
-Delvewick's start level), which the kernel reads. A run that has ended is started again by the next
-step (on ``starts[i]``, a row of the level table) whatever its action: Gymnasium's
-next-step autoreset.
+bool and ``progresses`` (N,) float64 in place; ``origins`` (N,) int64 holds what each
+run's progress counts from (the game's :func:`origin` of the options its episode started
+on: Delvewick's start level), which the kernel reads. A run that has ended is started
+again by the next step (on ``starts[i]``, a row of the level table) whatever its action:
+Gymnasium's next-step autoreset.
 """
 
 from __future__ import annotations

@@ -19,10 +19,11 @@
  * was, reward 0 and ``illegal[i]`` 1 (a kernel's step returns less than its ``lowest``
  * reward, 0 unless its row names one). Rewards are float64, scores int64, ends and illegal
  * one byte each; ``progress`` (float64) gets each run's progress, counted from its entry of
- * ``origins`` (int64: Delvewick's start level). With ``masked`` true, an action whose entry in the mask row as it stands
- * (the last observation's, with whatever entries a door left out since) is 0 is refused
- * so, unplayed. The layouts must be framed in bedrock (the Python side builds them from
- * parsed levels only); every size is checked here before any env is touched.
+ * ``origins`` (int64: Delvewick's start level). With ``masked`` true, an action whose
+ * entry in the mask row as it stands (the last observation's, with whatever entries a
+ * caller zeroed since) is 0 is refused so, unplayed. The layouts must be framed in
+ * bedrock (the Python side builds them from parsed levels only); every size is checked
+ * here before any env is touched.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -56,16 +57,17 @@ typedef struct {
 
 static const Kernel KERNELS[] = {
     {"delvewick", DW_STATE, DW_ACTIONS, DP_PARAMS, dw_init, dw_step, dw_reset, dw_observe,
-     dw_progress,      DW_SCORE, DL_FIELDS, dw_over, dw_table_error, dw_env_error, dw_start_error,
-     dw_record_error},
+     dw_progress, DW_SCORE, DL_FIELDS, dw_over, dw_table_error, dw_env_error,
+     dw_start_error, dw_record_error},
     {"chimestep", CS_STATE, CS_ACTIONS, CP_PARAMS, cs_init, cs_step, cs_reset, cs_observe,
-     cs_progress,      CS_SCORE, 1, cs_over, cs_table_error, cs_env_error, cs_start_error,
+     cs_progress, CS_SCORE, 1, cs_over, cs_table_error, cs_env_error, cs_start_error,
      cs_record_error},
     {"gemswap", GS_STATE, GS_ACTIONS, GP_PARAMS, gs_init, gs_step, gs_reset, gs_observe,
-     gs_progress,      GS_SCORE, 1, gs_over, gs_table_error, gs_env_error, gs_start_error, gs_record_error,
-     -GS_HINT_COST},
+     gs_progress, GS_SCORE, 1, gs_over, gs_table_error, gs_env_error, gs_start_error,
+     gs_record_error, -GS_HINT_COST},
     {"cogcrawl", CC_STATE, CC_ACTIONS, CCP_PARAMS, cc_init, cc_step, cc_reset, cc_observe,
-     cc_progress,      CC_SCORE, 1, cc_over, cc_table_error, cc_env_error, cc_start_error, cc_record_error, 0},
+     cc_progress, CC_SCORE, 1, cc_over, cc_table_error, cc_env_error, cc_start_error,
+     cc_record_error, 0},
 };
 #define KERNEL_COUNT ((Py_ssize_t)(sizeof KERNELS / sizeof KERNELS[0]))
 
@@ -141,9 +143,9 @@ static PyObject *step(PyObject *self, PyObject *args) {
     int masked = 0;
     Py_buffer actions, starts, state, cells, table, layouts, params, obs, mask, rewards, ends,
         scores, illegal, origins, progress;
-    if (!PyArg_ParseTuple(args, "ny*y*w*w*y*y*y*w*w*w*w*w*w*y*w*|p", &index, &actions, &starts,
-                          &state, &cells, &table, &layouts, &params, &obs, &mask, &rewards,
-                          &ends, &scores, &illegal, &origins, &progress, &masked))
+    if (!PyArg_ParseTuple(args, "ny*y*w*w*y*y*y*w*w*w*w*w*w*y*w*|p", &index, &actions,
+                          &starts, &state, &cells, &table, &layouts, &params, &obs, &mask,
+                          &rewards, &ends, &scores, &illegal, &origins, &progress, &masked))
         return NULL;
     Shape s;
     Py_ssize_t ended = -1;
@@ -293,7 +295,8 @@ static PyObject *observe(PyObject *self, PyObject *args) {
         const uint8_t *board = (const uint8_t *)cells.buf + i * s.cells;
         s.k->observe(row, board, t, p, (uint8_t *)obs.buf + i * s.record,
                      (int8_t *)mask.buf + i * s.k->actions);
-        ((double *)progress.buf)[i] = s.k->progress(row, board, t, p, ((int64_t *)origins.buf)[i]);
+        int64_t origin = ((const int64_t *)origins.buf)[i];
+        ((double *)progress.buf)[i] = s.k->progress(row, board, t, p, origin);
     }
     ok = 1;
 done:

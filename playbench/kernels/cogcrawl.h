@@ -10,8 +10,9 @@
  * been entered, its rooms, stairs and monsters. Its cells: per level CC_LAYERS planes of
  * the 48 x 18 map (terrain, memory, room owner, item category, item index, hidden glyph,
  * search count and lock, and the memory's map codes: what the observation shows of it,
- * kept beside each glyph remembered), a level after the other. playbench/games/cogcrawl/kernel.py
- * reads both back into the rules' state, messages written out in words.
+ * kept beside each glyph remembered), a level after the other.
+ * playbench/games/cogcrawl/kernel.py reads both back into the rules' state, messages
+ * written out in words.
  */
 #ifndef PLAYBENCH_COGCRAWL_H
 #define PLAYBENCH_COGCRAWL_H

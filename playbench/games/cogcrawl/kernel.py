@@ -88,7 +88,6 @@ LAYERS = 8
 CELLS = LEVELS * LAYERS * SIZE
 SEARCHES, LOCKED = 3, 4
 STATUS = AT["run"]
-DEEPEST = AT["deepest"]
 #: the run state ``Batch.restart`` marks a run ended with
 ENDED = RUN_STATES.index("left")
 #: ``said`` of a run whose messages and last plan are the ones a set state had
