@@ -32,15 +32,7 @@ from playbench.kernels import for_env, native
 #: ``games="test"`` makes new options for each episode)
 OPTIONS_KEPT = 64
 #: the keys of ``info``, in its order
-INFO_KEYS = (
-    "action_mask",
-    "illegal",
-    "reason",
-    "events",
-    "score",
-    "progress",
-    "normalised_score",
-)
+INFO_KEYS = ("action_mask", "illegal", "reason", "events", "score", "progress", "normalised_score")
 #: the flags of the keys of ``info`` (Gymnasium's ``_key`` layout), after them
 INFO_FLAGS = tuple(f"_{name}" for name in INFO_KEYS)
 
