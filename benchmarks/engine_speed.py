@@ -359,7 +359,7 @@ def batch_picks(
     random): one ``flatnonzero`` of the whole mask lists every row's legal indices in turn,
     a ``searchsorted`` finds where each row's run of them ends, and one uniform double a row
     from ``generator``, scaled by the row's count, picks among them (each index's chance is
-    within 2**-53 of an exact share). A row of zeros picks 0."""
+    within 2**-52 of an exact share). A row of zeros picks 0."""
     rows, width = shape
     ends_at = np.arange(1, rows + 1, dtype=np.intp) * width
     row_starts = ends_at - width
