@@ -43,6 +43,7 @@ import numpy as np
 
 from playbench.core import Game, Rng, all_games, get_game
 from playbench.core.match import Match
+from playbench.kernels.draws import LegalPicks
 
 #: one batch of a workload: does a fixed amount of play and returns the units it did
 Batch = Callable[[], int]
@@ -294,7 +295,8 @@ class VectorDoor:
     """The native vector env of N matches (``make_vec``'s vector entry point), a random legal
     index for each env from its mask row each call (the picks are in the measured loop):
     drawn one env at a time in Python (``picks="loop"``), or for all N at once in NumPy as
-    ``kernel_speed``'s batch draws them (``picks="array"``: :func:`batch_picks`)."""
+    ``kernel_speed``'s batch draws them (``picks="array"``: ``playbench.kernels.draws``'s
+    :class:`LegalPicks`, one uniform double a row)."""
 
     def __init__(self, slug: str, num_envs: int, picks: str = "loop", **keywords: object) -> None:
         import gymnasium as gym
@@ -339,7 +341,7 @@ class VectorDoor:
 
     def _array_batch(self, generator: np.random.Generator) -> Callable[[], int]:
         step, count = self.envs.step, self.num_envs
-        pick = batch_picks(generator, self.info["action_mask"].shape)
+        pick = LegalPicks(generator)
 
         def batch() -> int:
             info = self.info
@@ -349,37 +351,6 @@ class VectorDoor:
             return 10 * count
 
         return batch
-
-
-def batch_picks(
-    generator: np.random.Generator, shape: tuple[int, ...]
-) -> Callable[[np.ndarray], np.ndarray]:
-    """A uniformly random legal index for each row of a mask of ``shape``, all rows at once,
-    as the one env's agent picks from its row (the row's legal indices, one of them at
-    random): one ``flatnonzero`` of the whole mask lists every row's legal indices in turn,
-    a ``searchsorted`` finds where each row's run of them ends, and one uniform double a row
-    from ``generator``, scaled by the row's count, picks among them (each index's chance is
-    within 2**-52 of an exact share). A row of zeros picks 0."""
-    rows, width = shape
-    ends_at = np.arange(1, rows + 1, dtype=np.intp) * width
-    row_starts = ends_at - width
-    starts = np.zeros(rows, dtype=np.intp)
-    numbers = np.empty(rows, dtype=np.float64)
-
-    def pick(mask: np.ndarray) -> np.ndarray:
-        legal = np.flatnonzero(mask.view(np.bool_))
-        if not len(legal):
-            return np.zeros(rows, dtype=np.intp)
-        ends = legal.searchsorted(ends_at)
-        starts[1:] = ends[:-1]
-        counts = ends - starts
-        generator.random(out=numbers)
-        # a product that rounds up to the count itself takes the row's last index
-        drawn = np.minimum((numbers * counts).astype(np.intp), counts - 1)
-        at = np.minimum(starts + drawn, len(legal) - 1)
-        return np.where(counts > 0, legal[at] - row_starts, 0)
-
-    return pick
 
 
 VECTOR_ENVS = 64

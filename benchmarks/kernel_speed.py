@@ -7,10 +7,10 @@ process, every side for the same CPU time (``time.process_time``), all in steps 
 CPU-second of one core:
 
 - ``kernel256``: a batch of 256 runs in its kernel; each call picks a uniformly random
-  legal action per run from the batch's mask (``batch_picks``: the rows' legal indices
-  from one ``flatnonzero`` and one uniform double a row, inside the measured loop), steps
-  all 256 and so writes
-  their observations, masks, rewards, ends and scores. A run that ended starts again at
+  legal action per run from the batch's mask (``playbench.kernels.draws.LegalPicks``: one
+  uniform double a row, the pick made in C where the kernels are built, inside the
+  measured loop), steps all 256 and so writes their observations, masks, rewards, ends
+  and scores. A run that ended starts again at
   its next step, which counts as a step (as in Gymnasium's next-step autoreset).
 - ``rules``: the Python rules alone, one run, random legal actions (``engine_speed``'s
   workload).
@@ -39,7 +39,6 @@ import numpy as np
 from engine_speed import (
     GymDoor,
     VectorDoor,
-    batch_picks,
     frozenlake,
     nethack,
     random_play,
@@ -48,6 +47,7 @@ from engine_speed import (
 
 from playbench.core import get_game
 from playbench.kernels import batched, native
+from playbench.kernels.draws import LegalPicks
 
 ENVS = 256
 TARGETS = {"delvewick": 2_000_000, "chimestep": 2_000_000, "gem-swap": 500_000, "cogcrawl": 250_000}
@@ -62,7 +62,7 @@ HEADER = (
 def kernel_play(slug: str, num_envs: int):
     """A batch of ``num_envs`` runs, random legal actions from its mask."""
     runs = batched(get_game(slug), num_envs)
-    pick = batch_picks(np.random.default_rng(0), runs.mask.shape)
+    pick = LegalPicks(np.random.default_rng(0))
     step, mask = runs.step, runs.mask
 
     def play() -> int:

@@ -46,23 +46,6 @@ def _script(name: str) -> Any:
     return module
 
 
-def test_the_batch_picks_are_legal_and_uniform_among_a_rows_legal_actions() -> None:
-    """``batch_picks`` (the vector sides' agent): every pick is legal in its row, a row of
-    zeros picks 0, and each legal index of a row comes up about equally often."""
-    rng = np.random.default_rng()
-    mask = (rng.random((2000, 9)) < 0.4).astype(np.int8)
-    mask[np.arange(2000), rng.integers(0, 9, 2000)] = 1
-    mask[:1000] = [0, 1, 0, 1, 1, 0, 0, 1, 0]
-    mask[-5:] = 0
-    pick = _script("engine_speed").batch_picks(rng, mask.shape)
-    picks = pick(mask)
-    assert picks.shape == (2000,) and mask[np.arange(1995), picks[:1995]].all()
-    assert picks[-5:].tolist() == [0] * 5
-    counts = np.bincount(picks[:1000], minlength=9)
-    # 250 expected each, sd 13.7: a band of 5 sd
-    assert counts[[0, 2, 5, 6, 8]].sum() == 0 and all(180 < counts[i] < 320 for i in (1, 3, 4, 7))
-
-
 def test_engine_speed_kernels_prints_a_row_of_positive_rates_for_a_game(tmp_path) -> None:
     """With NLE installed or not (hidden here, as on a machine without it: its columns
     then say ``-``), every other cell of the row is a positive rate or ratio."""

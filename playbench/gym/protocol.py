@@ -39,6 +39,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from playbench.kernels.draws import integers_each
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -189,4 +191,4 @@ class Seeds:
         if self.games == "test" or self.tasks is not None:
             return [self.game(generator, None, options) for generator in generators]
         start, span = self.start_seed, self._span()
-        return [(start + below(generator, span), options) for generator in generators]
+        return [(start + drawn, options) for drawn in integers_each(generators, span)]

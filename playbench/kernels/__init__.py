@@ -8,6 +8,10 @@ reference: ``tests/kernels`` plays both side by side on drawn levels and random 
 actions and compares the full state, the observation, the mask, the reward and the end at
 every step.
 
+The same extension draws for a batch (``draws.h``, :mod:`playbench.kernels.draws`): a random
+legal action for each row of a mask, and each of N generators' ``integers(n)`` (the seeds a
+vector env's envs draw when they start again at once), the very numbers NumPy gives.
+
 Which doors step on them: the native vector env (:mod:`playbench.kernels.vector`) and the
 single Gymnasium env (:mod:`playbench.kernels.single`), each when it is made with
 ``events=False`` (the default). ``playbench run`` and the server's stateless route stay on

@@ -96,6 +96,15 @@ class Batch:
         self.actions[:] = actions
         return self._stepped()
 
+    def renew(self) -> None:
+        """Have the writes from now on go to new observation arrays (``records`` and its
+        views in ``obs``), leaving the ones handed out before as they are: for a caller that
+        hands out every step's observations, in place of copying them. Every step and
+        :meth:`observe` writes each field of every run's record whole."""
+        self.records = np.empty(self.num_envs, dtype=self.records.dtype)
+        self.obs = {name: self.records[name] for name in self.records.dtype.names}
+        self._stepped = self.stepper()
+
     def hide(self, quits: bool, dominated: bool) -> None:
         """Have the kernel leave out of every mask row, from now on, the game's actions that
         quit (``quits``) and its dominated ones (``dominated``), as a Gym env leaves them

@@ -9,6 +9,7 @@
  *   reset(kernel, levels, state, cells, table, layouts)
  *   observe(kernel, state, cells, table, params, obs, mask, ends, scores, origins, progress)
  *   tally(...): the native vector env's count of a step (below)
+ *   pick(generator, mask, width, out), below(generators, n, out): draws (draws.h)
  *
  * ``state`` is N rows of int64 (the kernel's integers), ``cells`` N rows of bytes (its
  * board), ``table`` and ``layouts`` the levels an env can be on, ``params`` the game's
@@ -31,6 +32,7 @@
 #include "chimestep.h"
 #include "cogcrawl.h"
 #include "delvewick.h"
+#include "draws.h"
 #include "gemswap.h"
 
 typedef struct {
@@ -365,11 +367,86 @@ done:
     return result;
 }
 
+static PyObject *BIT_GENERATOR, *CAPSULE;
+
+/* the bit generator inside a numpy.random.Generator, or NULL with an error set */
+static draws_bitgen *bitgen_of(PyObject *generator) {
+    PyObject *bits = PyObject_GetAttr(generator, BIT_GENERATOR);
+    if (bits == NULL) return NULL;
+    PyObject *capsule = PyObject_GetAttr(bits, CAPSULE);
+    Py_DECREF(bits);
+    if (capsule == NULL) return NULL;
+    draws_bitgen *found = PyCapsule_GetPointer(capsule, "BitGenerator");
+    Py_DECREF(capsule);
+    return found;
+}
+
+/* a uniformly random legal index for each row of ``mask`` (rows of ``width`` int8, N of
+ * them), one uniform double a row drawn from ``generator`` (a numpy.random.Generator, left
+ * as its random(N) leaves it), into ``out`` (N int64) */
+static PyObject *pick(PyObject *self, PyObject *args) {
+    PyObject *generator;
+    Py_ssize_t width;
+    Py_buffer mask, out;
+    if (!PyArg_ParseTuple(args, "Oy*nw*", &generator, &mask, &width, &out)) return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t rows = out.len / 8;
+    if (width < 1 || out.len % 8 || mask.len != rows * width) {
+        fail("pick needs N rows of width bytes and room for N indices");
+        goto done;
+    }
+    draws_bitgen *g = bitgen_of(generator);
+    if (g == NULL) goto done;
+    const int8_t *m = (const int8_t *)mask.buf;
+    int64_t *o = (int64_t *)out.buf;
+    for (Py_ssize_t i = 0; i < rows; i++)
+        o[i] = draws_pick(m + i * width, width, g->next_double(g->state));
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyBuffer_Release(&mask);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+/* out[i] = generators[i].integers(n): the same number from the same draws, each generator
+ * left as that call leaves it (the generators are the caller's own: no lock is taken) */
+static PyObject *below(PyObject *self, PyObject *args) {
+    PyObject *generators;
+    unsigned long long n;
+    Py_buffer out;
+    if (!PyArg_ParseTuple(args, "OKw*", &generators, &n, &out)) return NULL;
+    PyObject *result = NULL, *list = PySequence_Fast(generators, "below needs a sequence");
+    if (list == NULL) goto done;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(list);
+    if (n < 1 || n > (1ULL << 63)) {
+        fail("below needs 1 <= n <= 2**63");
+        goto done;
+    }
+    if (out.len != 8 * count) {
+        fail("below needs room for one int64 a generator");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        draws_bitgen *g = bitgen_of(PySequence_Fast_GET_ITEM(list, i));
+        if (g == NULL) goto done;
+        ((int64_t *)out.buf)[i] = (int64_t)draws_below(g, n);
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    Py_XDECREF(list);
+    PyBuffer_Release(&out);
+    return result;
+}
+
 static PyMethodDef METHODS[] = {
     {"step", step, METH_VARARGS, "Step N envs of one kernel (see the module docstring)."},
     {"reset", reset, METH_VARARGS, "Start the envs given a level row on it."},
     {"observe", observe, METH_VARARGS, "Write every env's observation, mask, end, score."},
     {"tally", tally, METH_VARARGS, "Count a vector env's step: steps, ends, normalised scores."},
+    {"pick", pick, METH_VARARGS, "A random legal index for each row of a mask."},
+    {"below", below, METH_VARARGS, "Each generator's integers(n), into an array."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -378,6 +455,9 @@ static struct PyModuleDef MODULE = {
 };
 
 PyMODINIT_FUNC PyInit__native(void) {
+    BIT_GENERATOR = PyUnicode_InternFromString("bit_generator");
+    CAPSULE = PyUnicode_InternFromString("capsule");
+    if (BIT_GENERATOR == NULL || CAPSULE == NULL) return NULL;
     PyObject *module = PyModule_Create(&MODULE);
     if (module == NULL) return NULL;
     PyObject *names = PyTuple_New(KERNEL_COUNT);
@@ -385,6 +465,7 @@ PyMODINIT_FUNC PyInit__native(void) {
         Py_DECREF(module);
         return NULL;
     }
+    draws_init();
     for (Py_ssize_t i = 0; i < KERNEL_COUNT; i++) {
         KERNELS[i].init();
         PyTuple_SET_ITEM(names, i, PyUnicode_FromString(KERNELS[i].name));

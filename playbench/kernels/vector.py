@@ -161,6 +161,9 @@ class KernelLoop:
         """Load every env's match after the env's own reset started them."""
         for i in range(self.env.num_envs):
             self.started(i)
+        if self.env.copy:
+            # the last step's observations were handed out: write the new ones elsewhere
+            self.runs.renew()
         self.runs.observe()
 
     def restore(self, steps: list[int], ended: list[bool]) -> None:
@@ -177,6 +180,10 @@ class KernelLoop:
             ended = np.flatnonzero(self.ended).tolist()
             if ended:
                 self._restart(ended)
+        if env.copy:
+            # the step writes its observations into new arrays: those handed out stay as
+            # they are (Gymnasium's copy), with no copy made
+            runs.renew()
         runs.step(indices)
         count = len(indices)
         terminated, truncated = np.empty(count, np.bool_), np.empty(count, np.bool_)
@@ -209,11 +216,7 @@ class KernelLoop:
         flags = list(self.flags.copy())
         values = (*found, runs.progress(), normalised, *flags)
         info = dict(zip(INFO_KEYS + INFO_FLAGS, values, strict=True))
-        arrays = runs.obs
-        if env.copy:
-            observations = {name: array.copy() for name, array in arrays.items()}
-        else:
-            observations = dict(arrays)
+        observations = dict(runs.obs)
         if self.finish is not None:
             observations = self.finish(observations, mask)
         return observations, runs.rewards.copy(), terminated, truncated, info

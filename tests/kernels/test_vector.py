@@ -235,8 +235,8 @@ def test_what_a_step_hands_out_stays_as_it_was_after_the_next(env_id, shape) -> 
     """Each step's arrays are new (none shares memory with an earlier step's but, with
     ``copy=False``, the observation's, which are the batch's own as Gymnasium's sync env
     hands out its own), and a step's ``info`` and rewards are left as they were by the
-    steps after it; the observation shapes and the copy keyword hand out what the loop
-    over matches does."""
+    steps and resets (of every env or some) after it; the observation shapes and the copy
+    keyword hand out what the loop over matches does."""
     seed = int(np.random.default_rng().integers(2**32))
     keywords = {"games": "any", "max_episode_steps": 25, **shape}
     copied = shape.get("copy", True)
@@ -256,6 +256,12 @@ def test_what_a_step_hands_out_stays_as_it_was_after_the_next(env_id, shape) -> 
             assert not any(np.shares_memory(a, b) for a in mine for b in olds), step
         held = out if copied else (None, *out[1:])
         kept.append((copy.deepcopy(held), held))
+        if step % 20 == 19:
+            # a reset, all envs or some, leaves the steps' arrays as they were too
+            mask_of = {"options": {"reset_mask": rng.random(ENVS) < 0.5}} if step % 40 else {}
+            out = fast.reset(seed=seed + step, **copy.deepcopy(mask_of))
+            _same(out, slow.reset(seed=seed + step, **mask_of), f"seed {seed} reset {step}")
+            mask = out[1]["action_mask"]
     for number, (was, held) in enumerate(kept):
         _same(held, was, f"seed {seed} step {number} kept")
 
@@ -296,3 +302,32 @@ def test_the_tally_refuses_buffers_of_other_lengths() -> None:
         native().tally(
             ones, ones, eights, np.zeros(3), np.zeros(2), 5, eights, ones, ones, ones, np.zeros(3)
         )
+
+
+@pytest.mark.parametrize("slug", ["delvewick", "chimestep", "gem-swap", "cogcrawl"])
+def test_a_batch_writing_into_new_records_writes_every_field_whole(slug) -> None:
+    """``Batch.renew`` (the vector env's copy of each step's observations) leaves the new
+    records as np.empty gives them: every step, its restarts included, must write each
+    field of every run whole. A batch whose new records are filled with random bytes
+    first shows what a batch that keeps its records shows, step for step."""
+    from playbench.core import get_game
+    from playbench.kernels import batched
+    from playbench.kernels.draws import LegalPicks
+
+    seed = int(np.random.default_rng().integers(2**32))
+    rng, noise = np.random.default_rng(seed), np.random.default_rng(seed + 1)
+    kept, renewed = (batched(get_game(slug), 24) for _ in range(2))
+    starts = rng.integers(0, 2**31, 24) if kept.module.STARTS_ON_SEED else kept.starts
+    for runs in (kept, renewed):
+        runs.starts[:] = starts
+        runs.reset()
+    pick = LegalPicks(rng)
+    for step in range(400):
+        actions = pick(kept.mask)
+        renewed.renew()
+        renewed.records.view(np.uint8)[:] = noise.integers(0, 256, renewed.records.nbytes)
+        kept.step(actions)
+        renewed.step(actions)
+        for name, array in kept.obs.items():
+            np.testing.assert_array_equal(renewed.obs[name], array, f"seed {seed} step {step}")
+        assert np.array_equal(renewed.mask, kept.mask)
