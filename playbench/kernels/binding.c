@@ -289,6 +289,11 @@ static PyObject *observe(PyObject *self, PyObject *args) {
     s.levels = table.len / width;
     const int64_t *t = (const int64_t *)table.buf, *p = (const int64_t *)params.buf;
     const int64_t *st = (const int64_t *)state.buf;
+    const char *error = s.k->table_error(t, s.levels, s.cells);
+    if (error) {
+        fail(error);
+        goto done;
+    }
     if (check_envs(&s, st, t) || check_record(&s, p)) goto done;
     for (Py_ssize_t i = 0; i < s.n; i++) {
         const int64_t *row = st + i * s.k->state_width;

@@ -336,9 +336,19 @@ static inline int cc_item_glyph(uint8_t g) {
     return g == '$' || g == '%' || g == '!' || g == ')' || g == '[' || g == '"';
 }
 
+/* each direction's step as a change of cell */
+static const int CC_STEP[8] = {-CC_W, CC_W, 1, -1, 1 - CC_W, -1 - CC_W, 1 + CC_W, CC_W - 1};
+
 /* the on-map neighbours of a cell in the fixed direction order: their count */
-static int cc_neighbours(int cell, int *cells, int *dirs) {
+static inline int cc_neighbours(int cell, int *cells, int *dirs) {
     int x = cell % CC_W, y = cell / CC_W, count = 0;
+    if (x > 0 && x < CC_W - 1 && y > 0 && y < CC_H - 1) { /* not on the edge: all eight */
+        for (int d = 0; d < 8; d++) {
+            cells[d] = cell + CC_STEP[d];
+            if (dirs) dirs[d] = d;
+        }
+        return 8;
+    }
     for (int d = 0; d < 8; d++) {
         int nx = x + CC_DX[d], ny = y + CC_DY[d];
         if (nx >= 0 && nx < CC_W && ny >= 0 && ny < CC_H) {
@@ -928,8 +938,9 @@ static void cc_monsters_act(Turn *t) {
             continue;
         }
         if (!kind[K_MOVES]) continue;
-        int near[8], n = cc_neighbours(cell, near, NULL);
+        int near[8], n;
         if (cc_can_see(&l, cog, (int)m[M_X], (int)m[M_Y])) {
+            n = cc_neighbours(cell, near, NULL);
             int64_t best_c = dx < 0 ? -dx : dx, ady = dy < 0 ? -dy : dy;
             int64_t best_m = best_c + ady;
             if (ady > best_c) best_c = ady;
@@ -953,6 +964,7 @@ static void cc_monsters_act(Turn *t) {
             }
         } else if (cc_rng_below(s, WANDER_ODDS) == 0) {
             int options[8], count_options = 0;
+            n = cc_neighbours(cell, near, NULL);
             for (int j = 0; j < n; j++)
                 if (cc_free_for_monster(&l, cell, near[j], cog)) options[count_options++] = near[j];
             if (count_options) {
@@ -1448,15 +1460,14 @@ static void cc_observe(const int64_t *s, const uint8_t *cells, const int64_t *ta
     mask[A_DOWN] = l.terrain[cog] == G_DOWN;
     mask[A_UP] = l.terrain[cog] == G_UP && !(params[CCP_HIDE_UP] && s[CC_DL] == 1);
     /* eat, quaff, wield, wear: each letter holding what that use takes (not the weapon
-     * wielded, not the armour worn) */
+     * wielded, not the armour worn); a letter of none of them (most are empty) is passed
+     * over at one look */
+    static const int8_t USE_OF[C_COGHEART + 1] = {-1, -1, 0, 1, 2, 3, -1};
     for (int k = 0; k < CC_PACK; k++) {
-        int64_t category = s[CC_PACKS + 2 * k];
-        int use = category == C_FOOD     ? 0
-                  : category == C_POTION ? 1
-                  : category == C_WEAPON ? (s[CC_WIELDED] == k ? -1 : 2)
-                  : category == C_ARMOUR ? (s[CC_WORN] == k ? -1 : 3)
-                                         : -1;
-        if (use >= 0) mask[A_EAT + use * CC_PACK + k] = 1;
+        int use = USE_OF[s[CC_PACKS + 2 * k]];
+        if (use < 0) continue;
+        if ((use == 2 && s[CC_WIELDED] == k) || (use == 3 && s[CC_WORN] == k)) continue;
+        mask[A_EAT + use * CC_PACK + k] = 1;
     }
 }
 

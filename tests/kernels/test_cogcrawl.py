@@ -26,7 +26,7 @@ from playbench.games.cogcrawl.items import ARMOURS, FOODS, POTIONS, WEAPONS
 from playbench.games.cogcrawl.monsters import ORACLE, Monster
 from playbench.games.cogcrawl.sight import see
 from playbench.games.cogcrawl.state import CogState
-from playbench.kernels import KERNELS_ENV, batched, wanted
+from playbench.kernels import KERNELS_ENV, batched, native, wanted
 from playbench.kernels.check import Mismatch, compare, play_both, replay_a_lone_run, set_and_compare
 
 pytestmark = pytest.mark.skipif(not wanted(), reason=f"{KERNELS_ENV} turns the kernels off")
@@ -376,6 +376,24 @@ def test_a_row_the_kernel_cannot_step_is_refused_before_any_env_moves(field, val
         kernel.step([25, 25, 25])
     np.testing.assert_array_equal(kernel.state, before[0])
     np.testing.assert_array_equal(kernel.cells, before[1])
+
+
+def test_observe_refuses_cells_too_few_for_the_dungeon() -> None:
+    kernel = batched(GAME, 2)
+    with pytest.raises(ValueError, match="cells are too few"):
+        native().observe(
+            kernel.kernel,
+            kernel.state,
+            kernel.cells[:, :-1].copy(),
+            kernel.table,
+            kernel.params,
+            kernel.records,
+            kernel.mask,
+            kernel.ends,
+            kernel.scores,
+            kernel.origins,
+            kernel.progresses,
+        )
 
 
 def test_a_monster_off_the_map_is_refused() -> None:
