@@ -19,6 +19,7 @@ start of an episode.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -77,11 +78,14 @@ class KernelLoop:
         self.ended = np.zeros(count, dtype=np.bool_)
         #: how many envs the last step ended, or None when not counted since a reset
         self.ending: int | None = None
-        self._tally = native().tally
         #: each env's normalising figures: the random mean and the bot's minus it (0 and 0
         #: where the game has none: normalised score 0)
         self.low = np.zeros(count, dtype=np.float64)
         self.span = np.zeros(count, dtype=np.float64)
+        #: the kernel's ``tally`` with the batch's arrays it reads bound
+        self._count = partial(
+            native().tally, runs.ends, runs.illegal, runs.scores, self.low, self.span
+        )
         #: the flags of every key of ``info`` (one row a key), copied for each step
         self.flags = np.ones((len(INFO_FLAGS), count), np.bool_)
         self.blank = np.full(count, "", dtype=object)
@@ -190,18 +194,8 @@ class KernelLoop:
         normalised = np.empty(count, np.float64)
         # the steps, ends (as Gymnasium's TimeLimit: the step at the cap is truncated, ended
         # by the game or not; a run started again counts from 0) and normalised scores
-        refused, self.ending = self._tally(
-            runs.ends,
-            runs.illegal,
-            runs.scores,
-            self.low,
-            self.span,
-            env.max_episode_steps,
-            self.steps,
-            self.ended,
-            terminated,
-            truncated,
-            normalised,
+        refused, self.ending = self._count(
+            env.max_episode_steps, self.steps, self.ended, terminated, truncated, normalised
         )
         mask = runs.mask.copy()
         mask.flags.writeable = False
@@ -211,11 +205,12 @@ class KernelLoop:
         if refused:
             for i in np.flatnonzero(illegal).tolist():
                 reason[i] = f"{env.game.command_text(env._actions[indices[i]])} is not legal now"
-        found = (mask, illegal, reason, self.no_events.copy(), runs.scores.copy())
         # each key's flags: new arrays each step, as Gymnasium's sync env hands them out
-        flags = list(self.flags.copy())
-        values = (*found, runs.progress(), normalised, *flags)
-        info = dict(zip(INFO_KEYS + INFO_FLAGS, values, strict=True))
+        flags = self.flags.copy()
+        events, scores = self.no_events.copy(), runs.scores.copy()
+        values = (mask, illegal, reason, events, scores, runs.progress(), normalised)
+        info = dict(zip(INFO_KEYS, values, strict=True))
+        info.update(zip(INFO_FLAGS, flags, strict=True))
         observations = dict(runs.obs)
         if self.finish is not None:
             observations = self.finish(observations, mask)
