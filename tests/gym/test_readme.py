@@ -56,3 +56,13 @@ def test_the_vector_kwargs_example_makes_the_native_env_in_that_mode() -> None:
     exec(examples()[2], scope)
     assert type(scope["envs"]).__name__ == "PlaybenchVectorEnv"
     assert scope["envs"].autoreset_mode == AutoresetMode.SAME_STEP
+
+
+def test_the_random_picks_example_steps_every_env_on_a_legal_action() -> None:
+    code = next(code for code in examples() if "LegalPicks" in code)
+    scope: dict = {"gymnasium": gymnasium, "np": np}
+    exec(code, scope)
+    try:
+        assert len(scope["reward"]) == 256 and not scope["info"]["illegal"].any()
+    finally:
+        scope["envs"].close()
