@@ -71,6 +71,30 @@ def test_engine_speed_kernels_prints_a_row_of_positive_rates_for_a_game(tmp_path
     assert all(float(cell.replace(",", "")) > 0 for cell in cells)
 
 
+def test_vector_split_parts_a_vector_step_and_its_ratios_for_a_game() -> None:
+    """A row of positive parts; the parts add up to the vector step, and the ratios are
+    the ones its own figures give."""
+    from playbench.kernels import native
+
+    small = ["--game", "gem-swap", "--envs", "8", "--steps", "20", "--rounds", "1"]
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "vector_split.py"), *small],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    if native() is None:
+        assert done.returncode != 0 and "not built or are turned off" in done.stderr
+        return
+    assert done.returncode == 0, done.stderr
+    row = next(line.split() for line in done.stdout.splitlines() if line.startswith("gem-swap"))
+    picks, kernel, rest, vec, pick, one = (float(cell) for cell in row[1:7])
+    assert min(picks, kernel, vec, pick, one) > 0 and abs(picks + kernel + rest - vec) < 0.2
+    # the printed parts are rounded: the ratios from them agree to about 0.1
+    assert abs(float(row[7].rstrip("x")) - one * 8 / vec) < 0.15
+    assert abs(float(row[8].rstrip("x")) - (one - pick) * 8 / (vec - picks)) < 0.15
+
+
 @pytest.fixture(scope="module")
 def train_ppo() -> Any:
     return _script("train_ppo")
