@@ -73,27 +73,6 @@ def test_games(slug: str, count: int = len(TEST_SEEDS)) -> list[tuple[int, dict[
     return [(seed, None) for seed in TEST_SEEDS[:count]]
 
 
-#: the bit generators whose ``random_raw`` is the 64-bit output their Generator draws from
-_RAW_64 = ("PCG64", "PCG64DXSM", "Philox", "SFC64")
-_MASK_64 = (1 << 64) - 1
-
-
-def below(generator: np.random.Generator, n: int) -> int:
-    """``int(generator.integers(n))``, the same number from the same draws, without NumPy's
-    per-call cost where ``n`` is above 2**32 (a seed drawn from all of them): Lemire's
-    method on the bit generator's raw 64-bit outputs, as NumPy's ``integers`` does for so
-    wide a range (``tests/gym/test_protocol_and_caps.py`` holds the two equal)."""
-    if n <= 1 << 32 or type(generator.bit_generator).__name__ not in _RAW_64:
-        return int(generator.integers(n))
-    raw = generator.bit_generator.random_raw
-    scaled = raw() * n
-    if scaled & _MASK_64 < n:
-        threshold = (_MASK_64 - (n - 1)) % n
-        while scaled & _MASK_64 < threshold:
-            scaled = raw() * n
-    return scaled >> 64
-
-
 class Seeds:
     """Where one env's resets find their game seeds and options (``games=``, above)."""
 
@@ -173,7 +152,7 @@ class Seeds:
             return game_seed, options if chosen is None else {**(options or {}), **chosen}
         if seed is not None and self.games == "any":
             return seed, options
-        drawn = self.start_seed + below(generator, self._span())
+        drawn = self.start_seed + integers_each([generator], self._span())[0]
         if self.tasks is not None:
             options = self.tasks[int(generator.integers(len(self.tasks)))]
         return drawn, options

@@ -13,6 +13,7 @@ from stable_baselines3.common.env_util import make_vec_env
 
 from playbench.core.registry import get_game
 from playbench.gym import env_ids, protocol
+from playbench.kernels.draws import integers_each
 
 ENV_IDS = env_ids()
 IDS = list(ENV_IDS)
@@ -198,11 +199,11 @@ def test_an_unknown_reward_is_refused_by_name() -> None:
 
 
 @pytest.mark.parametrize("bits", ["PCG64", "PCG64DXSM", "SFC64", "Philox", "MT19937"])
-def test_below_draws_what_numpys_integers_draws_from_the_same_generator(bits) -> None:
-    """``protocol.below`` is ``int(generator.integers(n))``: the same numbers from the same
-    draws (the generators' states stay equal) on drawn seeds and ranges, the ranges where
-    Lemire's method rejects a quarter of its draws and the narrow ones it leaves to NumPy
-    included; MT19937 (whose raw outputs are 32 bits) is left to NumPy too."""
+def test_a_seed_draw_is_what_numpys_integers_draws_from_the_same_generator(bits) -> None:
+    """A reset's seed draw (``integers_each``, C where the kernels are built) is
+    ``int(generator.integers(n))``: the same numbers from the same draws (the generators'
+    states stay equal) on drawn seeds and ranges, the ranges where Lemire's method rejects
+    a quarter of its draws and the narrow ones on the 32-bit outputs included."""
     rng = np.random.default_rng()
     ranges = [
         2**63 - 1,
@@ -220,7 +221,7 @@ def test_below_draws_what_numpys_integers_draws_from_the_same_generator(bits) ->
         mine = np.random.Generator(getattr(np.random, bits)(seed))
         numpys = np.random.Generator(getattr(np.random, bits)(seed))
         for n in ranges:
-            drawn_here = [protocol.below(mine, n) for _ in range(40)]
+            drawn_here = [integers_each([mine], n)[0] for _ in range(40)]
             assert drawn_here == [int(numpys.integers(n)) for _ in range(40)], (bits, seed, n)
             assert all(type(value) is int and 0 <= value < n for value in drawn_here)
         # the same state: the same draws from here on, raw and bounded
